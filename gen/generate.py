@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Generate and compile mxgo's Go extension module with gopy.
+
+Builds the pinned gopy and goimports from go.mod's tool dependencies into build/tools,
+runs `gopy build` on pkg/pybridge into gen/_out (inside the Go module, as gopy needs;
+ignored by git and by `go ./...` patterns), and copies the compiled extension and
+gopy's Python wrappers into DEST (mxgo/_gen inside a build or install tree).
+
+Usage: python gen/generate.py DEST [--python PYTHON]
+"""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "gen", "_out")
+TOOLS = os.path.join(ROOT, "build", "tools")
+NAME = "mxcore"  # must not start with "_": Go ignores such files
+PACKAGE = "./pkg/pybridge"
+
+
+def run(cmd, env):
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dest", help="folder that receives the module (mxgo/_gen)")
+    ap.add_argument("--python", default=sys.executable, help="interpreter with pybindgen, for gopy's -vm")
+    args = ap.parse_args()
+
+    go = shutil.which("go")
+    if not go:
+        sys.exit("generate.py: the Go toolchain ('go') is not on PATH; run `make setup` first")
+    env = dict(os.environ)
+    env["GOBIN"] = TOOLS
+    env["PATH"] = TOOLS + os.pathsep + env.get("PATH", "")
+    env["CGO_LDFLAGS_ALLOW"] = ".*"  # gopy passes the interpreter's link flags
+    env.setdefault("GOFLAGS", "-mod=mod")
+    # pybridge's C includes Python.h; gopy sets this only for its final link step.
+    include = subprocess.run([args.python, "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    env["CGO_CFLAGS"] = "-I" + include + " -O2"
+    run([go, "install", "github.com/go-python/gopy", "golang.org/x/tools/cmd/goimports"], env)
+
+    shutil.rmtree(OUT, ignore_errors=True)
+    run([os.path.join(TOOLS, "gopy"), "build", "-output=" + OUT, "-vm=" + args.python, "-name=" + NAME,
+         "-no-make=true", "-dynamic-link=true", PACKAGE], env)
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    ext = glob.glob(os.path.join(OUT, "_" + NAME + "*.so"))
+    if len(ext) != 1:
+        sys.exit("generate.py: expected one compiled module in %s, found %s" % (OUT, ext))
+    os.makedirs(args.dest, exist_ok=True)
+    for old in glob.glob(os.path.join(args.dest, "_" + NAME + "*.so")):
+        os.remove(old)
+    shutil.copy2(ext[0], os.path.join(args.dest, os.path.basename(ext[0])))
+    for py in ("pybridge.py", "go.py", "__init__.py"):
+        shutil.copy2(os.path.join(OUT, py), os.path.join(args.dest, py))
+    print("generate.py: installed %s (%s) into %s" % (os.path.basename(ext[0]), suffix, args.dest))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+package dlpack
+
+import (
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// DLPack type codes.
+const (
+	CodeInt     uint8 = 0
+	CodeUInt    uint8 = 1
+	CodeFloat   uint8 = 2
+	CodeOpaque  uint8 = 3
+	CodeBfloat  uint8 = 4
+	CodeComplex uint8 = 5
+	CodeBool    uint8 = 6
+)
+
+// Flags of DLManagedTensorVersioned.
+const (
+	FlagReadOnly          uint64 = 1 << 0
+	FlagIsCopied          uint64 = 1 << 1
+	FlagSubbyteTypePadded uint64 = 1 << 2
+)
+
+// Version is the DLPack version mxgo implements.
+var Version = [2]uint32{1, 3}
+
+// TypeOf returns the DLPack (code, bits) of dt; lanes are always 1.
+func TypeOf(dt ndarray.DType) (code, bits uint8) {
+	bits = uint8(dt.Size() * 8)
+	switch dt.Kind() {
+	case ndarray.KindBool:
+		return CodeBool, 8
+	case ndarray.KindInt:
+		return CodeInt, bits
+	case ndarray.KindUint:
+		return CodeUInt, bits
+	case ndarray.KindFloat:
+		return CodeFloat, bits
+	case ndarray.KindComplex:
+		return CodeComplex, bits
+	default:
+		return CodeBfloat, bits
+	}
+}
+
+// FromType returns the dtype of a DLPack (code, bits, lanes), accepting MXNet 1.x's
+// (UInt, 1) encoding of bool.
+func FromType(code, bits uint8, lanes uint16) (ndarray.DType, error) {
+	if lanes != 1 {
+		return 0, mxerr.BufferErr("dtype.lanes: vector types (lanes=%d) are not supported", lanes)
+	}
+	if code == CodeUInt && bits == 1 {
+		return ndarray.Bool, nil
+	}
+	for _, dt := range ndarray.DTypes() {
+		if c, b := TypeOf(dt); c == code && b == bits {
+			return dt, nil
+		}
+	}
+	switch code {
+	case CodeInt, CodeUInt, CodeFloat, CodeBfloat, CodeComplex, CodeBool:
+		return 0, mxerr.BufferErr("dtype.bits: %d bits is not valid for type code %d", bits, code)
+	}
+	return 0, mxerr.BufferErr("dtype.code: unsupported DLPack type code %d", code)
+}

@@ -1,0 +1,90 @@
+package dlpack
+
+/*
+#include "dlpack.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// ImportLegacy takes ownership of a DLManagedTensor. On success the returned array
+// keeps it alive and its deleter runs when the last view of it is released; on failure
+// the deleter has already run. Either way the caller must not touch mt again.
+func ImportLegacy(mt unsafe.Pointer) (*ndarray.NDArray, error) {
+	if mt == nil {
+		return nil, mxerr.BufferErr("NULL DLManagedTensor")
+	}
+	t := (*C.DLManagedTensor)(mt)
+	release := func() { C.mxgo_dl_call_legacy_deleter(t) }
+	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, 0), release)
+}
+
+// ImportVersioned takes ownership of a DLManagedTensorVersioned, like ImportLegacy. A
+// major version newer than mxgo's is refused (after running the deleter).
+func ImportVersioned(mt unsafe.Pointer) (*ndarray.NDArray, error) {
+	if mt == nil {
+		return nil, mxerr.BufferErr("NULL DLManagedTensorVersioned")
+	}
+	t := (*C.DLManagedTensorVersioned)(mt)
+	release := func() { C.mxgo_dl_call_versioned_deleter(t) }
+	if major := uint32(t.version.major); major > Version[0] {
+		release()
+		return nil, mxerr.BufferErr("version: DLPack %d.%d is newer than mxgo's %d.%d", major, uint32(t.version.minor), Version[0], Version[1])
+	}
+	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, uint64(t.flags)), release)
+}
+
+// NewArray makes an array over foreign memory at data described by d (whose Data must
+// equal data), after validation; release runs once when the last view is released, or
+// at once if d is invalid.
+func NewArray(data unsafe.Pointer, d Desc, release func()) (*ndarray.NDArray, error) {
+	return adopt(data, d, release)
+}
+
+func adopt(data unsafe.Pointer, d Desc, release func()) (*ndarray.NDArray, error) {
+	l, err := Validate(d)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	// Base is data moved by a validated in-bounds delta; deriving it from data keeps the
+	// pointer's provenance.
+	base := unsafe.Add(data, int(l.Base-d.Data))
+	s := ndarray.NewForeignStorage(base, l.NBytes, d.Device, release)
+	a, err := ndarray.Adopt(s, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly)
+	if err != nil { // unreachable for a validated layout; keep the deleter promise anyway
+		ndarray.ReleaseStorage(s)
+		return nil, err
+	}
+	return a, nil
+}
+
+// readDesc copies t's fields. Shape and strides are read only when ndim is in range, so
+// a hostile ndim cannot make mxgo read far past the arrays.
+func readDesc(t *C.DLTensor, flags uint64) Desc {
+	d := Desc{
+		Data:       uintptr(t.data),
+		Device:     device.Device{Type: device.Type(t.device.device_type), ID: int32(t.device.device_id)},
+		NDim:       int32(t.ndim),
+		Code:       uint8(t.dtype.code),
+		Bits:       uint8(t.dtype.bits),
+		Lanes:      uint16(t.dtype.lanes),
+		ByteOffset: uint64(t.byte_offset),
+		Flags:      flags,
+	}
+	if d.NDim > 0 && d.NDim <= ndarray.MaxDims {
+		if t.shape != nil {
+			d.Shape = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(t.shape)), d.NDim)...)
+		}
+		if t.strides != nil {
+			d.Strides = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(t.strides)), d.NDim)...)
+		}
+	}
+	return d
+}

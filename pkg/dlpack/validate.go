@@ -1,0 +1,107 @@
+package dlpack
+
+import (
+	"math"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Desc is a copy of a foreign DLTensor's fields (plus the versioned flags), made before
+// anything is trusted. Shape and Strides are nil where the producer passed NULL.
+type Desc struct {
+	Data       uintptr
+	Device     device.Device
+	NDim       int32
+	Code, Bits uint8
+	Lanes      uint16
+	Shape      []int64
+	Strides    []int64
+	ByteOffset uint64
+	Flags      uint64
+}
+
+// Layout is a validated Desc: the memory block [Base, Base+NBytes) holds every element,
+// and the first element is Offset elements past Base.
+type Layout struct {
+	DType    ndarray.DType
+	Shape    []int
+	Strides  []int
+	Base     uintptr
+	NBytes   int
+	Offset   int
+	ReadOnly bool
+}
+
+// Validate checks every field of d and resolves it into a Layout. Errors are BufferErrors
+// that name the offending field.
+func Validate(d Desc) (Layout, error) {
+	var l Layout
+	if d.Device.Type != device.CPU {
+		return l, mxerr.BufferErr("device: mxgo cannot address memory on %s (device_type %d)", d.Device, d.Device.Type)
+	}
+	if d.NDim < 0 || d.NDim > ndarray.MaxDims {
+		return l, mxerr.BufferErr("ndim: %d is outside [0, %d]", d.NDim, ndarray.MaxDims)
+	}
+	dt, err := FromType(d.Code, d.Bits, d.Lanes)
+	if err != nil {
+		return l, err
+	}
+	nd := int(d.NDim)
+	if nd > 0 && len(d.Shape) != nd {
+		return l, mxerr.BufferErr("shape: NULL or short shape for ndim %d", nd)
+	}
+	if d.Strides != nil && nd > 0 && len(d.Strides) != nd {
+		return l, mxerr.BufferErr("strides: %d strides for ndim %d", len(d.Strides), nd)
+	}
+	shape := make([]int, nd)
+	for i := range shape {
+		if d.Shape[i] < 0 {
+			return l, mxerr.BufferErr("shape: negative dimension %d at axis %d", d.Shape[i], i)
+		}
+		shape[i] = int(d.Shape[i])
+	}
+	n, err := ndarray.Size(shape)
+	if err != nil {
+		return l, mxerr.BufferErr("shape: %v has too many elements", d.Shape)
+	}
+	strides := ndarray.ContiguousStrides(shape)
+	if d.Strides != nil && nd > 0 {
+		for i := range strides {
+			strides[i] = int(d.Strides[i])
+		}
+	}
+	l = Layout{DType: dt, Shape: shape, Strides: strides, ReadOnly: d.Flags&FlagReadOnly != 0}
+	if n == 0 {
+		l.Base = d.Data
+		return l, nil
+	}
+	if d.Data == 0 {
+		return l, mxerr.BufferErr("data: NULL data pointer for %d elements", n)
+	}
+	lo, hi, err := ndarray.Extent(shape, strides)
+	if err != nil {
+		return l, mxerr.BufferErr("strides: %v overflow for shape %v", d.Strides, d.Shape)
+	}
+	size := uint64(dt.Size())
+	span := uint64(hi-lo) + 1 // hi >= lo, both bounded by Extent
+	if span > math.MaxInt/size {
+		return l, mxerr.BufferErr("shape: %v with strides %v spans more bytes than memory holds", d.Shape, strides)
+	}
+	if d.ByteOffset > math.MaxInt64 || d.Data > math.MaxUint64-uintptr(d.ByteOffset) {
+		return l, mxerr.BufferErr("byte_offset: %d overflows the data pointer", d.ByteOffset)
+	}
+	first := d.Data + uintptr(d.ByteOffset)
+	if first%uintptr(dt.Align()) != 0 {
+		return l, mxerr.BufferErr("data: address %#x + byte_offset %d is not aligned to %d bytes for %s", d.Data, d.ByteOffset, dt.Align(), dt)
+	}
+	back := uint64(-lo) * size
+	if uint64(first) < back || uint64(first)-back > math.MaxUint64-span*size {
+		return l, mxerr.BufferErr("strides: negative strides %v reach outside the address space", strides)
+	}
+	l.Base = first - uintptr(back)
+	l.NBytes = int(span * size)
+	l.Offset = -lo
+	return l, nil
+}

@@ -1,0 +1,98 @@
+package ndarray
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+)
+
+// CopyInto copies src's elements into dst. Both must have the same dtype and shape;
+// layouts may differ. Overlapping memory is handled by copying through a temporary.
+func CopyInto(dst, src *NDArray) error {
+	if dst.dtype != src.dtype {
+		return mxerr.TypeErr("copy from %s to %s needs a cast", src.dtype, dst.dtype)
+	}
+	if err := SameShape(dst.shape, src.shape); err != nil {
+		return err
+	}
+	if err := dst.CheckWritable(); err != nil {
+		return err
+	}
+	if Overlaps(dst, src) && dst.storage != nil {
+		tmp, err := Empty(src.dtype, src.shape, src.Device())
+		if err != nil {
+			return err
+		}
+		defer tmp.Release()
+		copyElems(tmp, src)
+		src = tmp
+	}
+	copyElems(dst, src)
+	return nil
+}
+
+// SameShape returns a ValueError unless a and b are equal.
+func SameShape(a, b []int) error {
+	if len(a) != len(b) {
+		return mxerr.ValueErr("shape mismatch: %v vs %v", a, b)
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return mxerr.ValueErr("shape mismatch: %v vs %v", a, b)
+		}
+	}
+	return nil
+}
+
+// Overlaps reports whether a and b may touch the same bytes (a conservative test on the
+// address ranges they span).
+func Overlaps(a, b *NDArray) bool {
+	if a.Size() == 0 || b.Size() == 0 {
+		return false
+	}
+	alo, ahi := a.byteRange()
+	blo, bhi := b.byteRange()
+	return alo < bhi && blo < ahi
+}
+
+func (a *NDArray) byteRange() (lo, hi uintptr) {
+	l, h, _ := Extent(a.shape, a.strides)
+	size := a.dtype.Size()
+	base := uintptr(a.storage.ptr)
+	return base + uintptr((a.offset+l)*size), base + uintptr((a.offset+h+1)*size)
+}
+
+// copyElems moves elements row by row: memmove for contiguous rows, typed loops by
+// element size otherwise.
+func copyElems(dst, src *NDArray) {
+	size := dst.dtype.Size()
+	dbase, sbase := dst.storage.ptr, src.storage.ptr
+	Rows(dst.shape, []Operand{{dst.strides, dst.offset}, {src.strides, src.offset}}, func(offs []int, n int, steps []int) {
+		d := unsafe.Add(dbase, offs[0]*size)
+		s := unsafe.Add(sbase, offs[1]*size)
+		if (steps[0] == 1 && steps[1] == 1) || n == 1 {
+			copy(unsafe.Slice((*byte)(d), n*size), unsafe.Slice((*byte)(s), n*size))
+			return
+		}
+		switch size {
+		case 1:
+			stridedCopy[uint8](d, s, n, steps)
+		case 2:
+			stridedCopy[uint16](d, s, n, steps)
+		case 4:
+			stridedCopy[uint32](d, s, n, steps)
+		case 8:
+			stridedCopy[uint64](d, s, n, steps)
+		default:
+			stridedCopy[[2]uint64](d, s, n, steps)
+		}
+	})
+}
+
+func stridedCopy[T any](d, s unsafe.Pointer, n int, steps []int) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	for i := 0; i < n; i++ {
+		*(*T)(unsafe.Add(d, i*steps[0]*size)) = *(*T)(unsafe.Add(s, i*steps[1]*size))
+	}
+}

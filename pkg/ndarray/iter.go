@@ -1,0 +1,90 @@
+package ndarray
+
+// Operand is one array's view of a loop: its strides and starting offset, in elements.
+type Operand struct {
+	Strides []int
+	Offset  int
+}
+
+// Rows walks a shape shared by several operands one innermost row at a time. It first
+// merges dimensions that are contiguous in every operand, so fully contiguous operands
+// become a single row. fn gets the starting offset of each operand, the row length and
+// each operand's stride along the row; it must not keep the slices.
+func Rows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
+	for _, d := range shape {
+		if d == 0 {
+			return
+		}
+	}
+	shp, strides := coalesce(shape, ops)
+	nd := len(shp)
+	offs := make([]int, len(ops))
+	for k, op := range ops {
+		offs[k] = op.Offset
+	}
+	steps := make([]int, len(ops))
+	if nd == 0 {
+		fn(offs, 1, steps)
+		return
+	}
+	inner := nd - 1
+	for k := range ops {
+		steps[k] = strides[k][inner]
+	}
+	idx := make([]int, inner)
+	for {
+		fn(offs, shp[inner], steps)
+		// odometer over the outer dimensions
+		d := inner - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			for k := range ops {
+				offs[k] += strides[k][d]
+			}
+			if idx[d] < shp[d] {
+				break
+			}
+			for k := range ops {
+				offs[k] -= strides[k][d] * shp[d]
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// coalesce drops dimensions of length 1 and merges neighbours that are contiguous with
+// each other in every operand.
+func coalesce(shape []int, ops []Operand) ([]int, [][]int) {
+	shp := make([]int, 0, len(shape))
+	strides := make([][]int, len(ops))
+	for k := range ops {
+		strides[k] = make([]int, 0, len(shape))
+	}
+	for d, n := range shape {
+		if n == 1 {
+			continue
+		}
+		last := len(shp) - 1
+		merge := last >= 0
+		for k, op := range ops {
+			if merge && strides[k][last] != op.Strides[d]*n {
+				merge = false
+			}
+		}
+		if merge {
+			shp[last] *= n
+			for k, op := range ops {
+				strides[k][last] = op.Strides[d]
+			}
+			continue
+		}
+		shp = append(shp, n)
+		for k, op := range ops {
+			strides[k] = append(strides[k], op.Strides[d])
+		}
+	}
+	return shp, strides
+}

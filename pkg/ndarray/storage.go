@@ -1,0 +1,100 @@
+package ndarray
+
+/*
+#include <stdlib.h>
+#include <string.h>
+
+// Host memory is aligned for any vector unit and for DLPack consumers that prefer it.
+static void* mxgo_host_alloc(size_t n) {
+	void* p = NULL;
+	if (n == 0) n = 1;                       // never hand out NULL data
+	if (posix_memalign(&p, 64, n) != 0) return NULL;
+	return p;
+}
+*/
+import "C"
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/mxerr"
+)
+
+// HostAlign is the alignment in bytes of every host allocation mxgo makes.
+const HostAlign = 64
+
+// Storage is a refcounted block of memory shared by every array that views it. Its
+// memory never lives on the Go heap, so other frameworks may hold it after any call.
+type Storage struct {
+	ptr     unsafe.Pointer
+	nbytes  int
+	dev     device.Device
+	refs    atomic.Int64
+	release func() // frees the memory or hands it back to its producer; runs once
+}
+
+var liveStorages atomic.Int64
+
+// LiveStorages returns the number of storages not yet released (for leak tests).
+func LiveStorages() int64 { return liveStorages.Load() }
+
+// NewHostStorage allocates nbytes of uninitialised, 64-byte aligned host memory.
+func NewHostStorage(nbytes int) (*Storage, error) {
+	if nbytes < 0 {
+		return nil, mxerr.ValueErr("negative allocation size %d", nbytes)
+	}
+	p := C.mxgo_host_alloc(C.size_t(nbytes))
+	if p == nil {
+		return nil, mxerr.New(mxerr.Memory, "cannot allocate %d bytes", nbytes)
+	}
+	return newStorage(p, nbytes, device.Host, func() { C.free(p) }), nil
+}
+
+// NewForeignStorage wraps memory owned by someone else. release is called exactly once,
+// when the last array viewing the storage is released; it must not wait on a lock that
+// a caller of Release may hold.
+func NewForeignStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, release func()) *Storage {
+	return newStorage(ptr, nbytes, dev, release)
+}
+
+func newStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, release func()) *Storage {
+	s := &Storage{ptr: ptr, nbytes: nbytes, dev: dev, release: release}
+	s.refs.Store(1)
+	liveStorages.Add(1)
+	return s
+}
+
+// Ptr returns the start of the storage's memory.
+func (s *Storage) Ptr() unsafe.Pointer { return s.ptr }
+
+// Bytes returns the storage size in bytes.
+func (s *Storage) Bytes() int { return s.nbytes }
+
+// Device returns where the memory lives.
+func (s *Storage) Device() device.Device { return s.dev }
+
+// Refs returns the current reference count (for tests).
+func (s *Storage) Refs() int64 { return s.refs.Load() }
+
+func (s *Storage) retain() {
+	if s.refs.Add(1) <= 1 {
+		panic("ndarray: retain of a released storage")
+	}
+}
+
+func (s *Storage) releaseRef() {
+	switch n := s.refs.Add(-1); {
+	case n == 0:
+		liveStorages.Add(-1)
+		if s.release != nil {
+			s.release()
+		}
+	case n < 0:
+		panic("ndarray: storage released more often than retained")
+	}
+}
+
+// ReleaseStorage drops a reference to s held by a caller that never made an array of it.
+func ReleaseStorage(s *Storage) { s.releaseRef() }

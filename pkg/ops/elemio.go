@@ -1,0 +1,132 @@
+package ops
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// elemIO reads and writes one element of a dtype through two universal forms: complex128
+// for arithmetic values and uint64 two's-complement bits for exact integer transfers.
+// It is the slow, general path used by casts, fills and the 16-bit float types.
+type elemIO struct {
+	loadC  func(p unsafe.Pointer) complex128
+	loadI  func(p unsafe.Pointer) uint64
+	storeC func(p unsafe.Pointer, v complex128)
+	storeI func(p unsafe.Pointer, v uint64)
+}
+
+func at[T any](p unsafe.Pointer) *T { return (*T)(p) }
+
+func intIO[T int8 | int16 | int32 | int64]() elemIO {
+	return elemIO{
+		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
+		loadI:  func(p unsafe.Pointer) uint64 { return uint64(int64(*at[T](p))) },
+		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(floatToInt(real(v))) },
+		storeI: func(p unsafe.Pointer, v uint64) { *at[T](p) = T(v) },
+	}
+}
+
+func uintIO[T uint8 | uint16 | uint32 | uint64]() elemIO {
+	return elemIO{
+		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
+		loadI:  func(p unsafe.Pointer) uint64 { return uint64(*at[T](p)) },
+		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(floatToInt(real(v))) },
+		storeI: func(p unsafe.Pointer, v uint64) { *at[T](p) = T(v) },
+	}
+}
+
+// floatToInt converts like C on x86 for in-range values; NaN and out-of-range values
+// (undefined in C, NumPy gives INT_MIN) become the integer minimum, never a panic.
+func floatToInt(f float64) uint64 {
+	if f != f || f >= 1<<63 || f < -(1<<63) {
+		if f >= 1<<63 && f < 1<<64 {
+			return uint64(f)
+		}
+		return 1 << 63
+	}
+	return uint64(int64(f))
+}
+
+func floatIO[T float32 | float64]() elemIO {
+	return elemIO{
+		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
+		loadI:  func(p unsafe.Pointer) uint64 { return floatToInt(float64(*at[T](p))) },
+		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(real(v)) },
+		storeI: nil, // integers reach floats through storeC with their value
+	}
+}
+
+func complexIO[T complex64 | complex128]() elemIO {
+	return elemIO{
+		loadC:  func(p unsafe.Pointer) complex128 { return complex128(*at[T](p)) },
+		loadI:  func(p unsafe.Pointer) uint64 { return floatToInt(real(complex128(*at[T](p)))) },
+		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(v) },
+	}
+}
+
+func halfIO(toF32 func(uint16) float32, fromF32 func(float32) uint16) elemIO {
+	return elemIO{
+		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(toF32(*at[uint16](p))), 0) },
+		loadI:  func(p unsafe.Pointer) uint64 { return floatToInt(float64(toF32(*at[uint16](p)))) },
+		storeC: func(p unsafe.Pointer, v complex128) { *at[uint16](p) = fromF32(float32(real(v))) },
+	}
+}
+
+var boolIO = elemIO{
+	loadC: func(p unsafe.Pointer) complex128 {
+		if *at[uint8](p) != 0 {
+			return 1
+		}
+		return 0
+	},
+	loadI:  func(p unsafe.Pointer) uint64 { return uint64(min(*at[uint8](p), 1)) },
+	storeC: func(p unsafe.Pointer, v complex128) { *at[uint8](p) = b2u(v != 0) },
+	storeI: func(p unsafe.Pointer, v uint64) { *at[uint8](p) = b2u(v != 0) },
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var ioTable = map[ndarray.DType]elemIO{
+	ndarray.Bool:       boolIO,
+	ndarray.Int8:       intIO[int8](),
+	ndarray.Int16:      intIO[int16](),
+	ndarray.Int32:      intIO[int32](),
+	ndarray.Int64:      intIO[int64](),
+	ndarray.Uint8:      uintIO[uint8](),
+	ndarray.Uint16:     uintIO[uint16](),
+	ndarray.Uint32:     uintIO[uint32](),
+	ndarray.Uint64:     uintIO[uint64](),
+	ndarray.Float16:    halfIO(f16ToF32, f32ToF16),
+	ndarray.Float32:    floatIO[float32](),
+	ndarray.Float64:    floatIO[float64](),
+	ndarray.Complex64:  complexIO[complex64](),
+	ndarray.Complex128: complexIO[complex128](),
+	ndarray.Bfloat16:   halfIO(bf16ToF32, f32ToBF16),
+}
+
+// isIntegral reports whether dt holds exact integers (bool included).
+func isIntegral(dt ndarray.DType) bool {
+	k := dt.Kind()
+	return k == ndarray.KindBool || k == ndarray.KindInt || k == ndarray.KindUint
+}
+
+// transfer moves one element from src (dtype s) to dst (dtype d), exactly for integers.
+func transfer(d, s ndarray.DType) func(dst, src unsafe.Pointer) {
+	dio, sio := ioTable[d], ioTable[s]
+	if isIntegral(d) && isIntegral(s) {
+		load, store := sio.loadI, dio.storeI
+		return func(dst, src unsafe.Pointer) { store(dst, load(src)) }
+	}
+	if isIntegral(s) && s.Kind() == ndarray.KindUint {
+		load, store := sio.loadI, dio.storeC
+		return func(dst, src unsafe.Pointer) { store(dst, complex(float64(load(src)), 0)) }
+	}
+	load, store := sio.loadC, dio.storeC
+	return func(dst, src unsafe.Pointer) { store(dst, load(src)) }
+}

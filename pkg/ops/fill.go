@@ -1,0 +1,65 @@
+package ops
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Scalar is a Python number on its way into a kernel: an exact integer when IsInt,
+// otherwise a complex value (real numbers have Imag 0).
+type Scalar struct {
+	Int   int64
+	Value complex128
+	IsInt bool
+}
+
+// store writes s into one element of dtype dt at p, converting as a cast would.
+func (s Scalar) store(dt ndarray.DType, p unsafe.Pointer) {
+	io := ioTable[dt]
+	if s.IsInt && isIntegral(dt) {
+		io.storeI(p, uint64(s.Int))
+		return
+	}
+	v := s.Value
+	if s.IsInt {
+		v = complex(float64(s.Int), 0)
+	}
+	io.storeC(p, v)
+}
+
+// Fill sets every element of a to s.
+func Fill(a *ndarray.NDArray, s Scalar) error {
+	if err := a.CheckWritable(); err != nil {
+		return err
+	}
+	size := a.DType().Size()
+	var elem [16]byte
+	s.store(a.DType(), unsafe.Pointer(&elem[0]))
+	pattern := elem[:size]
+	base := a.Storage().Ptr()
+	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
+		for i := 0; i < n; i++ {
+			copy(unsafe.Slice((*byte)(unsafe.Add(base, (offs[0]+i*steps[0])*size)), size), pattern)
+		}
+	})
+	return nil
+}
+
+// Arange sets the elements of a, in C order, to start, start+step, start+2*step, ...
+func Arange(a *ndarray.NDArray, start, step float64) error {
+	if err := a.CheckWritable(); err != nil {
+		return err
+	}
+	store := ioTable[a.DType()].storeC
+	size := a.DType().Size()
+	base := a.Storage().Ptr()
+	i := 0
+	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
+		for j := 0; j < n; j++ {
+			store(unsafe.Add(base, (offs[0]+j*steps[0])*size), complex(start+float64(i)*step, 0))
+			i++
+		}
+	})
+	return nil
+}

@@ -1,0 +1,183 @@
+package pybridge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/dlpack"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// The functions below are what gopy wraps. Each takes and returns plain types, recovers
+// from panics and reports errors as "<PythonException>: <message>".
+
+// DTypeNames returns the dtype names in code order, comma-separated.
+func DTypeNames() string {
+	names := make([]string, 0, len(ndarray.DTypes()))
+	for _, dt := range ndarray.DTypes() {
+		names = append(names, dt.String())
+	}
+	return strings.Join(names, ",")
+}
+
+// DLPackVersion returns the DLPack version mxgo implements, as "major.minor".
+func DLPackVersion() string {
+	return fmt.Sprintf("%d.%d", dlpack.Version[0], dlpack.Version[1])
+}
+
+// Empty allocates an uninitialised C-contiguous array and returns its handle.
+func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
+	defer guard(&err)
+	dims, err := parseInts(shape)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	a, err := ndarray.Empty(ndarray.DType(dtype), dims, device.Device{Type: device.Type(devType), ID: int32(devID)})
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	return register(a), nil
+}
+
+// Free releases the array behind h. Freeing twice is harmless.
+func Free(h int64) { free(h) }
+
+// Copy copies src into dst (same shape), casting if the dtypes differ.
+func Copy(dst, src int64) (err error) {
+	defer guard(&err)
+	return pyErr(with2(dst, src, ops.Copy))
+}
+
+// GetItem returns a view of h selected by an encoded basic-indexing key.
+func GetItem(h int64, key string) (v int64, err error) {
+	defer guard(&err)
+	k, err := parseKey(key)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Index(k) })
+}
+
+// Reshape returns h reshaped (a view when h is contiguous, a copy otherwise).
+func Reshape(h int64, shape string) (v int64, err error) {
+	defer guard(&err)
+	dims, err := parseInts(shape)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Reshape(dims) })
+}
+
+// ReadOnlyView returns a read-only view of h.
+func ReadOnlyView(h int64) (v int64, err error) {
+	defer guard(&err)
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.ReadOnly(), nil })
+}
+
+// Fill sets every element of h to a Python number: an exact int when isInt, otherwise
+// re + im*j.
+func Fill(h int64, isInt bool, iv int64, re, im float64) (err error) {
+	defer guard(&err)
+	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Fill(a, scalar(isInt, iv, re, im)) }))
+}
+
+// Arange fills h in C order with start, start+step, ...
+func Arange(h int64, start, step float64) (err error) {
+	defer guard(&err)
+	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Arange(a, start, step) }))
+}
+
+// Uniform fills h with samples from [low, high).
+func Uniform(h int64, low, high float64) (err error) {
+	defer guard(&err)
+	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Uniform(a, low, high) }))
+}
+
+// Normal fills h with samples from N(loc, scale²).
+func Normal(h int64, loc, scale float64) (err error) {
+	defer guard(&err)
+	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Normal(a, loc, scale) }))
+}
+
+// Seed reseeds the random generator.
+func Seed(seed int64) { ops.Seed(uint64(seed)) }
+
+// Binary computes out = a op b for op in add, subtract, multiply, divide.
+func Binary(op string, out, a, b int64) (err error) {
+	defer guard(&err)
+	o, err := ops.ParseBinaryOp(op)
+	if err != nil {
+		return pyErr(err)
+	}
+	arrs, err := lookupAll(out, a, b)
+	if err != nil {
+		return pyErr(err)
+	}
+	return pyErr(ops.Binary(o, arrs[0], arrs[1], arrs[2]))
+}
+
+// BinaryScalar computes out = a op s (or s op a when reverse) for a Python number s.
+func BinaryScalar(op string, out, a int64, isInt bool, iv int64, re, im float64, reverse bool) (err error) {
+	defer guard(&err)
+	o, err := ops.ParseBinaryOp(op)
+	if err != nil {
+		return pyErr(err)
+	}
+	arrs, err := lookupAll(out, a)
+	if err != nil {
+		return pyErr(err)
+	}
+	return pyErr(ops.BinaryScalar(o, arrs[0], arrs[1], scalar(isInt, iv, re, im), reverse))
+}
+
+// LiveStorages returns the number of storages alive (for leak tests).
+func LiveStorages() int64 { return ndarray.LiveStorages() }
+
+// LiveExports returns the number of DLPack exports whose deleter has not run.
+func LiveExports() int64 { return dlpack.LiveExports() }
+
+func scalar(isInt bool, iv int64, re, im float64) ops.Scalar {
+	return ops.Scalar{IsInt: isInt, Int: iv, Value: complex(re, im)}
+}
+
+func lookupAll(hs ...int64) ([]*ndarray.NDArray, error) {
+	out := make([]*ndarray.NDArray, len(hs))
+	for i, h := range hs {
+		a, err := lookup(h)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+func with1(h int64, fn func(*ndarray.NDArray) error) error {
+	a, err := lookup(h)
+	if err != nil {
+		return err
+	}
+	return fn(a)
+}
+
+func with2(h1, h2 int64, fn func(a, b *ndarray.NDArray) error) error {
+	arrs, err := lookupAll(h1, h2)
+	if err != nil {
+		return err
+	}
+	return fn(arrs[0], arrs[1])
+}
+
+func derive(h int64, fn func(*ndarray.NDArray) (*ndarray.NDArray, error)) (int64, error) {
+	a, err := lookup(h)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	v, err := fn(a)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	return register(v), nil
+}

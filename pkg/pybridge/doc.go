@@ -1,0 +1,13 @@
+// Package pybridge is the thin facade that gopy turns into mxgo's Python extension
+// module, and the only package that knows about CPython.
+//
+// Arrays cross the boundary as int64 handles into a table owned here, so gopy only ever
+// sees plain types (ints, floats, strings, errors) and generates no handle-leaking
+// wrappers. Every entry point recovers from panics (a panic would abort Python) and
+// returns errors whose message starts with the Python exception name ("ValueError: ...");
+// mxgo's Python layer raises that exception type.
+//
+// The per-call hot paths (capsule export and consumption, wrapping a buffer, describing
+// and freeing an array) are C functions in fastpath.c that CPython calls directly
+// (METH_FASTCALL); Python registers them once at import through mxgo_fastpath_module.
+package pybridge

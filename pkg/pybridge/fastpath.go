@@ -1,0 +1,140 @@
+package pybridge
+
+// Go side of fastpath.c. These run with the GIL held, so they never block: no engine
+// waits, no locks that a GIL holder could be waiting on.
+
+/*
+#include "fastpath.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/dlpack"
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// fastResult reports err to C: -1 for success, otherwise the error's kind with a
+// malloc'd message that C frees.
+func fastResult(err error, msg **C.char) C.int {
+	if err == nil {
+		return -1
+	}
+	*msg = C.CString(err.Error())
+	return C.int(mxerr.KindOf(err))
+}
+
+// fastGuard is guard for the C entry points.
+func fastGuard(ret *C.int, msg **C.char) {
+	var err error
+	guard(&err)
+	if err != nil {
+		*ret = fastResult(err, msg)
+	}
+}
+
+//export mxgoFastExport
+func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, out *unsafe.Pointer, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err == nil {
+		if versioned != 0 {
+			*out, err = dlpack.ExportVersioned(a, uint64(flags))
+		} else {
+			*out, err = dlpack.ExportLegacy(a)
+		}
+	}
+	return fastResult(err, msg)
+}
+
+//export mxgoFastImport
+func mxgoFastImport(mt unsafe.Pointer, versioned C.int, out *C.int64_t, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	var a *ndarray.NDArray
+	var err error
+	if versioned != 0 {
+		a, err = dlpack.ImportVersioned(mt)
+	} else {
+		a, err = dlpack.ImportLegacy(mt)
+	}
+	if err == nil {
+		*out = C.int64_t(register(a))
+	}
+	return fastResult(err, msg)
+}
+
+//export mxgoFastFromBuffer
+func mxgoFastFromBuffer(data unsafe.Pointer, dtype C.int32_t, ndim C.int32_t, shape, strides *C.int64_t,
+	itemsize C.int64_t, writable C.int, view unsafe.Pointer, out *C.int64_t, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	release := func() { C.mxgo_release_buffer(view) }
+	a, err := fromBuffer(data, ndarray.DType(dtype), int(ndim), shape, strides, int64(itemsize), writable != 0, release)
+	if err == nil {
+		*out = C.int64_t(register(a))
+	}
+	return fastResult(err, msg)
+}
+
+func fromBuffer(data unsafe.Pointer, dt ndarray.DType, ndim int, shape, strides *C.int64_t, itemsize int64,
+	writable bool, release func()) (*ndarray.NDArray, error) {
+	if !dt.Valid() || int64(dt.Size()) != itemsize {
+		release()
+		return nil, mxerr.TypeErr("dtype code %d does not match the buffer's item size %d", dt, itemsize)
+	}
+	if ndim < 0 || ndim > ndarray.MaxDims {
+		release()
+		return nil, mxerr.ValueErr("buffer has %d dimensions, more than %d", ndim, ndarray.MaxDims)
+	}
+	code, bits := dlpack.TypeOf(dt)
+	d := dlpack.Desc{Data: uintptr(data), Device: device.Host, NDim: int32(ndim), Code: code, Bits: bits, Lanes: 1}
+	if ndim > 0 {
+		d.Shape = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(shape)), ndim)...)
+		if strides != nil {
+			d.Strides = make([]int64, ndim)
+			for i, s := range unsafe.Slice((*int64)(unsafe.Pointer(strides)), ndim) {
+				if s%itemsize != 0 {
+					release()
+					return nil, mxerr.ValueErr("buffer stride %d is not a multiple of the item size %d", s, itemsize)
+				}
+				d.Strides[i] = s / itemsize
+			}
+		}
+	}
+	if !writable {
+		d.Flags = dlpack.FlagReadOnly
+	}
+	return dlpack.NewArray(data, d, release)
+}
+
+//export mxgoFastDescribe
+func mxgoFastDescribe(h C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	d.dtype = C.int32_t(a.DType())
+	d.ndim = C.int32_t(a.NDim())
+	for i := range a.NDim() {
+		d.shape[i] = C.int64_t(a.Shape()[i])
+		d.strides[i] = C.int64_t(a.Strides()[i])
+	}
+	d.offset = C.int64_t(a.Offset())
+	d.writable = 0
+	if a.Writable() {
+		d.writable = 1
+	}
+	dev := a.Device()
+	d.dev_type, d.dev_id = C.int32_t(dev.Type), C.int32_t(dev.ID)
+	d.data = C.uintptr_t(uintptr(a.Data()))
+	return -1
+}
+
+//export mxgoFastFree
+func mxgoFastFree(h C.int64_t) {
+	defer func() { _ = recover() }() // freeing must never abort Python
+	free(int64(h))
+}
