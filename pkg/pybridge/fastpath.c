@@ -72,7 +72,7 @@ static PyObject* fast_export(PyObject* self, PyObject* const* args, Py_ssize_t n
 // refused (its deleter has then run).
 static PyObject* fast_import_capsule(PyObject* self, PyObject* cap) {
 	if (!PyCapsule_CheckExact(cap)) {
-		PyErr_Format(PyExc_TypeError, "expected a DLPack capsule, got %.200s", Py_TYPE(cap)->tp_name);
+		PyErr_Format(PyExc_TypeError, "from_dlpack expects a DLPack capsule or an object with __dlpack__ and __dlpack_device__, got %.200s", Py_TYPE(cap)->tp_name);
 		return NULL;
 	}
 	const char* name = PyCapsule_GetName(cap);
@@ -99,7 +99,8 @@ static PyObject* fast_import_capsule(PyObject* self, PyObject* cap) {
 }
 
 // from_buffer(obj, dtype, itemsize, writable) -> handle. Views obj's memory through the
-// buffer protocol; the buffer is released (with the GIL) when the last view dies.
+// buffer protocol; the buffer is released (with the GIL) when the last view dies. The
+// caller decides writability: mxgo keeps write access to NumPy arrays it locked itself.
 static PyObject* fast_from_buffer(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	int64_t dtype, itemsize;
 	if (n != 4) { PyErr_SetString(PyExc_TypeError, "from_buffer(obj, dtype, itemsize, writable)"); return NULL; }
@@ -118,7 +119,7 @@ static PyObject* fast_from_buffer(PyObject* self, PyObject* const* args, Py_ssiz
 	int64_t h = 0;
 	char* msg = NULL;
 	int kind = mxgoFastFromBuffer(view->buf, (int32_t)dtype, (int32_t)view->ndim, (int64_t*)view->shape,
-		(int64_t*)view->strides, (int64_t)itemsize, writable && !view->readonly, view, &h, &msg);
+		(int64_t*)view->strides, (int64_t)itemsize, writable, view, &h, &msg);
 	if (kind >= 0) return raise_kind(kind, msg); // Go released the buffer
 	return PyLong_FromLongLong(h);
 }

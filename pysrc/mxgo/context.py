@@ -1,0 +1,70 @@
+"""Devices, MXNet style: ``mx.cpu()``, ``mx.gpu(1)``, ``with mx.cpu(0): ...``."""
+import threading
+
+__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context"]
+
+
+class Context:
+    """A device an array lives on: a type ("cpu", "gpu", "cpu_pinned") and an id.
+
+    Type ids are DLPack's device codes, so ``(ctx.device_typeid, ctx.device_id)`` is what
+    ``__dlpack_device__`` reports. Usable as a context manager to set the default device.
+    """
+
+    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned"}
+    devstr2type = {"cpu": 1, "gpu": 2, "cpu_pinned": 3}
+    _local = threading.local()
+
+    def __init__(self, device_type, device_id=0):
+        if isinstance(device_type, Context):
+            device_type, device_id = device_type.device_type, device_type.device_id
+        if device_type not in self.devstr2type:
+            raise ValueError("unknown device type %r (expected one of %s)" % (device_type, sorted(self.devstr2type)))
+        if not isinstance(device_id, int) or isinstance(device_id, bool) or device_id < 0:
+            raise ValueError("device_id must be a non-negative int, got %r" % (device_id,))
+        self.device_typeid = self.devstr2type[device_type]
+        self.device_id = device_id
+        self._old = None
+
+    @property
+    def device_type(self):
+        return self.devtype2str[self.device_typeid]
+
+    def __eq__(self, other):
+        return isinstance(other, Context) and (self.device_typeid, self.device_id) == (other.device_typeid, other.device_id)
+
+    def __hash__(self):
+        return hash((self.device_typeid, self.device_id))
+
+    def __repr__(self):
+        return "%s(%d)" % (self.device_type, self.device_id)
+
+    __str__ = __repr__
+
+    def __enter__(self):
+        self._old = current_context()
+        Context._local.ctx = self
+        return self
+
+    def __exit__(self, *exc):
+        Context._local.ctx = self._old
+
+
+def cpu(device_id=0):
+    """Returns the CPU context."""
+    return Context("cpu", device_id)
+
+
+def gpu(device_id=0):
+    """Returns a GPU context. Arrays cannot be created on it until a CUDA back end is built in."""
+    return Context("gpu", device_id)
+
+
+def cpu_pinned(device_id=0):
+    """Returns the pinned (page-locked) CPU context."""
+    return Context("cpu_pinned", device_id)
+
+
+def current_context():
+    """Returns the default context: the innermost ``with ctx:`` block's, else cpu(0)."""
+    return getattr(Context._local, "ctx", None) or Context("cpu", 0)

@@ -1,0 +1,419 @@
+"""The NDArray class and the functions that create arrays."""
+import math
+import numbers
+import operator
+
+import numpy as np
+
+from ..base import BFLOAT16, DTYPE_NAMES, call, core, dtype_code, fastpath, numpy_dtype
+from ..context import Context, current_context
+
+__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall"]
+
+_describe = fastpath.describe
+_free = fastpath.free
+_export = fastpath.export
+_FLOAT32 = dtype_code("float32")
+
+
+class NDArray:
+    """An n-dimensional array in memory owned by mxgo's Go core (or borrowed from another
+    framework through DLPack or ``from_numpy``).
+
+    Metadata is read once from Go when the Python object is made; an NDArray's shape,
+    dtype, strides and device never change.
+    """
+
+    __slots__ = ("_h", "_code", "_shape", "_strides", "_writable", "_devtype", "_devid", "__weakref__")
+    __array_priority__ = 1000.0  # NumPy defers binary operators to NDArray
+
+    def __init__(self, handle):
+        desc = _describe(handle)
+        self._h = handle
+        self._code, self._shape, self._strides, self._writable, (self._devtype, self._devid), _ = desc
+
+    def __del__(self, _free=_free):
+        h = getattr(self, "_h", None)
+        if h is not None:
+            _free(h)
+
+    # ---- metadata -------------------------------------------------------------------
+    @property
+    def shape(self):
+        """Tuple of dimensions."""
+        return self._shape
+
+    @property
+    def dtype(self):
+        """NumPy scalar type of the elements (``np.float32``, ...); "bfloat16" for bfloat16."""
+        if self._code == BFLOAT16:
+            return "bfloat16"
+        return numpy_dtype(self._code).type
+
+    @property
+    def size(self):
+        """Number of elements."""
+        return math.prod(self._shape)
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self._shape)
+
+    @property
+    def strides(self):
+        """Strides in elements (not bytes, unlike NumPy)."""
+        return self._strides
+
+    @property
+    def context(self):
+        """The device the array lives on."""
+        return Context(Context.devtype2str.get(self._devtype, "cpu"), self._devid)
+
+    ctx = context
+
+    @property
+    def writable(self):
+        """False for arrays imported read-only (read-only NumPy sources, READ_ONLY DLPack)."""
+        return self._writable
+
+    @property
+    def handle(self):
+        """The Go handle of this array (an int)."""
+        return self._h
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of a 0-d array")
+        return self._shape[0]
+
+    # ---- synchronisation (operations are synchronous until the engine lands) ---------
+    def wait_to_read(self):
+        """Waits until pending writes to this array are done."""
+
+    def wait_to_write(self):
+        """Waits until pending reads and writes of this array are done."""
+
+    # ---- conversion ---------------------------------------------------------------
+    def asnumpy(self):
+        """Returns a NumPy copy of the array."""
+        out = np.empty(self._shape, dtype=numpy_dtype(self._code))
+        _copy_into_numpy(out, self)
+        return out
+
+    def asscalar(self):
+        """Returns the only element as a NumPy scalar; ValueError unless size is 1."""
+        if self.size != 1:
+            raise ValueError("the array is not a scalar: it has shape %s" % (self._shape,))
+        return self.asnumpy().reshape(-1)[0]
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("NDArray.__array__ always copies; use np.from_dlpack(x) for a zero-copy view")
+        out = self.asnumpy()
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError("the truth value of an array with more than one element is ambiguous")
+        return bool(self.asscalar())
+
+    def __float__(self):
+        return float(self.asscalar())
+
+    def __int__(self):
+        return int(self.asscalar())
+
+    def __repr__(self):
+        shape_info = "x".join("%d" % d for d in self._shape)
+        body = str(self.asnumpy()) if self._code != BFLOAT16 else str(self.astype("float32").asnumpy())
+        return "%s\n<%s %s @%s>" % (body, type(self).__name__, shape_info, self.context)
+
+    # ---- copies and views ---------------------------------------------------------------
+    def copy(self):
+        """Returns a deep copy on the same device."""
+        return self.copyto(self.context)
+
+    def copyto(self, other):
+        """Copies into ``other``: an NDArray of the same shape (returned), or a Context (a new array there)."""
+        if isinstance(other, Context):
+            out = empty(self._shape, ctx=other, dtype=self._code)
+        elif isinstance(other, NDArray):
+            out = other
+        else:
+            raise TypeError("copyto expects an NDArray or a Context, got %s" % type(other).__name__)
+        call(core.Copy, out._h, self._h)
+        return out
+
+    def as_in_context(self, context):
+        """Returns self if it is already on ``context``, else a copy there."""
+        return self if self.context == context else self.copyto(context)
+
+    def astype(self, dtype, copy=True):
+        """Returns the array cast to ``dtype`` (self when the dtype matches and copy is False)."""
+        code = _code(dtype)
+        if code == self._code and not copy:
+            return self
+        out = empty(self._shape, ctx=self.context, dtype=code)
+        call(core.Copy, out._h, self._h)
+        return out
+
+    def reshape(self, *shape, **kwargs):
+        """Returns an array of a new shape: a view of contiguous arrays, a copy otherwise.
+        One dimension may be -1. Accepts ``reshape((2, 3))``, ``reshape(2, 3)`` or ``reshape(shape=...)``."""
+        if "shape" in kwargs:
+            shape = kwargs.pop("shape")
+        elif len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
+            shape = shape[0]
+        if kwargs:
+            raise TypeError("reshape got unexpected arguments %s" % sorted(kwargs))
+        return NDArray(call(core.Reshape, self._h, _shape_str(shape)))
+
+    def __getitem__(self, key):
+        return NDArray(call(core.GetItem, self._h, _encode_key(key)))
+
+    def __setitem__(self, key, value):
+        target = self if _is_full_slice(key) else self[key]
+        if not target._writable:
+            raise ValueError("assignment destination is read-only")
+        if isinstance(value, NDArray):
+            if value._shape == target._shape:
+                call(core.Copy, target._h, value._h)
+                return
+            value = value.asnumpy()
+        if _is_scalar(value):
+            call(core.Fill, target._h, *_scalar_args(value))
+            return
+        src = np.asarray(value)
+        if src.dtype == object or src.dtype.kind in "USVMm":
+            raise TypeError("cannot assign values of dtype %s to an NDArray" % src.dtype)
+        src = np.ascontiguousarray(np.broadcast_to(src, target._shape))
+        _copy_from_numpy(target, src)
+
+    # ---- DLPack -------------------------------------------------------------------------
+    def to_dlpack_for_read(self, max_version=None):
+        """Returns a DLPack capsule sharing memory, for a consumer that only reads.
+        Legacy ("dltensor") unless ``max_version`` asks for 1.x; then READ_ONLY is set."""
+        from .dlpack import to_dlpack_for_read
+        return to_dlpack_for_read(self, max_version)
+
+    def to_dlpack_for_write(self, max_version=None):
+        """Returns a DLPack capsule sharing memory, for a consumer that writes.
+        BufferError if the array is read-only."""
+        from .dlpack import to_dlpack_for_write
+        return to_dlpack_for_write(self, max_version)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        from .dlpack import dlpack_export
+        return dlpack_export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return (self._devtype, self._devid)
+
+    # ---- arithmetic ---------------------------------------------------------------------
+    def _binary(self, op, other, out=None, reverse=False):
+        if isinstance(other, NDArray):
+            if out is None:
+                out = empty(self._shape, ctx=self.context, dtype=self._code)
+            a, b = (other, self) if reverse else (self, other)
+            call(core.Binary, op, out._h, a._h, b._h)
+            return out
+        if _is_scalar(other):
+            if out is None:
+                out = empty(self._shape, ctx=self.context, dtype=self._code)
+            call(core.BinaryScalar, op, out._h, self._h, *_scalar_args(other), reverse)
+            return out
+        return NotImplemented
+
+    def __add__(self, other):
+        return self._binary("add", other)
+
+    def __radd__(self, other):
+        return self._binary("add", other, reverse=True)
+
+    def __iadd__(self, other):
+        return self._binary("add", other, out=self)
+
+    def __sub__(self, other):
+        return self._binary("subtract", other)
+
+    def __rsub__(self, other):
+        return self._binary("subtract", other, reverse=True)
+
+    def __isub__(self, other):
+        return self._binary("subtract", other, out=self)
+
+    def __mul__(self, other):
+        return self._binary("multiply", other)
+
+    def __rmul__(self, other):
+        return self._binary("multiply", other, reverse=True)
+
+    def __imul__(self, other):
+        return self._binary("multiply", other, out=self)
+
+    def __truediv__(self, other):
+        return self._binary("divide", other)
+
+    def __rtruediv__(self, other):
+        return self._binary("divide", other, reverse=True)
+
+    def __itruediv__(self, other):
+        return self._binary("divide", other, out=self)
+
+    __div__, __rdiv__, __idiv__ = __truediv__, __rtruediv__, __itruediv__
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+def _code(dtype):
+    if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 <= dtype < len(DTYPE_NAMES):
+        return dtype
+    return dtype_code(dtype)
+
+
+def _shape_str(shape):
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,)
+    try:
+        dims = [operator.index(d) for d in shape]
+    except TypeError:
+        raise TypeError("shape must be an int or a sequence of ints, got %r" % (shape,)) from None
+    return ",".join(str(d) for d in dims)
+
+
+def _is_scalar(v):
+    return isinstance(v, (numbers.Number, np.generic)) and not isinstance(v, np.ndarray)
+
+
+def _scalar_args(v):
+    """(is_int, int_value, real, imag) for Fill and BinaryScalar."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, (bool, numbers.Integral)):
+        v = int(v)
+        if not -(1 << 63) <= v < (1 << 64):
+            raise OverflowError("Python int %d is too large for any mxgo dtype" % v)
+        return True, v - (1 << 64) if v >= (1 << 63) else v, float(v), 0.0
+    if isinstance(v, numbers.Real):
+        return False, 0, float(v), 0.0
+    if isinstance(v, numbers.Complex):
+        return False, 0, float(v.real), float(v.imag)
+    raise TypeError("expected a number, got %s" % type(v).__name__)
+
+
+def _encode_key(key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    parts = []
+    for k in key:
+        if isinstance(k, slice):
+            bounds = []
+            for b in (k.start, k.stop, k.step):
+                bounds.append("" if b is None else str(_index(b)))
+            parts.append("s" + ":".join(bounds))
+        elif k is None:
+            parts.append("n")
+        elif k is Ellipsis:
+            parts.append("e")
+        else:
+            parts.append("i%d" % _index(k))
+    return ";".join(parts)
+
+
+def _index(k):
+    if isinstance(k, (bool, np.bool_)):
+        raise IndexError("boolean indices are not supported (only integers, slices, None and ...)")
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
+                         "got %s" % type(k).__name__) from None
+
+
+def _is_full_slice(key):
+    return isinstance(key, slice) and key.start is None and key.stop is None and key.step is None
+
+
+def _borrow_numpy(arr, writable):
+    """A temporary NDArray viewing a NumPy array's memory (the caller frees it)."""
+    return NDArray(fastpath.from_buffer(arr, dtype_code(arr.dtype), arr.dtype.itemsize, writable))
+
+
+def _copy_into_numpy(out, src):
+    tmp = _borrow_numpy(out, True)
+    call(core.Copy, tmp._h, src._h)
+
+
+def _copy_from_numpy(dst, src):
+    tmp = _borrow_numpy(src, False)
+    call(core.Copy, dst._h, tmp._h)
+
+
+# ---- creation ------------------------------------------------------------------------------
+
+def empty(shape, ctx=None, dtype=None):
+    """Returns an uninitialised array (float32 unless ``dtype`` is given)."""
+    ctx = current_context() if ctx is None else ctx
+    if not isinstance(ctx, Context):
+        raise TypeError("ctx must be a Context such as mx.cpu(), got %r" % (ctx,))
+    code = _FLOAT32 if dtype is None else _code(dtype)
+    return NDArray(call(core.Empty, code, _shape_str(shape), ctx.device_typeid, ctx.device_id))
+
+
+def full(shape, val, ctx=None, dtype=None):
+    """Returns an array filled with ``val``."""
+    out = empty(shape, ctx, dtype)
+    call(core.Fill, out._h, *_scalar_args(val))
+    return out
+
+
+def zeros(shape, ctx=None, dtype=None):
+    """Returns an array of zeros."""
+    return full(shape, 0, ctx, dtype)
+
+
+def ones(shape, ctx=None, dtype=None):
+    """Returns an array of ones."""
+    return full(shape, 1, ctx, dtype)
+
+
+def array(source_array, ctx=None, dtype=None):
+    """Creates an array holding a copy of ``source_array`` (an NDArray, a NumPy array or any
+    array-like). As in MXNet, the dtype is the source's for NDArrays and float32 otherwise,
+    unless ``dtype`` is given."""
+    if isinstance(source_array, NDArray):
+        out = empty(source_array.shape, ctx, source_array._code if dtype is None else dtype)
+        call(core.Copy, out._h, source_array._h)
+        return out
+    code = _FLOAT32 if dtype is None else _code(dtype)
+    try:
+        src = np.asarray(source_array, dtype=numpy_dtype(code) if code != BFLOAT16 else np.float32)
+    except (TypeError, ValueError) as err:
+        raise TypeError("source_array must be array-like: %s" % err) from None
+    src = np.ascontiguousarray(src)
+    out = empty(src.shape, ctx, code)
+    _copy_from_numpy(out, src)
+    return out
+
+
+def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
+    """Returns evenly spaced values in [start, stop), each repeated ``repeat`` times
+    (float32 unless ``dtype`` is given)."""
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("arange: step must not be zero")
+    if not isinstance(repeat, numbers.Integral) or repeat < 1:
+        raise ValueError("arange: repeat must be a positive int, got %r" % (repeat,))
+    n = max(0, math.ceil((stop - start) / step))
+    if repeat == 1:
+        out = empty((n,), ctx, dtype)
+        call(core.Arange, out._h, float(start), float(step))
+        return out
+    values = np.repeat(np.arange(n, dtype=np.float64) * step + start, repeat)
+    return array(values, ctx, _FLOAT32 if dtype is None else dtype)
+
+
+def waitall():
+    """Waits for all pending operations (every operation is synchronous for now)."""

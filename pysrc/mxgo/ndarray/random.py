@@ -1,0 +1,36 @@
+"""Random sampling: ``mx.nd.random.uniform`` and ``mx.nd.random.normal``."""
+import numbers
+
+from ..base import call, core
+from .ndarray import NDArray, empty
+
+__all__ = ["uniform", "normal", "seed"]
+
+
+def _sample(fill, a, b, shape, dtype, ctx, out):
+    for v in (a, b):
+        if not isinstance(v, numbers.Real):
+            raise TypeError("distribution parameters must be real numbers, got %s" % type(v).__name__)
+    if out is None:
+        out = empty((1,) if shape is None else shape, ctx, dtype)
+    elif not isinstance(out, NDArray):
+        raise TypeError("out must be an NDArray")
+    call(fill, out.handle, float(a), float(b))
+    return out
+
+
+def uniform(low=0, high=1, shape=None, dtype=None, ctx=None, out=None):
+    """Samples from the uniform distribution on [low, high). Shape (1,) by default, as in MXNet."""
+    return _sample(core.Uniform, low, high, shape, dtype, ctx, out)
+
+
+def normal(loc=0, scale=1, shape=None, dtype=None, ctx=None, out=None):
+    """Samples from the normal distribution N(loc, scale**2)."""
+    return _sample(core.Normal, loc, scale, shape, dtype, ctx, out)
+
+
+def seed(seed_state):
+    """Seeds the random generator, so that later samples repeat."""
+    if not isinstance(seed_state, numbers.Integral):
+        raise TypeError("seed must be an int")
+    core.Seed(int(seed_state) & ((1 << 63) - 1))
