@@ -1,7 +1,7 @@
 """DLPack exchange and zero-copy NumPy import.
 
-Export: ``to_dlpack_for_read``/``to_dlpack_for_write`` (MXNet's API) and ``__dlpack__`` (the
-Array API protocol) return capsules made in C (``fastpath.export``). Import:
+Export lives on NDArray (``to_dlpack_for_read``, ``to_dlpack_for_write``, ``__dlpack__``);
+this module adds MXNet's module-level forms. Import:
 ``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for one;
 ``from_numpy`` views a NumPy array's memory through the buffer protocol.
 """
@@ -14,22 +14,10 @@ from .ndarray import NDArray, array
 
 __all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write"]
 
-_export = fastpath.export
 _import_capsule = fastpath.import_capsule
 _CPU = (1, 0)
 #: the DLPack version mxgo speaks, asked of producers
 MAX_VERSION = (1, 3)
-FLAG_IS_COPIED = 1 << 1
-
-
-def _versioned(max_version):
-    if max_version is None:
-        return False
-    try:
-        major = int(max_version[0])
-    except (TypeError, IndexError, ValueError):
-        raise TypeError("max_version must be a (major, minor) tuple of ints, got %r" % (max_version,)) from None
-    return major >= 1
 
 
 def _check_array(arr):
@@ -38,50 +26,15 @@ def _check_array(arr):
 
 
 def to_dlpack_for_read(data, max_version=None):
-    """Returns a capsule of ``data`` for a consumer that only reads (waits for pending writes).
-
-    Legacy ("dltensor") by default, as MXNet and ``torch.utils.dlpack.from_dlpack`` expect;
-    with ``max_version=(1, x)`` a versioned capsule with the READ_ONLY flag."""
+    """Module form of :meth:`NDArray.to_dlpack_for_read`."""
     _check_array(data)
-    data.wait_to_read()
-    if _versioned(max_version):
-        return _export(data._h, True, 1)  # READ_ONLY
-    return _export(data._h, False, 0)
+    return data.to_dlpack_for_read(max_version)
 
 
 def to_dlpack_for_write(data, max_version=None):
-    """Returns a capsule of ``data`` for a consumer that writes (waits for pending reads
-    and writes). BufferError if ``data`` is read-only."""
+    """Module form of :meth:`NDArray.to_dlpack_for_write`."""
     _check_array(data)
-    if not data._writable:
-        raise BufferError("to_dlpack_for_write: the array is read-only")
-    data.wait_to_write()
-    return _export(data._h, _versioned(max_version), 0)
-
-
-def dlpack_export(arr, stream=None, max_version=None, dl_device=None, copy=None):
-    """``NDArray.__dlpack__``: the Array API standard's export contract."""
-    if stream is not None:
-        if not isinstance(stream, int) or isinstance(stream, bool):
-            raise TypeError("stream must be None or an int, got %s" % type(stream).__name__)
-        if stream != -1:
-            raise ValueError("stream=%d is not valid for CPU arrays (use None or -1)" % stream)
-    if dl_device is not None and tuple(dl_device) != arr.__dlpack_device__() and tuple(dl_device) != _CPU:
-        raise BufferError("cannot export to device %r: the array is on %s" % (dl_device, arr.context))
-    if copy is not None and not isinstance(copy, bool):
-        raise TypeError("copy must be None, True or False, got %r" % (copy,))
-    versioned = _versioned(max_version)
-    flags = 0
-    if copy:
-        arr = arr.copy()
-        flags |= FLAG_IS_COPIED
-    arr.wait_to_read()
-    if not versioned:
-        if not arr._writable:
-            raise BufferError("a read-only array cannot be exported as a legacy DLPack capsule "
-                              "(pass max_version=(1, 0) or newer)")
-        return _export(arr._h, False, 0)
-    return _export(arr._h, True, flags)
+    return data.to_dlpack_for_write(max_version)
 
 
 def from_dlpack(obj, *, device=None, copy=None):

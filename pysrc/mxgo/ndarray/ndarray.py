@@ -14,6 +14,8 @@ _describe = fastpath.describe
 _free = fastpath.free
 _export = fastpath.export
 _FLOAT32 = dtype_code("float32")
+_FLAG_READ_ONLY = 1 << 0  # DLPack's flags
+_FLAG_IS_COPIED = 1 << 1
 
 
 class NDArray:
@@ -187,25 +189,51 @@ class NDArray:
         src = np.asarray(value)
         if src.dtype == object or src.dtype.kind in "USVMm":
             raise TypeError("cannot assign values of dtype %s to an NDArray" % src.dtype)
-        src = np.ascontiguousarray(np.broadcast_to(src, target._shape))
+        extra = src.ndim - len(target._shape)
+        if extra > 0 and all(d == 1 for d in src.shape[:extra]):
+            src = src.reshape(src.shape[extra:])  # NumPy drops leading length-1 axes of the value
+        # order="C" rather than ascontiguousarray, which turns 0-d arrays into 1-d ones
+        src = np.asarray(np.broadcast_to(src, target._shape), order="C")
         _copy_from_numpy(target, src)
 
     # ---- DLPack -------------------------------------------------------------------------
     def to_dlpack_for_read(self, max_version=None):
-        """Returns a DLPack capsule sharing memory, for a consumer that only reads.
-        Legacy ("dltensor") unless ``max_version`` asks for 1.x; then READ_ONLY is set."""
-        from .dlpack import to_dlpack_for_read
-        return to_dlpack_for_read(self, max_version)
+        """Returns a DLPack capsule sharing memory, for a consumer that only reads (waits
+        for pending writes). Legacy ("dltensor") by default, as MXNet and
+        ``torch.utils.dlpack.from_dlpack`` expect; with ``max_version=(1, x)`` a versioned
+        capsule with the READ_ONLY flag."""
+        self.wait_to_read()
+        if max_version is not None and _major(max_version) >= 1:
+            return _export(self._h, True, _FLAG_READ_ONLY)
+        return _export(self._h, False, 0)
 
     def to_dlpack_for_write(self, max_version=None):
-        """Returns a DLPack capsule sharing memory, for a consumer that writes.
-        BufferError if the array is read-only."""
-        from .dlpack import to_dlpack_for_write
-        return to_dlpack_for_write(self, max_version)
+        """Returns a DLPack capsule sharing memory, for a consumer that writes (waits for
+        pending reads and writes). BufferError if the array is read-only."""
+        if not self._writable:
+            raise BufferError("to_dlpack_for_write: the array is read-only")
+        self.wait_to_write()
+        return _export(self._h, max_version is not None and _major(max_version) >= 1, 0)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        from .dlpack import dlpack_export
-        return dlpack_export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+        """Exports the array as a DLPack capsule (the Array API standard's contract)."""
+        if stream is not None:
+            if not isinstance(stream, int) or isinstance(stream, bool):
+                raise TypeError("stream must be None or an int, got %s" % type(stream).__name__)
+            if stream != -1:
+                raise ValueError("stream=%d is not valid for CPU arrays (use None or -1)" % stream)
+        if dl_device is not None and tuple(dl_device) != (self._devtype, self._devid):
+            raise BufferError("cannot export to device %r: the array is on %s" % (dl_device, self.context))
+        if copy is not None and not isinstance(copy, bool):
+            raise TypeError("copy must be None, True or False, got %r" % (copy,))
+        arr, flags = (self.copy(), _FLAG_IS_COPIED) if copy else (self, 0)
+        arr.wait_to_read()
+        if max_version is not None and _major(max_version) >= 1:
+            return _export(arr._h, True, flags)
+        if not arr._writable:
+            raise BufferError("a read-only array cannot be exported as a legacy DLPack capsule "
+                              "(pass max_version=(1, 0) or newer)")
+        return _export(arr._h, False, 0)
 
     def __dlpack_device__(self):
         return (self._devtype, self._devid)
@@ -270,6 +298,13 @@ def _code(dtype):
     if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 <= dtype < len(DTYPE_NAMES):
         return dtype
     return dtype_code(dtype)
+
+
+def _major(max_version):
+    try:
+        return int(max_version[0])
+    except (TypeError, IndexError, ValueError):
+        raise TypeError("max_version must be a (major, minor) tuple of ints, got %r" % (max_version,)) from None
 
 
 def _shape_str(shape):
@@ -391,7 +426,7 @@ def array(source_array, ctx=None, dtype=None):
         src = np.asarray(source_array, dtype=numpy_dtype(code) if code != BFLOAT16 else np.float32)
     except (TypeError, ValueError) as err:
         raise TypeError("source_array must be array-like: %s" % err) from None
-    src = np.ascontiguousarray(src)
+    src = np.asarray(src, order="C")  # not ascontiguousarray, which makes 0-d arrays 1-d
     out = empty(src.shape, ctx, code)
     _copy_from_numpy(out, src)
     return out
