@@ -1,0 +1,133 @@
+# mxgo: setup, build, test.  GNU make + bash.
+#
+#   make setup      Debian packages (legacy peers), .venv (PyPI peers + build tools), .venv-legacy
+#   make wheel      build dist/mxgo-*.whl with .venv's interpreter (Go on PATH) and check its contents
+#   make build      wheel + install it into .venv and .venv-legacy
+#   make test       setup, build, Go vet/tests, Python tests in both venvs against the
+#                   installed wheel with no Go on PATH, and the quickstart notebook
+#   make demo       run examples/demo.py          make bench   run bench/bench_exchange.py
+#   make clean      build outputs                 make distclean   clean + both venvs
+#
+# CI runs `.ci/run`, which is `make test` on a fresh machine.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+.DELETE_ON_ERROR:
+.NOTPARALLEL:
+
+# The main interpreter: the Python 3.11 on PATH (pyenv's here). Legacy: Debian's, which
+# sees python3-numpy 1.24 and python3-torch 1.13 through --system-site-packages.
+PYTHON        ?= python3
+LEGACY_PYTHON ?= /usr/bin/python3
+VENV          := .venv
+LEGACY        := .venv-legacy
+PY            := $(VENV)/bin/python
+LEGACY_PY     := $(LEGACY)/bin/python
+APT_PACKAGES  := python3-numpy python3-torch python3-pytest python3-hypothesis python3-venv python3-dev
+SUDO          := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+export DEBIAN_FRONTEND := noninteractive
+
+# Tests must import the installed wheel, and prove it needs no Go toolchain: they run
+# outside the source tree (pysrc/ is never on sys.path) with a PATH that holds only the
+# venv and the system's bin folders (Go lives in /usr/local/go/bin or a tool cache).
+NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
+LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
+
+.PHONY: all setup apt wheel build install check-env check-installed test test-go \
+        test-py test-py-legacy notebook demo bench clean distclean
+
+all: test
+
+# ---------------------------------------------------------------------------- setup
+
+setup: apt $(VENV)/.stamp $(LEGACY)/.stamp
+
+apt:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup: installing Debian packages:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+	  echo "make setup: Debian packages present"; \
+	fi
+
+$(PY): | apt
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstalled only when requirements/dev.txt changes.
+$(VENV)/.stamp: requirements/dev.txt | $(PY)
+	$(PY) -m pip install -r requirements/dev.txt
+	touch $@
+
+$(LEGACY_PY): | apt
+	$(LEGACY_PYTHON) -m venv --system-site-packages $(LEGACY)
+
+$(LEGACY)/.stamp: | $(LEGACY_PY)
+	touch $@
+
+# ---------------------------------------------------------------------------- build
+
+# Always rebuilt (about 15 s): go build caches the Go side. Stale build/lib* trees are
+# removed so a module deleted from pysrc/ cannot linger in the wheel; build/tools (the
+# pinned gopy and goimports) is kept.
+wheel: setup
+	rm -rf build/lib* build/bdist* dist/mxgo-*.whl pysrc/*.egg-info
+	$(PY) -m build --wheel --no-isolation --outdir dist .
+	$(PY) tools/check_wheel.py $$(ls dist/mxgo-*.whl)
+
+install: wheel
+	$(PY) -m pip install --force-reinstall --no-deps dist/mxgo-*.whl
+	$(LEGACY_PY) -m pip install --force-reinstall --no-deps dist/mxgo-*.whl
+
+build: install
+
+# ---------------------------------------------------------------------------- test
+
+test: setup check-env build check-installed test-go test-py test-py-legacy notebook
+	@echo "make test: all passed"
+
+check-env: setup
+	$(PY) tools/check_env.py main
+	$(LEGACY_PY) tools/check_env.py legacy
+
+# The installed mxgo, not pysrc/, imports with no Go on PATH, in both interpreters.
+check-installed: build
+	cd /tmp && for py in $(CURDIR)/$(PY) $(CURDIR)/$(LEGACY_PY); do \
+	  env -u PYTHONPATH PATH=/usr/bin:/bin "$$py" -c 'import sys, mxgo, mxgo._gen.pybridge as p; \
+	    assert "site-packages" in mxgo.__file__, mxgo.__file__; \
+	    print(sys.executable, "->", mxgo.__file__)'; \
+	done
+
+test-go: setup
+	@inc=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	set -x; \
+	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./tests_go/...; \
+	go test -count=1 $$(go list ./pkg/... | grep -v '/pkg/pybridge$$') ./tests_go/...
+
+test-py: build
+	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
+
+test-py-legacy: build
+	cd tests_py && env -u PYTHONPATH PATH=$(LEGACY_NOGO_PATH) $(CURDIR)/$(LEGACY_PY) -m pytest -q .
+
+notebook: build
+	env -u PYTHONPATH PATH=$(NOGO_PATH) $(PY) tools/run_notebook.py examples/quickstart.ipynb --out build/notebooks/quickstart.ipynb
+
+# ---------------------------------------------------------------------------- examples
+
+demo: setup build
+	$(PY) examples/demo.py
+
+bench: setup build
+	$(PY) bench/bench_exchange.py
+
+# ---------------------------------------------------------------------------- cleaning
+
+clean:
+	rm -rf build dist gen/_out pysrc/mxgo/_gen pysrc/*.egg-info *.egg-info
+
+distclean: clean
+	rm -rf $(VENV) $(LEGACY)
