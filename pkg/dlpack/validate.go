@@ -85,10 +85,12 @@ func Validate(d Desc) (Layout, error) {
 		return l, mxerr.BufferErr("strides: %v overflow for shape %v", d.Strides, d.Shape)
 	}
 	size := uint64(dt.Size())
-	span := uint64(hi-lo) + 1 // hi >= lo, both bounded by Extent
-	if span > math.MaxInt/size {
+	// hi-lo is exact as a uint64 (hi >= 0 >= lo) but may be 2^64-1, so compare before
+	// adding 1: span = 2^64 would wrap to 0 and pass.
+	if diff := uint64(hi - lo); diff >= math.MaxInt/size {
 		return l, mxerr.BufferErr("shape: %v with strides %v spans more bytes than memory holds", d.Shape, strides)
 	}
+	span := uint64(hi-lo) + 1
 	if d.ByteOffset > math.MaxInt64 || d.Data > math.MaxUint64-uintptr(d.ByteOffset) {
 		return l, mxerr.BufferErr("byte_offset: %d overflows the data pointer", d.ByteOffset)
 	}

@@ -132,14 +132,14 @@ func SliceIndices(k KeyItem, n int) (start, step, length int, err error) {
 	if step > 0 {
 		start = clamp(k.Start, k.HasStart, lower)
 		stop := clamp(k.Stop, k.HasStop, upper)
-		if stop > start {
-			length = (stop - start + step - 1) / step
+		if stop > start { // CPython's form: no overflow for any step
+			length = (stop-start-1)/step + 1
 		}
 	} else {
 		start = clamp(k.Start, k.HasStart, upper)
 		stop := clamp(k.Stop, k.HasStop, lower)
 		if start > stop {
-			length = (start - stop - step - 1) / -step
+			length = (start-stop-1)/-step + 1
 		}
 	}
 	return start, step, length, nil

@@ -45,11 +45,13 @@ func ContiguousStrides(shape []int) []int {
 // Strides of dimensions of size 1 are ignored (PyTorch reports arbitrary ones there), and
 // an array with no elements is contiguous.
 func IsContiguous(shape, strides []int) bool {
-	acc := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		if shape[i] == 0 {
+	for _, d := range shape {
+		if d == 0 { // checked first: a zero anywhere, not only right of a stride mismatch
 			return true
 		}
+	}
+	acc := 1
+	for i := len(shape) - 1; i >= 0; i-- {
 		if shape[i] == 1 {
 			continue
 		}
