@@ -41,6 +41,7 @@ func Empty(dt DType, shape []int, dev device.Device) (*NDArray, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.dev = dev // every CPU ordinal is host memory; keep the one asked for, as MXNet does
 	shape = append([]int(nil), shape...)
 	return &NDArray{storage: s, dtype: dt, shape: shape, strides: ContiguousStrides(shape), writable: true}, nil
 }

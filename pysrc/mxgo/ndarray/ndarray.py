@@ -27,7 +27,10 @@ class NDArray:
     """
 
     __slots__ = ("_h", "_code", "_shape", "_strides", "_writable", "_devtype", "_devid", "__weakref__")
-    __array_priority__ = 1000.0  # NumPy defers binary operators to NDArray
+    # NumPy ufuncs and operators refuse NDArrays (so `x + np_array` and `np_array + x` both
+    # raise TypeError, as in MXNet) instead of silently converting them; np.asarray(x)
+    # still works through __array__.
+    __array_ufunc__ = None
 
     def __init__(self, handle):
         desc = _describe(handle)

@@ -1,0 +1,349 @@
+"""The mx-style Python API: contexts, array creation, dtypes, properties, repr, random
+sampling, synchronisation and mx.test_utils. Values are checked against NumPy."""
+import numpy as np
+import pytest
+
+import mxgo as mx
+from api_helpers import ALL_DTYPES, assert_bits, assert_nd, name, sample
+
+# ---------------------------------------------------------------------------- contexts
+
+
+@pytest.mark.parametrize("ctx, same, text, typeid", [
+    (mx.cpu(), mx.cpu(0), "cpu(0)", 1),
+    (mx.cpu(3), mx.Context("cpu", 3), "cpu(3)", 1),
+    (mx.gpu(), mx.Context("gpu"), "gpu(0)", 2),
+    (mx.gpu(1), mx.Context(mx.gpu(1)), "gpu(1)", 2),
+    (mx.Context("cpu_pinned", 0), mx.cpu_pinned(), "cpu_pinned(0)", 3),
+])
+def test_context_equality_repr_and_hash(ctx, same, text, typeid):
+    assert ctx == same and not ctx != same
+    assert hash(ctx) == hash(same)
+    assert repr(ctx) == str(ctx) == text
+    assert ctx.device_type == text.split("(")[0]
+    assert (ctx.device_typeid, ctx.device_id) == (typeid, int(text[-2]))
+    assert ctx != mx.Context(ctx.device_type, ctx.device_id + 1)
+    assert all(ctx != mx.Context(t, ctx.device_id) for t in ("cpu", "gpu", "cpu_pinned") if t != ctx.device_type)
+    assert ctx != text and ctx != (typeid, ctx.device_id)
+
+
+def test_current_context_and_with_blocks():
+    assert mx.context.current_context() == mx.current_context() == mx.cpu(0)
+    with mx.cpu(1) as outer:
+        assert outer == mx.cpu(1) and mx.current_context() == mx.cpu(1)
+        assert mx.nd.zeros((2,)).context == mx.cpu(1)
+        with mx.cpu(0):
+            assert mx.current_context() == mx.cpu(0)
+            assert mx.nd.array([1, 2]).ctx == mx.cpu(0)
+        assert mx.current_context() == mx.cpu(1)
+    assert mx.current_context() == mx.cpu(0)
+
+
+def test_with_block_restores_context_after_an_error():
+    with pytest.raises(mx.MXNetError, match="gpu"):
+        with mx.gpu(0):
+            assert mx.current_context() == mx.gpu(0)
+            mx.nd.zeros((2, 2))
+    assert mx.current_context() == mx.cpu(0)
+    assert mx.nd.zeros((1,)).context == mx.cpu(0)
+
+
+def test_mxnet_error_is_an_exception():
+    assert issubclass(mx.MXNetError, Exception)
+    assert mx.MXNetError is mx.base.MXNetError
+
+
+GPU_CREATORS = {
+    "empty": lambda ctx: mx.nd.empty((2, 3), ctx=ctx),
+    "zeros": lambda ctx: mx.nd.zeros((2, 3), ctx=ctx),
+    "ones": lambda ctx: mx.nd.ones((2, 3), ctx=ctx, dtype="int32"),
+    "full": lambda ctx: mx.nd.full((2,), 7.0, ctx=ctx),
+    "array": lambda ctx: mx.nd.array([1, 2, 3], ctx=ctx),
+    "array_of_ndarray": lambda ctx: mx.nd.array(mx.nd.ones((2,)), ctx=ctx),
+    "arange": lambda ctx: mx.nd.arange(5, ctx=ctx),
+    "uniform": lambda ctx: mx.nd.random.uniform(shape=(2,), ctx=ctx),
+    "normal": lambda ctx: mx.nd.random.normal(shape=(2,), ctx=ctx),
+    "copyto": lambda ctx: mx.nd.ones((2,)).copyto(ctx),
+    "as_in_context": lambda ctx: mx.nd.ones((2,)).as_in_context(ctx),
+    "with_block": lambda ctx: _zeros_inside(ctx),
+}
+
+
+def _zeros_inside(ctx):
+    with ctx:
+        return mx.nd.zeros((2,))
+
+
+@pytest.mark.parametrize("device_id", [0, 1])
+@pytest.mark.parametrize("how", sorted(GPU_CREATORS))
+def test_creating_on_gpu_raises_mxnet_error_naming_the_missing_back_end(how, device_id):
+    with pytest.raises(mx.MXNetError, match=r"gpu\(%d\).*back end" % device_id):
+        GPU_CREATORS[how](mx.gpu(device_id))
+
+
+# ---------------------------------------------------------------------------- mx.nd.array
+
+F32 = np.float32
+SOURCE_CASES = {
+    "list": ([1, 2, 3], {}, np.array([1, 2, 3], F32)),
+    "tuple": ((1.5, -2, 3), {}, np.array([1.5, -2, 3], F32)),
+    "nested_lists": ([[1, 2], [3, 4]], {}, np.array([[1, 2], [3, 4]], F32)),
+    "list_of_tuples": ([(1, 2, 3), (4, 5, 6)], {}, np.arange(1, 7, dtype=F32).reshape(2, 3)),
+    "empty_list": ([], {}, np.zeros((0,), F32)),
+    "int_scalar_is_0d": (5, {}, np.array(5, F32)),
+    "float_scalar_is_0d": (2.5, {}, np.array(2.5, F32)),
+    "bool_scalar": (True, {}, np.array(1, F32)),
+    "numpy_scalar": (np.float64(-3.25), {}, np.array(-3.25, F32)),
+    "numpy_0d": (np.array(7, np.int16), {}, np.array(7, F32)),
+    "numpy_int64_becomes_float32": (np.arange(6).reshape(2, 3), {}, np.arange(6, dtype=F32).reshape(2, 3)),
+    "numpy_float64_becomes_float32": (np.linspace(0, 1, 5), {}, np.linspace(0, 1, 5).astype(F32)),
+    "numpy_strided": (np.arange(12.0).reshape(3, 4)[::-1, ::2], {}, np.arange(12, dtype=F32).reshape(3, 4)[::-1, ::2]),
+    "numpy_fortran": (np.asfortranarray(np.arange(6.0).reshape(2, 3)), {}, np.arange(6, dtype=F32).reshape(2, 3)),
+    "numpy_4d": (np.arange(120).reshape(2, 3, 4, 5), {}, np.arange(120, dtype=F32).reshape(2, 3, 4, 5)),
+    "numpy_0_size": (np.zeros((2, 0, 3), np.int8), {}, np.zeros((2, 0, 3), F32)),
+    "dtype_str": ([1, 2], {"dtype": "int16"}, np.array([1, 2], np.int16)),
+    "dtype_np_type": ([1, 2], {"dtype": np.uint8}, np.array([1, 2], np.uint8)),
+    "dtype_np_dtype": ([1, 2], {"dtype": np.dtype("float64")}, np.array([1, 2], np.float64)),
+    "dtype_bool": ([0, 2, -1], {"dtype": bool}, np.array([False, True, True])),
+    "dtype_complex": ([1, 2j], {"dtype": "complex64"}, np.array([1, 2j], np.complex64)),
+    "float_to_int_truncates": ([1.9, -1.9], {"dtype": "int32"}, np.array([1, -1], np.int32)),
+    "numpy_keeps_given_dtype": (np.arange(3, dtype=np.int64), {"dtype": "int64"}, np.arange(3, dtype=np.int64)),
+    "ctx": ([[1]], {"ctx": mx.cpu(0)}, np.array([[1]], F32)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SOURCE_CASES))
+def test_array_from_sources(case):
+    source, kwargs, expected = SOURCE_CASES[case]
+    x = mx.nd.array(source, **kwargs)
+    assert_nd(x, expected)
+    assert x.context == kwargs.get("ctx", mx.cpu(0))
+
+
+@pytest.mark.parametrize("kwargs, dtype", [({}, np.int32), ({"dtype": "float16"}, np.float16),
+                                           ({"dtype": np.int64}, np.int64)])
+def test_array_from_ndarray_keeps_its_dtype_unless_given_and_copies(kwargs, dtype):
+    src = mx.nd.array([[1, 2, 3], [4, 5, 6]], dtype="int32")
+    x = mx.nd.array(src, **kwargs)
+    assert_nd(x, np.array([[1, 2, 3], [4, 5, 6]], dtype))
+    x[:] = 0
+    assert_nd(src, np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+    assert_nd(mx.nd.array(src[:, ::-2], **kwargs), np.array([[3, 1], [6, 4]], dtype))
+
+
+# ------------------------------------------------------------------- empty/zeros/ones/full
+
+SHAPES = [(), (0,), (5,), (2, 0, 3), (2, 3, 4, 5)]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", [None, "int8", np.uint16, np.dtype("float64"), np.complex128, bool])
+@pytest.mark.parametrize("fn, np_fn", [(mx.nd.zeros, np.zeros), (mx.nd.ones, np.ones),
+                                       (mx.nd.empty, np.empty)], ids=["zeros", "ones", "empty"])
+def test_zeros_ones_empty(fn, np_fn, shape, dtype):
+    x = fn(shape, dtype=dtype)
+    expected = np_fn(shape, dtype=np.float32 if dtype is None else dtype)
+    if fn is mx.nd.empty:
+        assert (x.shape, x.dtype) == (expected.shape, expected.dtype.type)
+    else:
+        assert_nd(x, expected)
+    assert x.context == mx.cpu(0)
+
+
+def test_shape_may_be_an_int_or_numpy_ints():
+    assert mx.nd.zeros(4).shape == (4,)
+    assert mx.nd.ones([np.int64(2), np.int32(3)]).shape == (2, 3)
+
+
+@pytest.mark.parametrize("shape, val, dtype", [
+    ((2, 3), 7, None), ((2, 3), 2.5, "float64"), ((), -1, "int64"), ((4,), 300, "int16"),
+    ((3,), True, bool), ((2,), 0.0, bool), ((2, 2), 1 + 2j, "complex64"), ((1,), -2.75, "float16"),
+    ((2,), np.float32(1.25), None), ((3,), 2 ** 64 - 1, "uint64"), ((3,), -2 ** 63, "int64"),
+    ((2,), 9.99, "uint8"),
+])
+def test_full(shape, val, dtype):
+    expected = np.full(shape, val, dtype=np.float32 if dtype is None else dtype)
+    assert_nd(mx.nd.full(shape, val, dtype=dtype), expected)
+
+
+# --------------------------------------------------------------------------------- arange
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((5,), {}), ((2, 10), {}), ((0, 10, 3), {}), ((10, 0, -2), {}), ((1, 2, 0.25), {}),
+    ((0, -5, -1.5), {}), ((5, 5), {}), ((5, 0), {}), ((0, 1, 0.1), {}), ((-3.5, 3), {}),
+    ((3,), {"dtype": "int32"}), ((0, 100, 7), {"dtype": np.int64}), ((0, 4), {"dtype": "float64"}),
+    ((0, 10, 3), {"repeat": 2}), ((2, 5), {"repeat": 3, "dtype": "int64"}), ((4,), {"repeat": 1}),
+    ((1, 2), {"step": 0.25, "repeat": 2}),
+])
+def test_arange_matches_numpy(args, kwargs):
+    x = mx.nd.arange(*args, **kwargs)
+    start, stop = (0, args[0]) if len(args) == 1 else args[:2]
+    step = args[2] if len(args) > 2 else kwargs.get("step", 1)
+    dtype = kwargs.get("dtype", np.float32)
+    expected = np.repeat(np.arange(start, stop, step, dtype=np.float64), kwargs.get("repeat", 1))
+    assert_nd(x, expected.astype(dtype), rtol=1e-6)
+
+
+# ----------------------------------------------------------------------------- all dtypes
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
+@pytest.mark.parametrize("spell", [lambda d: d, lambda d: np.dtype(d), lambda d: np.dtype(d).name],
+                         ids=["type", "np_dtype", "str"])
+def test_every_dtype_round_trips_exactly(dtype, spell):
+    src = sample(dtype, (3, 4))
+    x = mx.nd.array(src, dtype=spell(dtype))
+    assert x.dtype is np.dtype(dtype).type
+    assert_bits(x.asnumpy(), src)
+    assert_bits(np.asarray(x), src)
+    assert_bits(mx.nd.array(x).asnumpy(), src)
+    assert_bits(x[1:, ::2].asnumpy(), src[1:, ::2])
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
+def test_asscalar_returns_a_numpy_scalar_of_the_dtype(dtype):
+    src = sample(dtype, (12,))
+    x = mx.nd.array(src, dtype=dtype)
+    for i in range(src.size):
+        got = x[i].asscalar()
+        assert type(got) is np.dtype(dtype).type
+        assert_bits(np.asarray(got), np.asarray(src[i]))
+    assert_bits(np.asarray(mx.nd.array(src[3:4], dtype=dtype).asscalar()), np.asarray(src[3]))
+    assert_bits(np.asarray(mx.nd.full((1, 1), src[5], dtype=dtype).asscalar()), np.asarray(src[5]))
+
+
+# ----------------------------------------------------------------------------- properties
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_shape_size_ndim_len_context(shape):
+    x = mx.nd.zeros(shape, dtype="int32")
+    assert type(x.shape) is tuple and x.shape == shape
+    assert all(type(d) is int for d in x.shape)
+    assert x.size == int(np.prod(shape)) and x.ndim == len(shape)
+    assert x.context == x.ctx == mx.cpu(0)
+    assert x.writable is True
+    if shape:
+        assert len(x) == shape[0]
+    else:
+        with pytest.raises(TypeError):
+            len(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, np.complex64], ids=name)
+def test_np_asarray(dtype):
+    src = sample(dtype, (2, 3, 4))
+    x = mx.nd.array(src, dtype=dtype)
+    assert_bits(np.asarray(x), src)
+    assert_bits(np.array(x), src)
+    np.testing.assert_array_equal(np.asarray(x, dtype=np.complex128), src.astype(np.complex128))
+    out = np.asarray(x)
+    out[...] = 0  # a copy: the NDArray is untouched
+    assert_bits(x.asnumpy(), src)
+
+
+@pytest.mark.parametrize("make, text", [
+    (lambda: mx.nd.array([[1, 2], [3, 4]]), "[[1. 2.]\n [3. 4.]]\n<NDArray 2x2 @cpu(0)>"),
+    (lambda: mx.nd.array(3.5), "3.5\n<NDArray  @cpu(0)>"),
+    (lambda: mx.nd.arange(3, dtype="int32"), "[0 1 2]\n<NDArray 3 @cpu(0)>"),
+    (lambda: mx.nd.zeros((0, 3)), "[]\n<NDArray 0x3 @cpu(0)>"),
+    (lambda: mx.nd.ones((1, 1, 2), dtype=bool), "[[[ True  True]]]\n<NDArray 1x1x2 @cpu(0)>"),
+    (lambda: mx.nd.ones((1,), ctx=mx.cpu(2)), "[1.]\n<NDArray 1 @cpu(2)>"),
+], ids=["2x2", "0d", "int", "0_size", "bool_3d", "cpu2"])
+def test_repr_is_mxnet_style(make, text):
+    assert repr(make()) == text
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (1,), (0, 2)], ids=str)
+def test_repr_is_numpy_body_then_x_joined_shape(shape):
+    x = mx.nd.array(np.arange(np.prod(shape)).reshape(shape))
+    assert repr(x) == "%s\n<NDArray %s @cpu(0)>" % (x.asnumpy(), "x".join(map(str, shape)))
+
+
+def test_synchronisation_calls_return_none():
+    x = mx.nd.ones((3,))
+    assert x.wait_to_read() is None and x.wait_to_write() is None and mx.nd.waitall() is None
+    assert_nd(x, np.ones(3, np.float32))
+
+
+# --------------------------------------------------------------------------------- random
+
+@pytest.mark.parametrize("dtype", [None, "float16", np.float32, "float64"])
+@pytest.mark.parametrize("low, high", [(0, 1), (-2, 3), (5.5, 5.75)])
+def test_uniform(low, high, dtype):
+    x = mx.nd.random.uniform(low, high, shape=(50, 40), dtype=dtype)
+    assert x.shape == (50, 40) and x.dtype is np.dtype(dtype or np.float32).type
+    v = x.asnumpy().astype(np.float64)
+    assert v.min() >= low and v.max() <= high
+    assert abs(v.mean() - (low + high) / 2) < 0.1 * (high - low)
+    assert len(np.unique(v)) > 1
+
+
+@pytest.mark.parametrize("dtype", [None, np.float16, "float64"])
+def test_normal(dtype):
+    x = mx.nd.random.normal(loc=1.5, scale=2.0, shape=(100, 100), dtype=dtype)
+    assert x.shape == (100, 100) and x.dtype is np.dtype(dtype or np.float32).type
+    v = x.asnumpy().astype(np.float64)
+    assert abs(v.mean() - 1.5) < 0.1 and abs(v.std() - 2.0) < 0.1
+
+
+def test_random_defaults_shape_one_float32_and_out():
+    for fn in (mx.nd.random.uniform, mx.nd.random.normal):
+        x = fn()
+        assert (x.shape, x.dtype, x.context) == ((1,), np.float32, mx.cpu(0))
+    out = mx.nd.zeros((4, 4), dtype="float64")
+    assert mx.nd.random.uniform(2, 3, out=out) is out
+    assert (out.asnumpy() >= 2).all() and (out.asnumpy() <= 3).all()
+    assert (mx.nd.random.normal(0, 0, shape=(3,)).asnumpy() == 0).all()
+    assert (mx.nd.random.uniform(4, 4, shape=(3,)).asnumpy() == 4).all()
+
+
+@pytest.mark.parametrize("fn", [mx.nd.random.uniform, mx.nd.random.normal], ids=["uniform", "normal"])
+def test_seed_makes_samples_repeat(fn):
+    assert mx.random.seed is mx.nd.random.seed
+    mx.random.seed(1234)
+    a = fn(shape=(64,)).asnumpy()
+    b = fn(shape=(64,)).asnumpy()
+    mx.random.seed(1234)
+    assert_bits(fn(shape=(64,)).asnumpy(), a)
+    assert_bits(fn(shape=(64,)).asnumpy(), b)
+    assert not np.array_equal(a, b)
+    mx.nd.random.seed(4321)
+    assert not np.array_equal(fn(shape=(64,)).asnumpy(), a)
+
+
+# ------------------------------------------------------------------------------ test_utils
+
+AAE = mx.test_utils.assert_almost_equal
+
+
+@pytest.mark.parametrize("a, b, kwargs", [
+    (lambda: mx.nd.array([1, 2, 3]), lambda: mx.nd.array([1, 2, 3]), {}),
+    (lambda: mx.nd.array([1, 2, 3]), lambda: np.array([1, 2, 3.00001], np.float32), {}),
+    (lambda: np.array([[1.0, 2.0]]), lambda: mx.nd.array([[1, 2]], dtype="float64"), {}),
+    (lambda: 3.0, lambda: mx.nd.array(3.0), {}),
+    (lambda: mx.nd.array(3, dtype="int32"), lambda: 3, {}),
+    (lambda: 2.5, lambda: 2.5, {}),
+    (lambda: mx.nd.array([1.0, 2.0], dtype="float16"), lambda: mx.nd.array([1.001, 2.0], dtype="float16"), {}),
+    (lambda: mx.nd.array([1.0, 2.0]), lambda: np.array([1.5, 2.0]), {"atol": 0.6}),
+    (lambda: mx.nd.array([100.0]), lambda: np.array([101.0]), {"rtol": 0.02}),
+    (lambda: mx.nd.array([np.nan, 1]), lambda: np.array([np.nan, 1]), {"equal_nan": True}),
+    (lambda: mx.nd.zeros((0, 3)), lambda: np.zeros((0, 3)), {}),
+], ids=["nd_nd", "nd_np_f32_default_tol", "np_nd", "scalar_nd0d", "nd0d_int_scalar", "scalars",
+        "f16_default_tol", "atol", "rtol", "equal_nan", "0_size"])
+def test_assert_almost_equal_accepts(a, b, kwargs):
+    AAE(a(), b(), **kwargs)
+
+
+@pytest.mark.parametrize("a, b, kwargs", [
+    (lambda: mx.nd.array([1, 2, 3]), lambda: mx.nd.array([1, 2, 4]), {}),
+    (lambda: mx.nd.array([1, 2, 3], dtype="int32"), lambda: np.array([1, 2, 4]), {}),
+    (lambda: mx.nd.array([1.0, 2.0]), lambda: np.array([1.5, 2.0]), {"atol": 0.1}),
+    (lambda: 1.0, lambda: mx.nd.array(1.1), {}),
+    (lambda: mx.nd.array([[1, 2]]), lambda: mx.nd.array([1, 2]), {}),
+    (lambda: mx.nd.array([1, 2, 3]), lambda: np.ones((3, 1)), {"atol": 10}),
+    (lambda: mx.nd.array(1.0), lambda: mx.nd.array([1.0]), {}),
+    (lambda: mx.nd.array([np.nan]), lambda: np.array([np.nan]), {}),
+], ids=["nd_nd", "int_exact", "atol_too_small", "scalar_nd0d", "shape_2d_1d", "shape_broadcastable",
+        "shape_0d_1d", "nan_unequal_by_default"])
+def test_assert_almost_equal_rejects(a, b, kwargs):
+    with pytest.raises(AssertionError):
+        AAE(a(), b(), **kwargs)
