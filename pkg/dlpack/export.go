@@ -27,38 +27,38 @@ var emptyData = C.malloc(256)
 // ExportLegacy exports a as a DLManagedTensor. The tensor holds a reference to a's
 // storage until its deleter runs. Legacy tensors cannot say "read-only"; callers decide
 // whether exporting a read-only array this way is allowed.
-func ExportLegacy(a *ndarray.NDArray) (unsafe.Pointer, error) {
-	h, err := exportHandle(a)
-	if err != nil {
-		return nil, err
-	}
-	mt := C.mxgo_dl_new_legacy(C.int32_t(a.NDim()), C.uintptr_t(h))
-	if mt == nil {
-		releaseHandle(h)
-		return nil, mxerr.New(mxerr.Memory, "cannot allocate a DLManagedTensor")
-	}
-	fill(&mt.dl_tensor, a)
-	return unsafe.Pointer(mt), nil
-}
+func ExportLegacy(a *ndarray.NDArray) (unsafe.Pointer, error) { return export(a, false, 0) }
 
 // ExportVersioned exports a as a DLManagedTensorVersioned with the given flags
 // (FlagReadOnly is added when a is not writable).
 func ExportVersioned(a *ndarray.NDArray, flags uint64) (unsafe.Pointer, error) {
+	if !a.Writable() {
+		flags |= FlagReadOnly
+	}
+	return export(a, true, flags)
+}
+
+func export(a *ndarray.NDArray, versioned bool, flags uint64) (unsafe.Pointer, error) {
 	h, err := exportHandle(a)
 	if err != nil {
 		return nil, err
 	}
-	mt := C.mxgo_dl_new_versioned(C.int32_t(a.NDim()), C.uintptr_t(h))
+	var mt unsafe.Pointer
+	var t *C.DLTensor
+	if versioned {
+		if v := C.mxgo_dl_new_versioned(C.int32_t(a.NDim()), C.uintptr_t(h)); v != nil {
+			v.flags = C.uint64_t(flags)
+			mt, t = unsafe.Pointer(v), &v.dl_tensor
+		}
+	} else if l := C.mxgo_dl_new_legacy(C.int32_t(a.NDim()), C.uintptr_t(h)); l != nil {
+		mt, t = unsafe.Pointer(l), &l.dl_tensor
+	}
 	if mt == nil {
 		releaseHandle(h)
-		return nil, mxerr.New(mxerr.Memory, "cannot allocate a DLManagedTensorVersioned")
+		return nil, mxerr.New(mxerr.Memory, "cannot allocate a DLPack managed tensor")
 	}
-	if !a.Writable() {
-		flags |= FlagReadOnly
-	}
-	mt.flags = C.uint64_t(flags)
-	fill(&mt.dl_tensor, a)
-	return unsafe.Pointer(mt), nil
+	fill(t, a)
+	return mt, nil
 }
 
 func exportHandle(a *ndarray.NDArray) (cgo.Handle, error) {
