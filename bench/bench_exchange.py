@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Per-call cost of zero-copy exchange: mxgo's DLPack and from_numpy against PyTorch's and
+NumPy's own equivalents, measured side by side in one process.
+
+Each row times one operation on a small array (the cost is the per-call overhead, not data
+movement: nothing is copied) with timeit, best of ``--repeat`` runs of ``--number`` calls,
+and reports microseconds per call. Operations that consume their input (capsules, fresh
+NumPy arrays for from_numpy) get a pre-made list of inputs, one per call, made outside the
+timed loop. Results, including freeing them, count for both sides alike.
+
+    python bench/bench_exchange.py [--number 100000] [--repeat 5] [--out bench/results/exchange.md]
+"""
+import argparse
+import os
+import platform
+import sys
+import timeit
+
+import numpy as np
+import torch
+import torch.utils.dlpack as tdl
+
+import mxgo as mx
+from mxgo.base import fastpath
+
+SHAPE = (4, 4)
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The objects every statement sees. `x` is mxgo's array, `t` torch's, `a` NumPy's;
+# `locked` is a NumPy array that mxgo's from_numpy has already locked.
+t = torch.ones(SHAPE)
+a = np.ones(SHAPE, np.float32)
+x = mx.nd.ones(SHAPE)
+locked = np.ones(SHAPE, np.float32)
+_keep = mx.nd.from_numpy(locked)
+NAMESPACE = {"mx": mx, "torch": torch, "tdl": tdl, "np": np, "t": t, "a": a, "x": x, "locked": locked}
+
+
+def _torch_capsule():
+    return tdl.to_dlpack(t)
+
+
+def _fresh_array():
+    return np.ones(SHAPE, np.float32)
+
+
+#: (operation, mxgo statement, peer statement, input maker or None). With an input maker
+#: the statement consumes `c`, one fresh input per call.
+ROWS = [
+    ("import a torch capsule", "mx.nd.from_dlpack(c)", "tdl.from_dlpack(c)", _torch_capsule),
+    ("import a torch tensor (`__dlpack__`)", "mx.nd.from_dlpack(t)", "torch.from_dlpack(t)", None),
+    ("import a NumPy array (`__dlpack__`)", "mx.nd.from_dlpack(a)", "torch.from_dlpack(a)", None),
+    ("export a capsule", "x.to_dlpack_for_read()", "tdl.to_dlpack(t)", None),
+    ("export + torch.utils.dlpack import", "tdl.from_dlpack(x.to_dlpack_for_read())",
+     "tdl.from_dlpack(tdl.to_dlpack(t))", None),
+    ("torch.from_dlpack of a foreign producer", "torch.from_dlpack(x)", "torch.from_dlpack(a)", None),
+    ("np.from_dlpack of a producer", "np.from_dlpack(x)", "np.from_dlpack(a)", None),
+    ("from_numpy, fresh array", "mx.nd.from_numpy(c)", "torch.from_numpy(c)", _fresh_array),
+    ("from_numpy, same array again", "mx.nd.from_numpy(locked)", "torch.from_numpy(a)", None),
+]
+
+
+def verify():
+    """Every timed mxgo path is the zero-copy one: results alias their sources."""
+    addr = lambda arr: fastpath.describe(arr.handle)[5]  # noqa: E731
+    assert addr(mx.nd.from_dlpack(tdl.to_dlpack(t))) == t.data_ptr()
+    assert addr(mx.nd.from_dlpack(t)) == t.data_ptr()
+    assert addr(mx.nd.from_dlpack(a)) == a.ctypes.data
+    assert tdl.from_dlpack(x.to_dlpack_for_read()).data_ptr() == addr(x)
+    assert torch.from_dlpack(x).data_ptr() == addr(x)
+    assert np.from_dlpack(x).ctypes.data == addr(x)
+    fresh = _fresh_array()
+    shared = mx.nd.from_numpy(fresh)
+    assert addr(shared) == fresh.ctypes.data and shared.writable and not fresh.flags.writeable
+    again = mx.nd.from_numpy(locked)
+    assert addr(again) == locked.ctypes.data and again.writable
+
+
+def per_call_us(stmt, make, number, repeat):
+    """Best per-call time of ``stmt`` in microseconds."""
+    g = dict(NAMESPACE)
+    if make is None:
+        timer = timeit.Timer(stmt, globals=g)
+        return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
+    best = float("inf")
+    timer = timeit.Timer("for c in inputs: " + stmt, globals=g)
+    for _ in range(repeat):
+        g["inputs"] = [make() for _ in range(number)]
+        best = min(best, timer.timeit(number=1))
+        del g["inputs"]
+    return best / number * 1e6
+
+
+def machine_info():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return "Python %s, NumPy %s, PyTorch %s, mxgo %s; %s; %s" % (
+        platform.python_version(), np.__version__, torch.__version__, getattr(mx, "__version__", "?"),
+        cpu, platform.platform())
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--number", type=int, default=100_000, help="calls per run")
+    parser.add_argument("--repeat", type=int, default=5, help="runs; the best counts")
+    parser.add_argument("--out", default=os.path.join(HERE, "results", "exchange.md"))
+    args = parser.parse_args(argv)
+    verify()
+    lines = [
+        "# Exchange cost per call",
+        "",
+        machine_info(),
+        "",
+        "Array of shape %s float32; best of %d runs of %d calls each; microseconds per call "
+        "(lower is better); ratio = mxgo / peer." % (SHAPE, args.repeat, args.number),
+        "",
+        "| operation | mxgo | µs | peer | µs | ratio |",
+        "|---|---|---:|---|---:|---:|",
+    ]
+    print("\n".join(lines), flush=True)
+    for op, mine, theirs, make in ROWS:
+        us_mine = per_call_us(mine, make, args.number, args.repeat)
+        us_theirs = per_call_us(theirs, make, args.number, args.repeat)
+        row = "| %s | `%s` | %.3f | `%s` | %.3f | %.2f |" % (op, mine, us_mine, theirs, us_theirs,
+                                                            us_mine / us_theirs)
+        print(row, flush=True)
+        lines.append(row)
+    legend = ("\n`x` is an mxgo NDArray, `t` a torch tensor, `a` a NumPy array, `c` a fresh input "
+              "per call (a capsule from `torch.utils.dlpack.to_dlpack(t)`, or a new NumPy array), "
+              "`locked` a NumPy array an earlier `mx.nd.from_numpy` made read-only; "
+              "`tdl` is `torch.utils.dlpack`.")
+    print(legend)
+    lines.append(legend)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\nwritten to %s" % os.path.relpath(args.out), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
