@@ -65,6 +65,21 @@ DTYPE_NAMES = tuple(core.DTypeNames().split(","))
 _CODE_OF_NAME = {name: code for code, name in enumerate(DTYPE_NAMES)}
 BFLOAT16 = _CODE_OF_NAME["bfloat16"]
 _NP_OF_CODE = {code: np.dtype(name) for code, name in enumerate(DTYPE_NAMES) if name != "bfloat16"}
+
+
+def _numpy_bfloat16():
+    """NumPy has no bfloat16; ml_dtypes (installed with JAX, among others) adds one."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+#: NumPy's bfloat16 dtype where ml_dtypes provides one, else None.
+NUMPY_BFLOAT16 = _numpy_bfloat16()
+if NUMPY_BFLOAT16 is not None:
+    _NP_OF_CODE[BFLOAT16] = NUMPY_BFLOAT16
 _CODE_OF_NP = {dt: code for code, dt in _NP_OF_CODE.items()}
 
 
@@ -90,8 +105,9 @@ def dtype_code(dtype):
 
 
 def numpy_dtype(code):
-    """Returns the np.dtype of a Go dtype code; TypeError for bfloat16 (NumPy has none)."""
+    """Returns the np.dtype of a Go dtype code; TypeError for bfloat16 unless ml_dtypes is installed."""
     dt = _NP_OF_CODE.get(code)
     if dt is None:
-        raise TypeError("%s has no NumPy equivalent; cast with astype('float32') first" % DTYPE_NAMES[code])
+        raise TypeError("%s has no NumPy equivalent (install ml_dtypes for one); cast with "
+                        "astype('float32') first" % DTYPE_NAMES[code])
     return dt

@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 
 from ..base import dtype_code, fastpath
-from .ndarray import NDArray, array
+from .ndarray import NDArray, _borrow_numpy, array
 
 __all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write"]
 
@@ -38,25 +38,38 @@ def to_dlpack_for_write(data, max_version=None):
 
 
 def from_dlpack(obj, *, device=None, copy=None):
-    """Returns an NDArray sharing memory with a DLPack capsule or an object with ``__dlpack__``.
+    """Returns an NDArray for a DLPack capsule or an object with ``__dlpack__``.
 
     A capsule is consumed (using it twice raises ValueError). Objects are asked for a
-    versioned capsule first and, if they refuse the keyword (TypeError), for a legacy one.
-    ``copy=True`` returns a copy; ``device`` must be None or the CPU."""
+    versioned capsule (``max_version``, plus ``dl_device`` and ``copy`` when given) and,
+    if they refuse the keywords with TypeError, for a legacy one as older producers need.
+    ``copy=None`` shares memory; ``copy=True`` returns memory mxgo owns (the producer's
+    copy when it made one, else mxgo's); ``copy=False`` never copies. ``device`` must be
+    None or the CPU: mxgo has no other back end, so any other device raises BufferError.
+    READ_ONLY tensors give non-writable arrays."""
+    if copy is not None and not isinstance(copy, bool):
+        raise TypeError("copy must be None, True or False, got %r" % (copy,))
     if device is not None and _device_tuple(device) != _CPU:
         raise BufferError("mxgo can only import to cpu(0), not %r" % (device,))
+    copied = False  # True once a producer has honoured copy=True (its tensor has IS_COPIED)
     if hasattr(obj, "__dlpack__"):
         dev = tuple(obj.__dlpack_device__())
-        if dev[0] != 1:
-            raise BufferError("mxgo cannot import memory on DLPack device %r (only CPU)" % (dev,))
+        if dev[0] != _CPU[0]:
+            raise BufferError("mxgo cannot import memory on DLPack device %r (only CPU, device type 1)" % (dev,))
+        kwargs = {"max_version": MAX_VERSION}
+        if copy is not None:
+            kwargs["copy"] = copy
+        if device is not None:
+            kwargs["dl_device"] = dev
         try:
-            capsule = obj.__dlpack__(max_version=MAX_VERSION)
-        except TypeError:
+            capsule = obj.__dlpack__(**kwargs)
+            copied = bool(copy)  # the standard obliges a producer given copy=True to copy
+        except TypeError:  # a producer older than the 2023 keywords
             capsule = obj.__dlpack__()
+        out = NDArray(_import_capsule(capsule))
     else:
-        capsule = obj
-    out = NDArray(_import_capsule(capsule))
-    return out.copy() if copy else out
+        out = NDArray(_import_capsule(obj))
+    return out.copy() if copy and not copied else out
 
 
 def _device_tuple(device):
@@ -98,8 +111,7 @@ def from_numpy(ndarray, zero_copy=True):
         raise ValueError("only C-contiguous arrays can be shared without a copy; "
                          "pass np.ascontiguousarray(a) or zero_copy=False")
     own_writable = ndarray.flags.writeable
-    out = NDArray(fastpath.from_buffer(ndarray, code, ndarray.dtype.itemsize,
-                                       own_writable or _locked_by_mxgo(ndarray)))
+    out = _borrow_numpy(ndarray, own_writable or _locked_by_mxgo(ndarray), code)
     if own_writable:
         ndarray.flags.writeable = False
         _locked[id(ndarray)] = ndarray

@@ -5,7 +5,7 @@ import operator
 
 import numpy as np
 
-from ..base import BFLOAT16, DTYPE_NAMES, call, core, dtype_code, fastpath, numpy_dtype
+from ..base import BFLOAT16, DTYPE_NAMES, NUMPY_BFLOAT16, call, core, dtype_code, fastpath, numpy_dtype
 from ..context import Context, current_context
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall"]
@@ -50,8 +50,9 @@ class NDArray:
 
     @property
     def dtype(self):
-        """NumPy scalar type of the elements (``np.float32``, ...); "bfloat16" for bfloat16."""
-        if self._code == BFLOAT16:
+        """NumPy scalar type of the elements (``np.float32``, ...). For bfloat16: ml_dtypes'
+        type where installed, else the string "bfloat16"."""
+        if self._code == BFLOAT16 and NUMPY_BFLOAT16 is None:
             return "bfloat16"
         return numpy_dtype(self._code).type
 
@@ -131,7 +132,8 @@ class NDArray:
 
     def __repr__(self):
         shape_info = "x".join("%d" % d for d in self._shape)
-        body = str(self.asnumpy()) if self._code != BFLOAT16 else str(self.astype("float32").asnumpy())
+        shown = self.astype("float32") if self._code == BFLOAT16 and NUMPY_BFLOAT16 is None else self
+        body = str(shown.asnumpy())
         return "%s\n<%s %s @%s>" % (body, type(self).__name__, shape_info, self.context)
 
     # ---- copies and views ---------------------------------------------------------------
@@ -225,7 +227,7 @@ class NDArray:
                 raise TypeError("stream must be None or an int, got %s" % type(stream).__name__)
             if stream != -1:
                 raise ValueError("stream=%d is not valid for CPU arrays (use None or -1)" % stream)
-        if dl_device is not None and tuple(dl_device) != (self._devtype, self._devid):
+        if dl_device is not None and tuple(dl_device) not in ((self._devtype, self._devid), (1, 0)):
             raise BufferError("cannot export to device %r: the array is on %s" % (dl_device, self.context))
         if copy is not None and not isinstance(copy, bool):
             raise TypeError("copy must be None, True or False, got %r" % (copy,))
@@ -373,9 +375,13 @@ def _is_full_slice(key):
     return isinstance(key, slice) and key.start is None and key.stop is None and key.step is None
 
 
-def _borrow_numpy(arr, writable):
-    """A temporary NDArray viewing a NumPy array's memory (the caller frees it)."""
-    return NDArray(fastpath.from_buffer(arr, dtype_code(arr.dtype), arr.dtype.itemsize, writable))
+def _borrow_numpy(arr, writable, code=None):
+    """An NDArray viewing a NumPy array's memory through the buffer protocol."""
+    if code is None:
+        code = dtype_code(arr.dtype)
+    if code == BFLOAT16:  # ml_dtypes' bfloat16 has no buffer format; its bits do
+        arr = arr.view(np.uint16)
+    return NDArray(fastpath.from_buffer(arr, code, arr.dtype.itemsize, writable))
 
 
 def _copy_into_numpy(out, src):
