@@ -12,7 +12,7 @@ import mxgo as mx
 def address(x):
     """Address of the first element, whichever framework owns x."""
     if isinstance(x, mx.nd.NDArray):
-        return mx.base.fastpath.describe(x.handle)[5]
+        return x._data
     if isinstance(x, torch.Tensor):
         return x.data_ptr()
     return x.__array_interface__["data"][0]

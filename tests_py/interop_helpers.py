@@ -152,7 +152,7 @@ def marker(dtype, old):
 
 def mx_address(x):
     """Address of the first element of an mxgo array."""
-    return fastpath.describe(x.handle)[5]
+    return x._data
 
 
 def live_counts():

@@ -37,21 +37,40 @@ func fastGuard(ret *C.int, msg **C.char) {
 }
 
 //export mxgoFastExport
-func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, out *unsafe.Pointer, msg **C.char) (ret C.int) {
+func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy C.int, out *unsafe.Pointer, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
-	if err == nil {
-		if versioned != 0 {
-			*out, err = dlpack.ExportVersioned(a, uint64(flags))
-		} else {
-			*out, err = dlpack.ExportLegacy(a)
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	if copy != 0 {
+		if a, err = contiguousCopy(a); err != nil {
+			return fastResult(err, msg)
 		}
+		defer a.Release() // the export holds its own reference
+	}
+	if versioned != 0 {
+		*out, err = dlpack.ExportVersioned(a, uint64(flags))
+	} else {
+		*out, err = dlpack.ExportLegacy(a)
 	}
 	return fastResult(err, msg)
 }
 
+func contiguousCopy(a *ndarray.NDArray) (*ndarray.NDArray, error) {
+	c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+	if err != nil {
+		return nil, err
+	}
+	if err := ndarray.CopyInto(c, a); err != nil {
+		c.Release()
+		return nil, err
+	}
+	return c, nil
+}
+
 //export mxgoFastImport
-func mxgoFastImport(mt unsafe.Pointer, versioned C.int, out *C.int64_t, msg **C.char) (ret C.int) {
+func mxgoFastImport(mt unsafe.Pointer, versioned C.int, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	var a *ndarray.NDArray
 	var err error
@@ -62,18 +81,20 @@ func mxgoFastImport(mt unsafe.Pointer, versioned C.int, out *C.int64_t, msg **C.
 	}
 	if err == nil {
 		*out = C.int64_t(register(a))
+		describe(a, d)
 	}
 	return fastResult(err, msg)
 }
 
 //export mxgoFastFromBuffer
 func mxgoFastFromBuffer(data unsafe.Pointer, dtype C.int32_t, ndim C.int32_t, shape, strides *C.int64_t,
-	itemsize C.int64_t, writable C.int, view unsafe.Pointer, out *C.int64_t, msg **C.char) (ret C.int) {
+	itemsize C.int64_t, writable C.int, view unsafe.Pointer, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	release := func() { C.mxgo_release_buffer(view) }
 	a, err := fromBuffer(data, ndarray.DType(dtype), int(ndim), shape, strides, int64(itemsize), writable != 0, release)
 	if err == nil {
 		*out = C.int64_t(register(a))
+		describe(a, d)
 	}
 	return fastResult(err, msg)
 }
@@ -113,16 +134,19 @@ func fromBuffer(data unsafe.Pointer, dt ndarray.DType, ndim int, shape, strides 
 func mxgoFastDescribe(h C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
-	if err != nil {
-		return fastResult(err, msg)
+	if err == nil {
+		describe(a, d)
 	}
+	return fastResult(err, msg)
+}
+
+func describe(a *ndarray.NDArray, d *C.mxgo_desc) {
 	d.dtype = C.int32_t(a.DType())
 	d.ndim = C.int32_t(a.NDim())
 	for i := range a.NDim() {
 		d.shape[i] = C.int64_t(a.Shape()[i])
 		d.strides[i] = C.int64_t(a.Strides()[i])
 	}
-	d.offset = C.int64_t(a.Offset())
 	d.writable = 0
 	if a.Writable() {
 		d.writable = 1
@@ -130,7 +154,6 @@ func mxgoFastDescribe(h C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	dev := a.Device()
 	d.dev_type, d.dev_id = C.int32_t(dev.Type), C.int32_t(dev.ID)
 	d.data = C.uintptr_t(uintptr(a.Data()))
-	return -1
 }
 
 //export mxgoFastFree

@@ -1,4 +1,4 @@
-// Shared between fastpath.c and the Go exports it calls.
+// Shared between the C files of pybridge's CPython fast path and the Go exports they call.
 #ifndef MXGO_FASTPATH_H
 #define MXGO_FASTPATH_H
 
@@ -6,13 +6,12 @@
 
 #define MXGO_MAX_DIMS 64
 
-// An array's description, filled by Go for describe().
+// An array's description, filled by Go.
 typedef struct {
 	int32_t dtype;
 	int32_t ndim;
 	int64_t shape[MXGO_MAX_DIMS];
 	int64_t strides[MXGO_MAX_DIMS];
-	int64_t offset;
 	int32_t writable;
 	int32_t dev_type;
 	int32_t dev_id;
@@ -21,5 +20,17 @@ typedef struct {
 
 // Releases a buffer taken by from_buffer (takes the GIL).
 void mxgo_release_buffer(void* view);
+
+#ifdef Py_PYTHON_H
+// Raises the exception class registered for an mxerr.Kind with msg (which it frees).
+PyObject* mxgo_raise(int kind, char* msg);
+// Makes an array object of the registered class owning handle h, described by d.
+PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
+// Exports handle h as a capsule (legacy or versioned), copying first when copy is set.
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy);
+// The NDArray base type, and the Python subclass arrays are made as.
+extern PyTypeObject mxgo_array_base_type;
+extern PyTypeObject* mxgo_array_class;
+#endif
 
 #endif

@@ -66,9 +66,9 @@ def from_dlpack(obj, *, device=None, copy=None):
             copied = bool(copy)  # the standard obliges a producer given copy=True to copy
         except TypeError:  # a producer older than the 2023 keywords
             capsule = obj.__dlpack__()
-        out = NDArray(_import_capsule(capsule))
+        out = _import_capsule(capsule)
     else:
-        out = NDArray(_import_capsule(obj))
+        out = _import_capsule(obj)
     return out.copy() if copy and not copied else out
 
 

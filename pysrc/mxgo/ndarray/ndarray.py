@@ -10,44 +10,27 @@ from ..context import Context, current_context
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall"]
 
-_describe = fastpath.describe
-_free = fastpath.free
-_export = fastpath.export
 _FLOAT32 = dtype_code("float32")
-_FLAG_READ_ONLY = 1 << 0  # DLPack's flags
-_FLAG_IS_COPIED = 1 << 1
 
 
-class NDArray:
+class NDArray(fastpath.NDArrayBase):
     """An n-dimensional array in memory owned by mxgo's Go core (or borrowed from another
     framework through DLPack or ``from_numpy``).
 
-    Metadata is read once from Go when the Python object is made; an NDArray's shape,
-    dtype, strides and device never change.
+    The C base holds the Go handle (freed when the object dies) and the metadata read
+    once from Go: ``shape``, ``strides`` (in elements), ``writable`` and ``handle``; an
+    NDArray's shape, dtype, strides and device never change. The DLPack methods
+    (``to_dlpack_for_read``, ``to_dlpack_for_write``, ``__dlpack__``,
+    ``__dlpack_device__``) are implemented in C too: each is one call into Go.
     """
 
-    __slots__ = ("_h", "_code", "_shape", "_strides", "_writable", "_devtype", "_devid", "__weakref__")
+    __slots__ = ()
     # NumPy ufuncs and operators refuse NDArrays (so `x + np_array` and `np_array + x` both
     # raise TypeError, as in MXNet) instead of silently converting them; np.asarray(x)
     # still works through __array__.
     __array_ufunc__ = None
 
-    def __init__(self, handle):
-        desc = _describe(handle)
-        self._h = handle
-        self._code, self._shape, self._strides, self._writable, (self._devtype, self._devid), _ = desc
-
-    def __del__(self, _free=_free):
-        h = getattr(self, "_h", None)
-        if h is not None:
-            _free(h)
-
     # ---- metadata -------------------------------------------------------------------
-    @property
-    def shape(self):
-        """Tuple of dimensions."""
-        return self._shape
-
     @property
     def dtype(self):
         """NumPy scalar type of the elements (``np.float32``, ...). For bfloat16: ml_dtypes'
@@ -67,26 +50,11 @@ class NDArray:
         return len(self._shape)
 
     @property
-    def strides(self):
-        """Strides in elements (not bytes, unlike NumPy)."""
-        return self._strides
-
-    @property
     def context(self):
         """The device the array lives on."""
         return Context(Context.devtype2str.get(self._devtype, "cpu"), self._devid)
 
     ctx = context
-
-    @property
-    def writable(self):
-        """False for arrays imported read-only (read-only NumPy sources, READ_ONLY DLPack)."""
-        return self._writable
-
-    @property
-    def handle(self):
-        """The Go handle of this array (an int)."""
-        return self._h
 
     def __len__(self):
         if not self._shape:
@@ -201,48 +169,6 @@ class NDArray:
         src = np.asarray(np.broadcast_to(src, target._shape), order="C")
         _copy_from_numpy(target, src)
 
-    # ---- DLPack -------------------------------------------------------------------------
-    def to_dlpack_for_read(self, max_version=None):
-        """Returns a DLPack capsule sharing memory, for a consumer that only reads (waits
-        for pending writes). Legacy ("dltensor") by default, as MXNet and
-        ``torch.utils.dlpack.from_dlpack`` expect; with ``max_version=(1, x)`` a versioned
-        capsule with the READ_ONLY flag."""
-        self.wait_to_read()
-        if max_version is not None and _major(max_version) >= 1:
-            return _export(self._h, True, _FLAG_READ_ONLY)
-        return _export(self._h, False, 0)
-
-    def to_dlpack_for_write(self, max_version=None):
-        """Returns a DLPack capsule sharing memory, for a consumer that writes (waits for
-        pending reads and writes). BufferError if the array is read-only."""
-        if not self._writable:
-            raise BufferError("to_dlpack_for_write: the array is read-only")
-        self.wait_to_write()
-        return _export(self._h, max_version is not None and _major(max_version) >= 1, 0)
-
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Exports the array as a DLPack capsule (the Array API standard's contract)."""
-        if stream is not None:
-            if not isinstance(stream, int) or isinstance(stream, bool):
-                raise TypeError("stream must be None or an int, got %s" % type(stream).__name__)
-            if stream != -1:
-                raise ValueError("stream=%d is not valid for CPU arrays (use None or -1)" % stream)
-        if dl_device is not None and tuple(dl_device) not in ((self._devtype, self._devid), (1, 0)):
-            raise BufferError("cannot export to device %r: the array is on %s" % (dl_device, self.context))
-        if copy is not None and not isinstance(copy, bool):
-            raise TypeError("copy must be None, True or False, got %r" % (copy,))
-        arr, flags = (self.copy(), _FLAG_IS_COPIED) if copy else (self, 0)
-        arr.wait_to_read()
-        if max_version is not None and _major(max_version) >= 1:
-            return _export(arr._h, True, flags)
-        if not arr._writable:
-            raise BufferError("a read-only array cannot be exported as a legacy DLPack capsule "
-                              "(pass max_version=(1, 0) or newer)")
-        return _export(arr._h, False, 0)
-
-    def __dlpack_device__(self):
-        return (self._devtype, self._devid)
-
     # ---- arithmetic ---------------------------------------------------------------------
     def _binary(self, op, other, out=None, reverse=False):
         if isinstance(other, NDArray):
@@ -303,13 +229,6 @@ def _code(dtype):
     if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 <= dtype < len(DTYPE_NAMES):
         return dtype
     return dtype_code(dtype)
-
-
-def _major(max_version):
-    try:
-        return int(max_version[0])
-    except (TypeError, IndexError, ValueError):
-        raise TypeError("max_version must be a (major, minor) tuple of ints, got %r" % (max_version,)) from None
 
 
 def _shape_str(shape):
@@ -381,7 +300,7 @@ def _borrow_numpy(arr, writable, code=None):
         code = dtype_code(arr.dtype)
     if code == BFLOAT16:  # ml_dtypes' bfloat16 has no buffer format; its bits do
         arr = arr.view(np.uint16)
-    return NDArray(fastpath.from_buffer(arr, code, arr.dtype.itemsize, writable))
+    return fastpath.from_buffer(arr, code, arr.dtype.itemsize, writable)
 
 
 def _copy_into_numpy(out, src):
@@ -461,3 +380,6 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
 
 def waitall():
     """Waits for all pending operations (every operation is synchronous for now)."""
+
+
+fastpath.set_array_class(NDArray)  # arrays made in C (imports, buffers) are NDArrays

@@ -1,0 +1,251 @@
+// NDArrayBase: the C part of mxgo's Python NDArray. It owns a Go handle (freed in
+// tp_dealloc) and the metadata read from Go when the object is made, and implements
+// the per-call DLPack methods so that an export is one CPython -> C -> Go call.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include "fastpath.h"
+#include "../dlpack/dlpack.h"
+#include "_cgo_export.h"
+
+typedef struct {
+	PyObject_HEAD
+	int64_t handle;
+	PyObject* shape;   // tuple of ints
+	PyObject* strides; // tuple of ints, in elements
+	int32_t dtype;
+	char writable;
+	int32_t dev_type;
+	int32_t dev_id;
+	uintptr_t data;    // address of the first element
+	PyObject* weakrefs;
+} ArrayObject;
+
+PyTypeObject* mxgo_array_class = &mxgo_array_base_type;
+
+static PyObject* int_tuple(const int64_t* v, int n) {
+	PyObject* t = PyTuple_New(n);
+	if (!t) return NULL;
+	for (int i = 0; i < n; i++) {
+		PyObject* x = PyLong_FromLongLong(v[i]);
+		if (!x) { Py_DECREF(t); return NULL; }
+		PyTuple_SET_ITEM(t, i, x);
+	}
+	return t;
+}
+
+static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
+	a->handle = h; // owned from here on, even if the rest fails
+	a->shape = int_tuple(d->shape, d->ndim);
+	a->strides = int_tuple(d->strides, d->ndim);
+	if (!a->shape || !a->strides) return -1;
+	a->dtype = d->dtype;
+	a->writable = d->writable != 0;
+	a->dev_type = d->dev_type;
+	a->dev_id = d->dev_id;
+	a->data = d->data;
+	return 0;
+}
+
+PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d) {
+	ArrayObject* a = (ArrayObject*)mxgo_array_class->tp_alloc(mxgo_array_class, 0);
+	if (!a) { mxgoFastFree(h); return NULL; }
+	if (fill(a, h, d) < 0) { Py_DECREF(a); return NULL; }
+	return (PyObject*)a;
+}
+
+// NDArray(handle): takes ownership of a handle returned by mxgo's Go functions.
+static PyObject* array_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+	long long h;
+	static char* kwlist[] = {"handle", NULL};
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "L:NDArray", kwlist, &h)) return NULL;
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoFastDescribe(h, &d, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	ArrayObject* a = (ArrayObject*)type->tp_alloc(type, 0);
+	if (!a) return NULL;
+	if (fill(a, h, &d) < 0) { Py_DECREF(a); return NULL; }
+	return (PyObject*)a;
+}
+
+static void array_dealloc(ArrayObject* a) {
+	if (a->weakrefs) PyObject_ClearWeakRefs((PyObject*)a);
+	if (a->handle) mxgoFastFree(a->handle);
+	Py_XDECREF(a->shape);
+	Py_XDECREF(a->strides);
+	Py_TYPE(a)->tp_free((PyObject*)a);
+}
+
+// ---- argument parsing for the DLPack methods ---------------------------------------
+
+// max_version: None (legacy) or a (major, minor) sequence; versioned when major >= 1.
+static int parse_max_version(PyObject* mv, int* versioned) {
+	*versioned = 0;
+	if (!mv || mv == Py_None) return 0;
+	PyObject* major = PySequence_Check(mv) && PySequence_Size(mv) == 2 ? PySequence_GetItem(mv, 0) : NULL;
+	if (!major || !PyLong_Check(major)) {
+		Py_XDECREF(major);
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "max_version must be a (major, minor) tuple of ints, got %R", mv);
+		return -1;
+	}
+	long m = PyLong_AsLong(major);
+	Py_DECREF(major);
+	if (m == -1 && PyErr_Occurred()) return -1;
+	*versioned = m >= 1;
+	return 0;
+}
+
+// Matches keyword arguments of a METH_FASTCALL|METH_KEYWORDS call against names; vals
+// receives borrowed references (NULL when absent). Positional arguments fill the first
+// npos names.
+static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+		const char* const* names, int nnames, int npos, PyObject** vals) {
+	for (int i = 0; i < nnames; i++) vals[i] = NULL;
+	if (nargs > npos) {
+		PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", fn, npos, npos == 1 ? "" : "s", nargs);
+		return -1;
+	}
+	for (Py_ssize_t i = 0; i < nargs; i++) vals[i] = args[i];
+	Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+	for (Py_ssize_t k = 0; k < nkw; k++) {
+		PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+		int found = 0;
+		for (int i = 0; i < nnames; i++) {
+			if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
+				if (vals[i]) { PyErr_Format(PyExc_TypeError, "%s() got multiple values for '%s'", fn, names[i]); return -1; }
+				vals[i] = args[nargs + k];
+				found = 1;
+				break;
+			}
+		}
+		if (!found) { PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fn, key); return -1; }
+	}
+	return 0;
+}
+
+// ---- DLPack methods ----------------------------------------------------------------
+
+static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+	static const char* const names[] = {"max_version"};
+	PyObject* v[1];
+	int versioned;
+	if (parse_kw("to_dlpack_for_read", args, nargs, kwnames, names, 1, 1, v) < 0) return NULL;
+	if (parse_max_version(v[0], &versioned) < 0) return NULL;
+	return mxgo_export_capsule(a->handle, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0);
+}
+
+static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+	static const char* const names[] = {"max_version"};
+	PyObject* v[1];
+	int versioned;
+	if (parse_kw("to_dlpack_for_write", args, nargs, kwnames, names, 1, 1, v) < 0) return NULL;
+	if (parse_max_version(v[0], &versioned) < 0) return NULL;
+	if (!a->writable) {
+		PyErr_SetString(PyExc_BufferError, "to_dlpack_for_write: the array is read-only");
+		return NULL;
+	}
+	return mxgo_export_capsule(a->handle, versioned, 0, 0);
+}
+
+// __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)
+static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+	static const char* const names[] = {"stream", "max_version", "dl_device", "copy"};
+	PyObject* v[4];
+	if (parse_kw("__dlpack__", args, nargs, kwnames, names, 4, 0, v) < 0) return NULL;
+	PyObject *stream = v[0], *dl_device = v[2], *copy = v[3];
+	if (stream && stream != Py_None) {
+		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
+			PyErr_Format(PyExc_TypeError, "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
+			return NULL;
+		}
+		long s = PyLong_AsLong(stream);
+		if (s == -1 && PyErr_Occurred()) return NULL;
+		if (s != -1) {
+			PyErr_Format(PyExc_ValueError, "stream=%ld is not valid for CPU arrays (use None or -1)", s);
+			return NULL;
+		}
+	}
+	int versioned;
+	if (parse_max_version(v[1], &versioned) < 0) return NULL;
+	if (dl_device && dl_device != Py_None) {
+		int dt, id;
+		if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &dt, &id)) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
+			return NULL;
+		}
+		if (!((dt == a->dev_type && id == a->dev_id) || (dt == 1 && id == 0))) {
+			PyErr_Format(PyExc_BufferError, "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
+				"mxgo has no back end to copy it there", dt, id, a->dev_type, a->dev_id);
+			return NULL;
+		}
+	}
+	int do_copy = 0;
+	if (copy && copy != Py_None) {
+		if (!PyBool_Check(copy)) {
+			PyErr_Format(PyExc_TypeError, "copy must be None, True or False, got %R", copy);
+			return NULL;
+		}
+		do_copy = copy == Py_True;
+	}
+	if (!versioned && !a->writable && !do_copy) {
+		PyErr_SetString(PyExc_BufferError, "a read-only array cannot be exported as a legacy DLPack capsule "
+			"(pass max_version=(1, 0) or newer)");
+		return NULL;
+	}
+	return mxgo_export_capsule(a->handle, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy);
+}
+
+static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
+	return Py_BuildValue("(ii)", a->dev_type, a->dev_id);
+}
+
+static PyMethodDef array_methods[] = {
+	{"to_dlpack_for_read", (PyCFunction)(void (*)(void))to_dlpack_for_read, METH_FASTCALL | METH_KEYWORDS,
+	 "to_dlpack_for_read(max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that only "
+	 "reads (waits for pending writes).\nLegacy ('dltensor') by default, as MXNet and torch.utils.dlpack.from_dlpack "
+	 "expect;\nwith max_version=(1, x) a versioned capsule with the READ_ONLY flag."},
+	{"to_dlpack_for_write", (PyCFunction)(void (*)(void))to_dlpack_for_write, METH_FASTCALL | METH_KEYWORDS,
+	 "to_dlpack_for_write(max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that "
+	 "writes (waits for pending reads and writes).\nBufferError if the array is read-only."},
+	{"__dlpack__", (PyCFunction)(void (*)(void))dlpack, METH_FASTCALL | METH_KEYWORDS,
+	 "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\nExports the array as a DLPack "
+	 "capsule (the Array API standard's contract): legacy\nunless max_version asks for 1.x; READ_ONLY for read-only "
+	 "arrays;\ncopy=True exports a copy (IS_COPIED)."},
+	{"__dlpack_device__", (PyCFunction)dlpack_device, METH_NOARGS,
+	 "__dlpack_device__()\n--\n\nReturns (device_type, device_id) in DLPack's numbering."},
+	{NULL, NULL, 0, NULL},
+};
+
+#define RO READONLY
+static PyMemberDef array_members[] = {
+	{"handle", T_LONGLONG, offsetof(ArrayObject, handle), RO, "The Go handle of this array."},
+	{"_h", T_LONGLONG, offsetof(ArrayObject, handle), RO, NULL},
+	{"shape", T_OBJECT_EX, offsetof(ArrayObject, shape), RO, "Tuple of dimensions."},
+	{"_shape", T_OBJECT_EX, offsetof(ArrayObject, shape), RO, NULL},
+	{"strides", T_OBJECT_EX, offsetof(ArrayObject, strides), RO, "Strides in elements (not bytes, unlike NumPy)."},
+	{"_strides", T_OBJECT_EX, offsetof(ArrayObject, strides), RO, NULL},
+	{"writable", T_BOOL, offsetof(ArrayObject, writable), RO,
+	 "False for arrays imported read-only (read-only NumPy sources, READ_ONLY DLPack)."},
+	{"_writable", T_BOOL, offsetof(ArrayObject, writable), RO, NULL},
+	{"_code", T_INT, offsetof(ArrayObject, dtype), RO, NULL},
+	{"_devtype", T_INT, offsetof(ArrayObject, dev_type), RO, NULL},
+	{"_devid", T_INT, offsetof(ArrayObject, dev_id), RO, NULL},
+	{"_data", T_ULONGLONG, offsetof(ArrayObject, data), RO, "Address of the first element."},
+	{NULL},
+};
+
+PyTypeObject mxgo_array_base_type = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "mxgo._fastpath.NDArrayBase",
+	.tp_basicsize = sizeof(ArrayObject),
+	.tp_dealloc = (destructor)array_dealloc,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.tp_doc = "C base of mxgo.nd.NDArray: a Go handle and the array's metadata.",
+	.tp_weaklistoffset = offsetof(ArrayObject, weakrefs),
+	.tp_methods = array_methods,
+	.tp_members = array_members,
+	.tp_new = array_new,
+};

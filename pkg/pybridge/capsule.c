@@ -1,0 +1,74 @@
+// DLPack capsules, following the DLPack Python specification: a capsule named
+// "dltensor" or "dltensor_versioned" owns its tensor; a consumer renames it to
+// "used_..." and takes over calling the deleter; the producer's destructor calls the
+// deleter only while the capsule still has its unused name.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include "fastpath.h"
+#include "../dlpack/dlpack.h"
+#include "_cgo_export.h"
+
+static const char* const LEGACY = "dltensor";
+static const char* const VERSIONED = "dltensor_versioned";
+static const char* const USED_LEGACY = "used_dltensor";
+static const char* const USED_VERSIONED = "used_dltensor_versioned";
+
+// Producer-side destructor of the capsules mxgo makes.
+static void capsule_destructor(PyObject* cap) {
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb); // a destructor must not clobber a pending error
+	if (PyCapsule_IsValid(cap, LEGACY)) {
+		DLManagedTensor* t = PyCapsule_GetPointer(cap, LEGACY);
+		if (t->deleter) t->deleter(t);
+	} else if (PyCapsule_IsValid(cap, VERSIONED)) {
+		DLManagedTensorVersioned* t = PyCapsule_GetPointer(cap, VERSIONED);
+		if (t->deleter) t->deleter(t);
+	}
+	PyErr_Restore(type, value, tb);
+}
+
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy) {
+	void* mt = NULL;
+	char* msg = NULL;
+	int kind = mxgoFastExport(h, versioned, flags, copy, &mt, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	PyObject* cap = PyCapsule_New(mt, versioned ? VERSIONED : LEGACY, capsule_destructor);
+	if (!cap) {
+		if (versioned) { DLManagedTensorVersioned* t = mt; t->deleter(t); }
+		else { DLManagedTensor* t = mt; t->deleter(t); }
+	}
+	return cap;
+}
+
+// import_capsule(capsule) -> NDArray. Consumes the capsule, even when the tensor is
+// refused (its deleter has then run).
+PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
+	if (!PyCapsule_CheckExact(cap)) {
+		PyErr_Format(PyExc_TypeError, "from_dlpack expects a DLPack capsule or an object with __dlpack__ and "
+			"__dlpack_device__, got %.200s", Py_TYPE(cap)->tp_name);
+		return NULL;
+	}
+	const char* name = PyCapsule_GetName(cap);
+	if (!name && PyErr_Occurred()) return NULL;
+	int versioned;
+	if (name && strcmp(name, LEGACY) == 0) versioned = 0;
+	else if (name && strcmp(name, VERSIONED) == 0) versioned = 1;
+	else if (name && (strcmp(name, USED_LEGACY) == 0 || strcmp(name, USED_VERSIONED) == 0)) {
+		PyErr_SetString(PyExc_ValueError, "the DLPack capsule was already consumed: a capsule can be used only once");
+		return NULL;
+	} else {
+		PyErr_Format(PyExc_ValueError, "not a DLPack capsule: its name is %s%.100s%s, expected 'dltensor' or "
+			"'dltensor_versioned'", name ? "'" : "", name ? name : "NULL", name ? "'" : "");
+		return NULL;
+	}
+	void* mt = PyCapsule_GetPointer(cap, name);
+	if (!mt) return NULL;
+	if (PyCapsule_SetName(cap, versioned ? USED_VERSIONED : USED_LEGACY) < 0) return NULL;
+	int64_t h = 0;
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoFastImport(mt, versioned, &h, &d, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	return mxgo_new_array(h, &d);
+}
