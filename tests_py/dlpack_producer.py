@@ -1,11 +1,11 @@
 """A DLPack producer written with ctypes, for tests that must see what a consumer does.
 
 :class:`CountingProducer` makes ``dltensor`` / ``dltensor_versioned`` capsules over NumPy
-buffers, with any layout, dtype code, device or flags (hostile ones included), and a
-deleter that counts its calls per tensor. The capsules have no destructor (one written in
-Python could run while an exception is pending): a capsule that is never consumed keeps its
-buffer alive for the rest of the process, so count deleter calls only on capsules that a
-consumer took.
+buffers, legacy or versioned, with any field set to anything (hostile values, NULL shape or
+strides pointers, any version, any capsule name included), and a deleter that counts its
+calls per tensor. The capsules have no destructor (one written in Python could run while
+an exception is pending): a capsule that is never consumed keeps its buffer alive for the
+rest of the process, so count deleter calls only on capsules that a consumer took.
 
 :func:`inspect_capsule` reads the tensor inside an unconsumed capsule (mxgo's or anyone's)
 without consuming it.
@@ -18,7 +18,7 @@ import weakref
 import numpy as np
 
 __all__ = ["CountingProducer", "inspect_capsule", "capsule_name", "capsule_pointer", "make_capsule",
-           "dl_dtype", "FLAG_READ_ONLY", "FLAG_IS_COPIED"]
+           "dl_dtype", "NULL", "FLAG_READ_ONLY", "FLAG_IS_COPIED"]
 
 FLAG_READ_ONLY = 1 << 0
 FLAG_IS_COPIED = 1 << 1
@@ -27,6 +27,18 @@ CPU = (1, 0)
 # Capsule names must outlive every capsule: these module constants do.
 LEGACY_NAME = b"dltensor"
 VERSIONED_NAME = b"dltensor_versioned"
+_NAMES = {"dltensor": LEGACY_NAME, "dltensor_versioned": VERSIONED_NAME}
+
+
+class _Null:
+    """The NULL pointer, for ``shape=NULL`` / ``strides=NULL``."""
+
+    def __repr__(self):
+        return "NULL"
+
+
+#: Pass as ``shape`` or ``strides`` to :meth:`CountingProducer.capsule` for a NULL pointer.
+NULL = _Null()
 
 
 class DLDevice(Structure):
@@ -152,30 +164,45 @@ class CountingProducer:
         rec.buffer = None  # free the memory, as a real producer would
 
     def capsule(self, array, *, versioned=False, flags=0, version=(1, 3), dtype=None,
-                device=CPU, ndim=None, shape=None, strides="element", data=None, byte_offset=0):
+                device=CPU, ndim=None, shape=None, strides="element", data=None, byte_offset=0,
+                name=None):
         """Exports ``array`` (a NumPy array, any layout) as a capsule; returns (capsule, tag).
 
         The defaults describe ``array`` honestly. Overrides make deliberately odd or hostile
         tensors: ``dtype`` a (code, bits, lanes) triple, ``device`` a (type, id) pair,
-        ``ndim``/``shape`` replacing the real ones, ``strides`` None for NULL strides or a
-        tuple, ``data`` an address (``byte_offset`` is added by the consumer)."""
+        ``ndim``/``shape`` replacing the real ones (``shape=NULL`` for a NULL pointer),
+        ``strides`` NULL (or None) for NULL strides or a tuple, ``data`` an address
+        (``byte_offset`` is added by the consumer), ``version`` the (major, minor) of a
+        versioned tensor, ``name`` the capsule's name ("dltensor" or "dltensor_versioned";
+        by default the one that matches ``versioned``).
+
+        Shape and strides arrays hold at least ``min(ndim, 64)`` entries (zero-padded), so
+        that a consumer reading ``ndim`` of them for an ``ndim`` it accepts (DLPack
+        consumers cap it; mxgo at 64) never reads past them, whatever the overrides."""
         array = np.asarray(array)
         rec = _Record()
         rec.calls = 0
         rec.buffer = array
         nd = array.ndim if ndim is None else ndim
-        dims = tuple(array.shape) if shape is None else tuple(shape)
-        rec.shape = (c_int64 * max(len(dims), 1))(*dims)
+        room = max(1, min(nd, 64))
+        if shape is NULL:
+            rec.shape = None
+        else:
+            dims = tuple(array.shape) if shape is None else tuple(shape)
+            rec.shape = (c_int64 * max(len(dims), room))(*dims)
         if strides == "element":
             strides = tuple(s // array.itemsize for s in array.strides)
-        rec.strides = None if strides is None else (c_int64 * max(len(strides), 1))(*strides)
+        if strides is None or strides is NULL:
+            rec.strides = None
+        else:
+            rec.strides = (c_int64 * max(len(strides), room))(*strides)
         rec.struct = (DLManagedTensorVersioned if versioned else DLManagedTensor)()
         t = rec.struct.dl_tensor
         t.data = array.__array_interface__["data"][0] if data is None else data
         t.device = DLDevice(*device)
         t.ndim = nd
         t.dtype = DLDataType(*(dl_dtype(array.dtype) if dtype is None else dtype))
-        t.shape = ctypes.cast(rec.shape, POINTER(c_int64))
+        t.shape = ctypes.cast(rec.shape, POINTER(c_int64)) if rec.shape is not None else None
         t.strides = ctypes.cast(rec.strides, POINTER(c_int64)) if rec.strides is not None else None
         t.byte_offset = byte_offset
         rec.struct.deleter = self._deleter
@@ -186,8 +213,9 @@ class CountingProducer:
         self._records[address] = rec
         self._tags.append(rec)
         self._buffers.append(weakref.ref(array))
-        name = VERSIONED_NAME if versioned else LEGACY_NAME
-        return make_capsule(address, name), len(self._tags) - 1
+        if name is None:
+            name = "dltensor_versioned" if versioned else "dltensor"
+        return make_capsule(address, _NAMES[name]), len(self._tags) - 1
 
     def deleter_calls(self, tag):
         """How many times the deleter of tensor ``tag`` ran."""

@@ -16,13 +16,15 @@ import numpy as np
 import torch
 
 import mxgo as mx
-from mxgo.base import core, fastpath
+from mxgo.base import core
 
 from dlpack_producer import CountingProducer
 
 __all__ = ["TORCH_VERSION", "NUMPY_VERSION", "MX_DTYPES", "TORCH_DLPACK_DTYPES", "NUMPY_DLPACK_DTYPES",
-           "NUMPY_IMPORTS_WRITABLE", "NUMPY_EXPORTS_READ_ONLY", "Layout", "LAYOUTS", "layout_named", "MX", "TORCH", "NUMPY",
-           "check_exchange", "marker", "reference", "live_counts", "mx_address"]
+           "NUMPY_IMPORTS_WRITABLE", "NUMPY_SPEAKS_VERSIONED", "NUMPY_EXPORTS_READ_ONLY", "NUMPY_HAS_BFLOAT16",
+           "TORCH_SPEAKS_VERSIONED", "TORCH_EXPORTS_READ_ONLY", "TORCH_BYTE_OFFSET", "Layout", "LAYOUTS",
+           "layout_named", "MX", "TORCH", "NUMPY", "check_exchange", "marker", "reference", "live_counts",
+           "mx_address", "version_tuple"]
 
 
 def version_tuple(text):
@@ -66,9 +68,27 @@ TORCH_DLPACK_DTYPES = torch_dlpack_dtypes(TORCH_VERSION)
 NUMPY_DLPACK_DTYPES = numpy_dlpack_dtypes(NUMPY_VERSION)
 #: NumPy < 2.1 speaks only legacy DLPack and marks every array it imports read-only.
 NUMPY_IMPORTS_WRITABLE = NUMPY_VERSION >= (2, 1)
+#: NumPy >= 2.1 speaks versioned capsules (``__dlpack__(max_version=...)``, and asks
+#: producers for them); older NumPy refuses the keyword (TypeError).
+NUMPY_SPEAKS_VERSIONED = NUMPY_VERSION >= (2, 1)
 #: NumPy >= 2.1 exports read-only arrays with the READ_ONLY flag; older NumPy refuses
 #: (BufferError) since legacy capsules cannot say "read-only".
 NUMPY_EXPORTS_READ_ONLY = NUMPY_VERSION >= (2, 1)
+#: Whether NumPy has a bfloat16 (ml_dtypes'): the main environment installs ml_dtypes
+#: (requirements/dev.txt; tools/check_env.py main requires it), the legacy one has none
+#: (Debian bookworm ships no ml_dtypes; tools/check_env.py legacy requires its absence).
+NUMPY_HAS_BFLOAT16 = NUMPY_VERSION >= (2, 0)
+#: PyTorch speaks versioned capsules (``__dlpack__(max_version=...)``, and
+#: ``torch.utils.dlpack.from_dlpack`` takes "dltensor_versioned") since 2.9 (pytorch#145000);
+#: 1.13 knows legacy capsules only. It never honours READ_ONLY on import.
+TORCH_SPEAKS_VERSIONED = TORCH_VERSION >= (2, 9)
+#: ``Tensor.__dlpack__(max_version=(1, x), read_only=True)`` sets READ_ONLY: seen on 2.15;
+#: the first release with the keyword was not determined, so older ones are not relied on.
+TORCH_EXPORTS_READ_ONLY = TORCH_VERSION >= (2, 15)
+#: What PyTorch does with ``byte_offset`` on import: "ignored" up to 2.9 (pytorch#168177,
+#: seen on 1.13; mxgo exports byte_offset 0 for that reason), "honoured" on 2.15 (seen);
+#: releases in between were not checked.
+TORCH_BYTE_OFFSET = "honoured" if TORCH_VERSION >= (2, 15) else "ignored" if TORCH_VERSION < (2, 10) else "unchecked"
 
 
 # ---- layouts ---------------------------------------------------------------------------

@@ -3,8 +3,10 @@
 
 Usage: python tools/check_env.py main|legacy
 
-main:   NumPy >= 2.1 and PyTorch >= 2 (PyPI, versioned DLPack capsules).
-legacy: Debian bookworm's NumPy 1.24.x and PyTorch 1.13.x (legacy capsules only).
+main:   NumPy >= 2.1 and PyTorch >= 2 (PyPI, versioned DLPack capsules), JAX (CPU) and
+        ml_dtypes (NumPy's bfloat16).
+legacy: Debian bookworm's NumPy 1.24.x and PyTorch 1.13.x (legacy capsules only), and no
+        ml_dtypes (the tests check mxgo's bfloat16 without a NumPy bfloat16 there).
 Exits non-zero, naming what is wrong, so that `make test` fails instead of skipping.
 """
 import sys
@@ -55,6 +57,22 @@ def main():
             errors.append("torch %s < 2" % torch.__version__)
         if which == "legacy" and tv[:2] != (1, 13):
             errors.append("torch %s is not 1.13.x" % torch.__version__)
+    if which == "main":
+        for name in ("jax", "ml_dtypes"):
+            try:
+                mod = __import__(name)
+            except Exception as e:  # noqa: BLE001
+                errors.append("%s does not import: %r" % (name, e))
+                continue
+            print("  %s %s (%s)" % (name, mod.__version__, mod.__file__))
+    else:
+        try:
+            import ml_dtypes
+        except ImportError:
+            pass
+        else:
+            errors.append("ml_dtypes %s is importable (%s); the legacy environment must not have it"
+                          % (ml_dtypes.__version__, ml_dtypes.__file__))
     if errors:
         for e in errors:
             print("check_env.py (%s): %s" % (which, e), file=sys.stderr)
