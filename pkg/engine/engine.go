@@ -1,0 +1,319 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sync"
+)
+
+// Fn is an operation's work. It runs on an engine goroutine, never holding engine locks.
+type Fn func() error
+
+// Var is the engine's handle for a piece of memory (an mxgo storage).
+type Var struct {
+	mu        sync.Mutex
+	lastWrite *op   // the newest write pushed, nil once it has finished
+	reads     []*op // reads pushed since lastWrite, unfinished ones only
+	err       error // the first error of a write to this Var not yet returned by a wait
+}
+
+// NewVar returns a Var with no pending work.
+func NewVar() *Var { return &Var{} }
+
+type op struct {
+	fn         Fn
+	reads      []*Var
+	writes     []*Var
+	mu         sync.Mutex
+	pending    int   // unfinished dependencies, plus one while Push is wiring them
+	dependents []*op // ops waiting for this one
+	finished   bool
+	err        error // inherited: held by one of its Vars when pushed, or from a failed dependency
+	done       chan struct{}
+}
+
+// Engine runs operations in dependency order.
+type Engine struct {
+	naive   bool
+	pushMu  sync.Mutex // serialises the wiring of pushes, which would otherwise form cycles
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when running drops to 0
+	running int        // operations pushed and not finished
+	errs    []error    // errors not yet returned by WaitAll
+	errVars []*Var     // Vars holding an error, cleared by WaitAll
+}
+
+// New returns an engine; synchronous (naive) when MXGO_ENGINE=naive.
+func New() *Engine {
+	e := &Engine{naive: os.Getenv("MXGO_ENGINE") == "naive"}
+	e.idle = sync.NewCond(&e.mu)
+	return e
+}
+
+// Naive reports whether the engine runs operations synchronously.
+func (e *Engine) Naive() bool { return e.naive }
+
+// Push schedules fn after the pending work it depends on: the last write of every Var
+// in reads and writes, and the reads since then of every Var in writes. A Var listed in
+// both is treated as written. Push returns at once (after fn has run in naive mode).
+func (e *Engine) Push(fn Fn, reads, writes []*Var) {
+	o := &op{fn: fn, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
+	e.mu.Lock()
+	e.running++
+	e.mu.Unlock()
+	e.pushMu.Lock()
+	for _, v := range o.reads {
+		v.mu.Lock()
+		o.inherit(v.err)
+		if w := v.lastWrite; w != nil {
+			o.dependOn(w)
+		}
+		v.reads = append(pruneFinished(v.reads), o)
+		v.mu.Unlock()
+	}
+	for _, v := range o.writes {
+		v.mu.Lock()
+		o.inherit(v.err)
+		if w := v.lastWrite; w != nil {
+			o.dependOn(w)
+		}
+		for _, r := range v.reads {
+			o.dependOn(r)
+		}
+		v.lastWrite, v.reads = o, v.reads[:0]
+		v.mu.Unlock()
+	}
+	e.pushMu.Unlock()
+	ready := o.release()
+	if ready {
+		if e.naive {
+			e.run(o)
+		} else {
+			go e.run(o)
+		}
+	}
+	if e.naive {
+		<-o.done
+	}
+}
+
+// dependOn records that o waits for d (a no-op if d has finished).
+func (o *op) dependOn(d *op) {
+	if d == o {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.finished {
+		return
+	}
+	d.dependents = append(d.dependents, o)
+	o.mu.Lock()
+	o.pending++
+	o.mu.Unlock()
+}
+
+// inherit records err (if not nil) as o's error unless o already has one.
+func (o *op) inherit(err error) {
+	if err == nil {
+		return
+	}
+	o.mu.Lock()
+	if o.err == nil {
+		o.err = err
+	}
+	o.mu.Unlock()
+}
+
+// touches reports whether o reads or writes any of vs.
+func (o *op) touches(vs []*Var) bool {
+	for _, v := range vs {
+		for _, u := range o.reads {
+			if u == v {
+				return true
+			}
+		}
+		for _, u := range o.writes {
+			if u == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// release drops one pending dependency and reports whether o is now ready.
+func (o *op) release() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pending--
+	return o.pending == 0
+}
+
+func (e *Engine) run(o *op) {
+	o.mu.Lock()
+	err := o.err
+	o.mu.Unlock()
+	if err == nil {
+		err = call(o.fn)
+	}
+	if err != nil {
+		e.mu.Lock()
+		e.errs = append(e.errs, err)
+		for _, v := range o.writes {
+			v.mu.Lock()
+			if v.err == nil {
+				v.err = err
+				e.errVars = append(e.errVars, v)
+			}
+			v.mu.Unlock()
+		}
+		e.mu.Unlock()
+	}
+	for _, v := range o.writes {
+		v.mu.Lock()
+		if v.lastWrite == o {
+			v.lastWrite = nil
+		}
+		v.mu.Unlock()
+	}
+	o.mu.Lock()
+	o.finished = true
+	deps := o.dependents
+	o.dependents = nil
+	o.mu.Unlock()
+	close(o.done)
+	for _, d := range deps {
+		if err != nil && d.touches(o.writes) {
+			d.inherit(err) // before d can run, whatever a wait does to the Vars meanwhile
+		}
+		if d.release() {
+			if e.naive {
+				e.run(d)
+			} else {
+				go e.run(d)
+			}
+		}
+	}
+	e.mu.Lock()
+	if e.running--; e.running == 0 {
+		e.idle.Broadcast()
+	}
+	e.mu.Unlock()
+}
+
+// call runs fn, turning a panic into an error so one bad kernel cannot kill the process.
+func call(fn Fn) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("operation panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return fn()
+}
+
+// WaitToRead waits for v's pending writes and returns (and clears) v's error.
+func (e *Engine) WaitToRead(v *Var) error {
+	v.mu.Lock()
+	w := v.lastWrite
+	v.mu.Unlock()
+	if w != nil {
+		<-w.done
+	}
+	return v.takeErr()
+}
+
+// WaitToWrite waits for v's pending reads and writes and returns (and clears) v's error.
+func (e *Engine) WaitToWrite(v *Var) error {
+	v.mu.Lock()
+	pending := append([]*op(nil), v.reads...)
+	if v.lastWrite != nil {
+		pending = append(pending, v.lastWrite)
+	}
+	v.mu.Unlock()
+	for _, o := range pending {
+		<-o.done
+	}
+	return v.takeErr()
+}
+
+// Pending reports whether v has unfinished writes (reads too when forWrite), so callers
+// holding a lock such as Python's GIL can release it before waiting.
+func (v *Var) Pending(forWrite bool) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.lastWrite != nil || v.err != nil {
+		return true
+	}
+	if forWrite {
+		for _, r := range v.reads {
+			select {
+			case <-r.done:
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (v *Var) takeErr() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	err := v.err
+	v.err = nil
+	return err
+}
+
+// WaitAll waits for every operation pushed so far and returns the first error raised
+// since the previous WaitAll, clearing them all.
+func (e *Engine) WaitAll() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for e.running > 0 {
+		e.idle.Wait()
+	}
+	for _, v := range e.errVars {
+		v.takeErr()
+	}
+	e.errVars = nil
+	if len(e.errs) == 0 {
+		return nil
+	}
+	err := e.errs[0]
+	e.errs = nil
+	return err
+}
+
+func pruneFinished(ops []*op) []*op {
+	out := ops[:0]
+	for _, o := range ops {
+		select {
+		case <-o.done:
+		default:
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// dedupe returns vs without duplicates and without members of skip.
+func dedupe(vs, skip []*Var) []*Var {
+	out := make([]*Var, 0, len(vs))
+outer:
+	for _, v := range vs {
+		for _, s := range skip {
+			if s == v {
+				continue outer
+			}
+		}
+		for _, u := range out {
+			if u == v {
+				continue outer
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
