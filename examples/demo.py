@@ -49,6 +49,7 @@ def main():
     m = mx.nd.from_dlpack(t2)  # any object with __dlpack__, or a capsule
     print("mxgo sees", m.asnumpy().tolist(), m.dtype.__name__, "| same memory:", address(m) == address(t2))
     m[0, 0] = -1
+    m.wait_to_read()  # mxgo's operations are asynchronous, as in MXNet: wait before torch reads
     print("mxgo wrote m[0, 0] = -1; torch sees", t2[0].tolist())
     tt = t2.t()  # strided views travel without copies too
     mt = mx.nd.from_dlpack(torch.utils.dlpack.to_dlpack(tt))
@@ -60,6 +61,7 @@ def main():
     x = mx.nd.from_numpy(n)  # MXNet's from_numpy: C-contiguous only, locks NumPy's side
     print("from_numpy: same memory:", address(x) == address(n), "| numpy now writable:", n.flags.writeable)
     x[1] = 7
+    x.wait_to_read()
     print("mxgo wrote x[1] = 7; numpy sees", n.tolist())
     back = np.from_dlpack(a)
     print("np.from_dlpack(a):", back.tolist(), "| same memory:", address(back) == address(a))

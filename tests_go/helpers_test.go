@@ -19,6 +19,7 @@ func checkLeaks(t *testing.T) {
 	t.Helper()
 	base := ndarray.LiveStorages()
 	t.Cleanup(func() {
+		require.NoError(t, ops.WaitAll()) // queued kernels hold references until they finish
 		require.Equal(t, base, ndarray.LiveStorages(), "storages leaked")
 	})
 }
@@ -32,11 +33,12 @@ func empty(t *testing.T, dt ndarray.DType, shape ...int) *ndarray.NDArray {
 	return a
 }
 
-// arange allocates an array holding 0, 1, 2, ... in C order.
+// arange allocates an array holding 0, 1, 2, ... in C order (filled when it returns).
 func arange(t *testing.T, dt ndarray.DType, shape ...int) *ndarray.NDArray {
 	t.Helper()
 	a := empty(t, dt, shape...)
 	require.NoError(t, ops.Arange(a, 0, 1))
+	require.NoError(t, ops.WaitToRead(a))
 	return a
 }
 
@@ -50,6 +52,7 @@ func fromValues(t *testing.T, dt ndarray.DType, vals []float64, shape ...int) *n
 	copy(unsafe.Slice((*float64)(src.Data()), len(vals)), vals)
 	dst := empty(t, dt, shape...)
 	require.NoError(t, ops.Copy(dst, src))
+	require.NoError(t, ops.WaitToRead(dst))
 	return dst
 }
 
@@ -101,6 +104,7 @@ func values(t *testing.T, a *ndarray.NDArray) []float64 {
 	require.NoError(t, err)
 	defer dst.Release()
 	require.NoError(t, ops.Copy(dst, a))
+	require.NoError(t, ops.WaitToRead(dst))
 	return append([]float64{}, unsafe.Slice((*float64)(dst.Data()), dst.Size())...)
 }
 
@@ -111,12 +115,14 @@ func complexValues(t *testing.T, a *ndarray.NDArray) []complex128 {
 	require.NoError(t, err)
 	defer dst.Release()
 	require.NoError(t, ops.Copy(dst, a))
+	require.NoError(t, ops.WaitToRead(dst))
 	return append([]complex128{}, unsafe.Slice((*complex128)(dst.Data()), dst.Size())...)
 }
 
 // rawValues reads a's elements of Go type T in C order straight from memory, without
-// any kernel.
+// any kernel (after a's pending writes, as every reader must).
 func rawValues[T any](a *ndarray.NDArray) []T {
+	mustWait(ops.WaitToRead(a))
 	var out []T
 	forEach(a.Shape(), func(idx []int) { out = append(out, *(*T)(elemPtr(a, idx))) })
 	return out
@@ -186,11 +192,21 @@ func ints(x []int) []int {
 	return x
 }
 
-// rawSet writes vals into a's elements in C order, straight to memory.
+// rawSet writes vals into a's elements in C order, straight to memory (after a's
+// pending reads and writes, as every writer must).
 func rawSet[T any](a *ndarray.NDArray, vals []T) {
+	mustWait(ops.WaitToWrite(a))
 	i := 0
 	forEach(a.Shape(), func(idx []int) {
 		*(*T)(elemPtr(a, idx)) = vals[i]
 		i++
 	})
+}
+
+// mustWait panics on an engine error: the helpers that call it have no *testing.T, and
+// no test expects a kernel to fail.
+func mustWait(err error) {
+	if err != nil {
+		panic(err)
+	}
 }

@@ -103,6 +103,7 @@ func TestImportEmptyWithNullData(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotZero(t, dlpacktest.ReadLegacy(e).Data)
 		dlpacktest.CallLegacyDeleter(e)
+		require.NoError(t, ops.WaitToWrite(a)) // the queued fill holds a reference
 		a.Release()
 		assert.Equal(t, 1, ft.DeleterCalls())
 	}

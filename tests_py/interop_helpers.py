@@ -216,6 +216,9 @@ class _MX:
 
     def write(self, x, index, value):
         x[index if index else ...] = value
+        # mxgo writes run on its asynchronous engine: as in MXNet, wait before another
+        # framework reads the memory.
+        x.wait_to_read()
 
 
 class _Torch:

@@ -17,6 +17,7 @@ def test_zero_copy_every_dtype(dtype):
     assert_bits(x.asnumpy(), before)
     assert not n.flags.writeable  # locked against NumPy writes while mxgo shares it
     x[1, ::2] = n[0, 1]
+    x.wait_to_read()  # mxgo writes asynchronously: wait before NumPy reads (as in MXNet)
     before[1, ::2] = before[0, 1]
     assert_bits(n, before)  # mxgo's write is visible in NumPy
 
@@ -28,6 +29,7 @@ def test_zero_copy_shapes(shape):
     assert_nd(x, n)
     if n.size:
         x[...] = -1
+        x.wait_to_read()
         assert (n == -1).all()
 
 
@@ -35,8 +37,10 @@ def test_zero_copy_of_a_contiguous_view_writes_into_its_base():
     base = np.arange(12, dtype=np.int32).reshape(3, 4)
     x = mx.nd.from_numpy(base[1])
     x[:] = 0
+    x.wait_to_read()
     assert base.tolist() == [[0, 1, 2, 3], [0, 0, 0, 0], [8, 9, 10, 11]]
     x[::-2] += 5  # views of a from_numpy array reach NumPy's memory too
+    x.wait_to_read()
     assert base[1].tolist() == [0, 5, 0, 5]
 
 
@@ -106,10 +110,12 @@ def test_array_locked_by_an_earlier_from_numpy_stays_writable_through_mxgo():
     second = mx.nd.from_numpy(n)
     assert second.writable
     second[0] = 100
+    mx.nd.waitall()
     assert n[0] == 100 and first[0].asscalar() == 100
     view = mx.nd.from_numpy(n[2:5])  # a contiguous view of the locked array, too
     assert view.writable
     view[:] = -1
+    mx.nd.waitall()
     assert n.tolist() == [100, 1, -1, -1, -1, 5, 6, 7]
     assert_nd(first, n)
 

@@ -65,6 +65,7 @@ def test_torch_to_mxgo(path):
     x = mx.nd.from_dlpack(tdl.to_dlpack(t) if path == "capsule" else t)
     assert mx_address(x) == t.data_ptr() and _as_float32_list(x) == VALUES
     x[0] = 8.0
+    x.wait_to_read()
     assert t[0].item() == 8.0
 
 
@@ -78,6 +79,7 @@ def test_mxgo_to_torch(path):
     assert t.dtype == torch.bfloat16 and t.data_ptr() == mx_address(x)
     assert t.float().tolist() == VALUES
     x[1] = -4.0
+    x.wait_to_read()  # mxgo writes asynchronously: wait before torch reads
     assert t[1].item() == -4.0
 
 

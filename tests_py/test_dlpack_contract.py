@@ -65,6 +65,7 @@ def _frozen_heap():
 @pytest.mark.parametrize("max_version, name", [
     (None, LEGACY), ((0, 8), LEGACY), ((0, 99), LEGACY),
     ((1, 0), VERSIONED), ((1, 3), VERSIONED), ((1, 99), VERSIONED), ((2, 0), VERSIONED), ((7, 1), VERSIONED),
+    ((2**70, 0), VERSIONED), ((-2**70, 0), LEGACY),
 ], ids=repr)
 @pytest.mark.parametrize("source", sorted(WRITABLE))
 def test_max_version_picks_the_capsule(source, max_version, name):
@@ -162,6 +163,7 @@ def test_dl_device(dl_device, error):
 @pytest.mark.parametrize("stream, error", [
     (None, None), (-1, None),
     (0, ValueError), (1, ValueError), (2, ValueError), (-2, ValueError), (12345, ValueError),
+    (2**70, ValueError), (-2**70, ValueError),
     ("0", TypeError), (1.0, TypeError), (-1.0, TypeError), (True, TypeError), (object(), TypeError),
 ], ids=repr)
 def test_stream(stream, error):
@@ -177,7 +179,7 @@ def test_stream(stream, error):
 
 
 @pytest.mark.parametrize("kwargs", [{"copy": 1}, {"copy": "yes"}, {"max_version": 1}, {"max_version": "1.0"},
-                                    {"max_version": (1.0, 0)}, {"unknown": 1}], ids=repr)
+                                    {"max_version": (1.0, 0)}, {"max_version": (True, 0)}, {"unknown": 1}], ids=repr)
 def test_bad_argument_types(kwargs):
     with pytest.raises(TypeError):
         mx.nd.arange(4).__dlpack__(**kwargs)
@@ -277,6 +279,7 @@ def test_from_dlpack_copy(source, copy):
     x = mx.nd.from_dlpack(export(src), copy=copy)
     assert x.writable and x.asnumpy().tolist() == list(range(6))
     x[0] = 100
+    x.wait_to_read()  # mxgo writes asynchronously: wait before the producer touches the memory
     adapter.write(src, (5,), -1)
     if copy:
         assert mx_address(x) != adapter.address(src)
@@ -343,6 +346,7 @@ def test_fallback_for_keywordless_producer(copy):
     # a producer that ignored copy=True (it could not be told) is copied by mxgo
     assert (mx_address(x) == a.ctypes.data) == (not copy)
     x[0] = 9
+    x.wait_to_read()  # mxgo writes asynchronously: wait before NumPy reads
     assert a[0] == (0 if copy else 9)
 
 
@@ -389,6 +393,7 @@ def test_read_only_capsule(form):
     _check_read_only_import(x, src.ctypes.data)
     assert src.tolist() == list(range(6))  # nothing was written
     del x
+    mx.nd.waitall()  # queued work (the copy above) holds the memory until it is done
     gc.collect()
     assert producer.deleter_calls(tag) == 1
 

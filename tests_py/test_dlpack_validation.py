@@ -223,5 +223,6 @@ def test_is_copied_capsule_imports():
     assert x.writable and x.asnumpy().tolist() == [0, 1, 2, 3, 4]
     x[0] = 9
     del x
+    mx.nd.waitall()  # the queued write holds the memory until it is done
     gc.collect()
     assert producer.deleter_calls(tag) == 1

@@ -249,10 +249,12 @@ def test_jax_numpy_view_of_transposed_import_is_cached():
     assert j.unsafe_buffer_pointer() == mx_address(x)
     assert np.asarray(j)[3, 0] == 3.0
     x[3, 0] = 100
+    x.wait_to_read()  # mxgo writes asynchronously: wait before JAX reads
     assert np.asarray(j)[3, 0] == 3.0 and float(j[3, 0]) == 100.0  # stale cache, fresh compute
     k = jnp.from_dlpack(base)  # row-major: np.asarray views the buffer
     assert np.asarray(k)[0, 3] == 100.0
     base[0, 3] = 7
+    base.wait_to_read()
     assert np.asarray(k)[0, 3] == 7.0
 
 

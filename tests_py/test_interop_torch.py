@@ -79,6 +79,7 @@ def test_views_of_imported_tensor_share_memory(path):
     x = FROM_TORCH[path](t)
     x[1:3, ::2][0, 1] = -1.0           # element (1, 2)
     x.reshape((24,))[23] = -2.0
+    x.wait_to_write()                  # mxgo writes asynchronously: wait before torch touches it
     t[0, 5] += 100                     # in place on the torch side
     assert t[1, 2] == -1.0 and t[3, 5] == -2.0
     assert x[0, 5].asscalar() == 105.0

@@ -225,10 +225,12 @@ def test_deleter_runs_once_after_reexport(name, mx_first):
 
 
 def test_deleter_runs_once_for_a_copy():
-    """from_dlpack(copy=True) releases the producer's tensor at once; the copy lives on."""
+    """from_dlpack(copy=True) releases the producer's tensor once the copy is made; the
+    copy lives on."""
     producer = CountingProducer()
     capsule, tag = producer.capsule(np.arange(6.0))
     y = mx.nd.from_dlpack(capsule, copy=True)
+    y.wait_to_read()
     gc.collect()
     assert producer.deleter_calls(tag) == 1 and not producer.buffer_alive(tag)
     churn()

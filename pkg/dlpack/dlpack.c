@@ -56,6 +56,14 @@ DLManagedTensorVersioned* mxgo_dl_new_versioned(int32_t ndim, uintptr_t handle) 
 	return &b->mt;
 }
 
+uintptr_t mxgo_dl_own_legacy(DLManagedTensor* t) {
+	return t->deleter == legacy_deleter ? ((legacy_block*)t)->handle : 0;
+}
+
+uintptr_t mxgo_dl_own_versioned(DLManagedTensorVersioned* t) {
+	return t->deleter == versioned_deleter ? ((versioned_block*)t)->handle : 0;
+}
+
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t) {
 	if (t->deleter) t->deleter(t);
 }

@@ -45,6 +45,11 @@ typedef struct DLManagedTensorVersioned {
 DLManagedTensor* mxgo_dl_new_legacy(int32_t ndim, uintptr_t handle);
 DLManagedTensorVersioned* mxgo_dl_new_versioned(int32_t ndim, uintptr_t handle);
 
+// For a tensor mxgo exported (recognised by its deleter), the Go handle of the exported
+// view; 0 for any other tensor.
+uintptr_t mxgo_dl_own_legacy(DLManagedTensor* t);
+uintptr_t mxgo_dl_own_versioned(DLManagedTensorVersioned* t);
+
 // Calls a foreign tensor's deleter, if it has one.
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t);
 void mxgo_dl_call_versioned_deleter(DLManagedTensorVersioned* t);

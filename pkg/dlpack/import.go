@@ -6,6 +6,7 @@ package dlpack
 import "C"
 
 import (
+	"runtime/cgo"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
@@ -22,6 +23,9 @@ func ImportLegacy(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 	}
 	t := (*C.DLManagedTensor)(mt)
 	release := func() { C.mxgo_dl_call_legacy_deleter(t) }
+	if h := C.mxgo_dl_own_legacy(t); h != 0 {
+		return reimport(cgo.Handle(h), false, release), nil
+	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, 0), release)
 }
 
@@ -37,7 +41,24 @@ func ImportVersioned(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 		release()
 		return nil, mxerr.BufferErr("version: DLPack %d.%d is newer than mxgo's %d.%d", major, uint32(t.version.minor), Version[0], Version[1])
 	}
+	if h := C.mxgo_dl_own_versioned(t); h != 0 {
+		return reimport(cgo.Handle(h), uint64(t.flags)&FlagReadOnly != 0, release), nil
+	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, uint64(t.flags)), release)
+}
+
+// reimport turns one of mxgo's own exports back into a view of the exported array, so it
+// shares that array's storage and engine variable rather than wrapping it as foreign
+// memory; the export itself is released at once.
+func reimport(h cgo.Handle, readOnly bool, release func()) *ndarray.NDArray {
+	v := h.Value().(*ndarray.NDArray).Share()
+	release()
+	if readOnly {
+		ro := v.ReadOnly()
+		v.Release()
+		v = ro
+	}
+	return v
 }
 
 // NewArray makes an array over foreign memory at data described by d (whose Data must

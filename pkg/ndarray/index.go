@@ -145,25 +145,21 @@ func SliceIndices(k KeyItem, n int) (start, step, length int, err error) {
 	return start, step, length, nil
 }
 
-// Reshape returns an array of the new shape with a's elements in C order: a view when a
-// is contiguous, otherwise a contiguous copy. One dimension may be -1 (inferred).
+// ErrNotContiguous is returned by Reshape for arrays whose elements are not contiguous:
+// reshaping them needs a copy (see ops.Reshape).
+var ErrNotContiguous = mxerr.ValueErr("reshape of a non-contiguous array needs a copy")
+
+// Reshape returns a view of a contiguous array with a new shape; one dimension may be
+// -1 (inferred). For a non-contiguous a it returns ErrNotContiguous.
 func (a *NDArray) Reshape(shape []int) (*NDArray, error) {
 	shape, err := a.resolveShape(shape)
 	if err != nil {
 		return nil, err
 	}
-	if a.Contiguous() {
-		return a.view(shape, ContiguousStrides(shape), a.offset), nil
+	if !a.Contiguous() {
+		return nil, ErrNotContiguous
 	}
-	c, err := Empty(a.dtype, a.shape, a.Device())
-	if err != nil {
-		return nil, err
-	}
-	defer c.Release()
-	if err := CopyInto(c, a); err != nil {
-		return nil, err
-	}
-	return c.Reshape(shape)
+	return a.view(shape, ContiguousStrides(shape), a.offset), nil
 }
 
 func (a *NDArray) resolveShape(shape []int) ([]int, error) {

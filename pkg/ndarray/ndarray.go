@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/engine"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
 
@@ -130,6 +131,9 @@ func (a *NDArray) Size() int {
 	}
 	return n
 }
+
+// Var returns the engine variable of the array's storage (shared by all its views).
+func (a *NDArray) Var() *engine.Var { return a.storage.v }
 
 // Device returns where the array's memory lives.
 func (a *NDArray) Device() device.Device { return a.storage.dev }

@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/engine"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
 
@@ -32,7 +33,8 @@ type Storage struct {
 	nbytes  int
 	dev     device.Device
 	refs    atomic.Int64
-	release func() // frees the memory or hands it back to its producer; runs once
+	release func()      // frees the memory or hands it back to its producer; runs once
+	v       *engine.Var // orders the engine's work on this memory
 }
 
 var liveStorages atomic.Int64
@@ -60,7 +62,7 @@ func NewForeignStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, releas
 }
 
 func newStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, release func()) *Storage {
-	s := &Storage{ptr: ptr, nbytes: nbytes, dev: dev, release: release}
+	s := &Storage{ptr: ptr, nbytes: nbytes, dev: dev, release: release, v: engine.NewVar()}
 	s.refs.Store(1)
 	liveStorages.Add(1)
 	return s
@@ -74,6 +76,9 @@ func (s *Storage) Bytes() int { return s.nbytes }
 
 // Device returns where the memory lives.
 func (s *Storage) Device() device.Device { return s.dev }
+
+// Var returns the engine variable that orders work on this storage.
+func (s *Storage) Var() *engine.Var { return s.v }
 
 // Refs returns the current reference count (for tests).
 func (s *Storage) Refs() int64 { return s.refs.Load() }

@@ -63,7 +63,10 @@ func Binary(op BinaryOp, out, a, b *ndarray.NDArray) error {
 	if err := ndarray.SameShape(a.Shape(), b.Shape()); err != nil {
 		return err
 	}
-	return runBinary(op, out, a, b, nil, false)
+	push([]*ndarray.NDArray{a, b}, []*ndarray.NDArray{out}, func(in, o []*ndarray.NDArray) error {
+		return runBinary(op, o[0], in[0], in[1], nil, false)
+	})
+	return nil
 }
 
 // BinaryScalar computes out = a op s, or s op a when reverse is set. The scalar is first
@@ -72,7 +75,10 @@ func BinaryScalar(op BinaryOp, out, a *ndarray.NDArray, s Scalar, reverse bool) 
 	if err := checkArith(out, a); err != nil {
 		return err
 	}
-	return runBinary(op, out, a, nil, &s, reverse)
+	push([]*ndarray.NDArray{a}, []*ndarray.NDArray{out}, func(in, o []*ndarray.NDArray) error {
+		return runBinary(op, o[0], in[0], nil, &s, reverse)
+	})
+	return nil
 }
 
 func checkArith(out, a *ndarray.NDArray) error {
@@ -88,7 +94,8 @@ func checkArith(out, a *ndarray.NDArray) error {
 	return out.CheckWritable()
 }
 
-// runBinary dispatches on dtype. b is nil for the scalar forms.
+// runBinary is the kernel of Binary and BinaryScalar; it dispatches on dtype. b is nil
+// for the scalar forms.
 func runBinary(op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse bool) error {
 	a, b, release, err := binaryInputs(out, a, b)
 	if err != nil {

@@ -7,15 +7,24 @@ import (
 )
 
 // Copy copies src into dst, casting between dtypes as NumPy's astype does (C casts).
+// Shapes must match and dst must be writable; the copy runs on the engine.
 func Copy(dst, src *ndarray.NDArray) error {
-	if dst.DType() == src.DType() {
-		return ndarray.CopyInto(dst, src)
-	}
 	if err := ndarray.SameShape(dst.Shape(), src.Shape()); err != nil {
 		return err
 	}
 	if err := dst.CheckWritable(); err != nil {
 		return err
+	}
+	push([]*ndarray.NDArray{src}, []*ndarray.NDArray{dst}, func(in, out []*ndarray.NDArray) error {
+		return copyCast(out[0], in[0])
+	})
+	return nil
+}
+
+// copyCast is Copy's kernel.
+func copyCast(dst, src *ndarray.NDArray) error {
+	if dst.DType() == src.DType() {
+		return ndarray.CopyInto(dst, src)
 	}
 	if ndarray.Overlaps(dst, src) {
 		tmp, err := ndarray.Empty(src.DType(), src.Shape(), src.Device())

@@ -28,11 +28,16 @@ func (s Scalar) store(dt ndarray.DType, p unsafe.Pointer) {
 	io.storeC(p, v)
 }
 
-// Fill sets every element of a to s.
+// Fill sets every element of a to s (on the engine).
 func Fill(a *ndarray.NDArray, s Scalar) error {
 	if err := a.CheckWritable(); err != nil {
 		return err
 	}
+	push(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error { fill(out[0], s); return nil })
+	return nil
+}
+
+func fill(a *ndarray.NDArray, s Scalar) {
 	size := a.DType().Size()
 	var elem [16]byte
 	s.store(a.DType(), unsafe.Pointer(&elem[0]))
@@ -43,7 +48,6 @@ func Fill(a *ndarray.NDArray, s Scalar) error {
 			copy(unsafe.Slice((*byte)(unsafe.Add(base, (offs[0]+i*steps[0])*size)), size), pattern)
 		}
 	})
-	return nil
 }
 
 // Arange sets the elements of a, in C order, to start, start+step, start+2*step, ...
@@ -51,6 +55,11 @@ func Arange(a *ndarray.NDArray, start, step float64) error {
 	if err := a.CheckWritable(); err != nil {
 		return err
 	}
+	push(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error { arange(out[0], start, step); return nil })
+	return nil
+}
+
+func arange(a *ndarray.NDArray, start, step float64) {
 	store := ioTable[a.DType()].storeC
 	size := a.DType().Size()
 	base := a.Storage().Ptr()
@@ -61,5 +70,4 @@ func Arange(a *ndarray.NDArray, start, step float64) error {
 			i++
 		}
 	})
-	return nil
 }

@@ -10,6 +10,8 @@ import (
 )
 
 // One seeded generator for the process, as MXNet's mx.random.seed sets one global state.
+// Each random operation draws its own seed from it when it is pushed, so results depend
+// on the order of calls, not on the order the engine happens to run them in.
 var (
 	rngMu sync.Mutex
 	rng   = rand.New(rand.NewPCG(0x6d78676f, 0x5eed))
@@ -45,15 +47,21 @@ func fillRandom(a *ndarray.NDArray, sample func(*rand.Rand) float64) error {
 	if err := a.CheckWritable(); err != nil {
 		return err
 	}
-	store := ioTable[a.DType()].storeC
-	size := a.DType().Size()
-	base := a.Storage().Ptr()
 	rngMu.Lock()
-	defer rngMu.Unlock()
-	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
-		for i := 0; i < n; i++ {
-			store(unsafe.Add(base, (offs[0]+i*steps[0])*size), complex(sample(rng), 0))
-		}
+	s1, s2 := rng.Uint64(), rng.Uint64()
+	rngMu.Unlock()
+	push(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error {
+		a := out[0]
+		r := rand.New(rand.NewPCG(s1, s2))
+		store := ioTable[a.DType()].storeC
+		size := a.DType().Size()
+		base := a.Storage().Ptr()
+		ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
+			for i := 0; i < n; i++ {
+				store(unsafe.Add(base, (offs[0]+i*steps[0])*size), complex(sample(r), 0))
+			}
+		})
+		return nil
 	})
 	return nil
 }

@@ -44,10 +44,36 @@ func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
 // Free releases the array behind h. Freeing twice is harmless.
 func Free(h int64) { free(h) }
 
-// Copy copies src into dst (same shape), casting if the dtypes differ.
-func Copy(dst, src int64) (err error) {
+// Copy copies src into dst (same shape), casting if the dtypes differ. The copy runs on
+// the engine; with wait set, Copy returns once it is done (for memory the engine does not
+// track, such as a NumPy array being read or filled).
+func Copy(dst, src int64, wait bool) (err error) {
 	defer guard(&err)
-	return pyErr(with2(dst, src, ops.Copy))
+	return pyErr(with2(dst, src, func(d, s *ndarray.NDArray) error {
+		if err := ops.Copy(d, s); err != nil || !wait {
+			return err
+		}
+		return ops.WaitToRead(d)
+	}))
+}
+
+// WaitToRead waits for h's pending writes and raises the first error they had.
+func WaitToRead(h int64) (err error) {
+	defer guard(&err)
+	return pyErr(with1(h, ops.WaitToRead))
+}
+
+// WaitToWrite waits for h's pending reads and writes and raises their first error.
+func WaitToWrite(h int64) (err error) {
+	defer guard(&err)
+	return pyErr(with1(h, ops.WaitToWrite))
+}
+
+// WaitAll waits for every pending operation and raises the first error since the last
+// WaitAll.
+func WaitAll() (err error) {
+	defer guard(&err)
+	return pyErr(ops.WaitAll())
 }
 
 // GetItem returns a view of h selected by an encoded basic-indexing key.
@@ -67,7 +93,7 @@ func Reshape(h int64, shape string) (v int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Reshape(dims) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return ops.Reshape(a, dims) })
 }
 
 // ReadOnlyView returns a read-only view of h.

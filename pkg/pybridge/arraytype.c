@@ -84,16 +84,17 @@ static int parse_max_version(PyObject* mv, int* versioned) {
 	*versioned = 0;
 	if (!mv || mv == Py_None) return 0;
 	PyObject* major = PySequence_Check(mv) && PySequence_Size(mv) == 2 ? PySequence_GetItem(mv, 0) : NULL;
-	if (!major || !PyLong_Check(major)) {
+	if (!major || !PyLong_Check(major) || PyBool_Check(major)) {
 		Py_XDECREF(major);
 		PyErr_Clear();
 		PyErr_Format(PyExc_TypeError, "max_version must be a (major, minor) tuple of ints, got %R", mv);
 		return -1;
 	}
-	long m = PyLong_AsLong(major);
+	int overflow;
+	long m = PyLong_AsLongAndOverflow(major, &overflow); // a huge major is still >= 1
 	Py_DECREF(major);
 	if (m == -1 && PyErr_Occurred()) return -1;
-	*versioned = m >= 1;
+	*versioned = overflow > 0 || (!overflow && m >= 1);
 	return 0;
 }
 
@@ -133,7 +134,7 @@ static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ss
 	int versioned;
 	if (parse_kw("to_dlpack_for_read", args, nargs, kwnames, names, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
-	return mxgo_export_capsule(a->handle, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0);
+	return mxgo_export_capsule(a->handle, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, 0);
 }
 
 static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -146,7 +147,7 @@ static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_s
 		PyErr_SetString(PyExc_BufferError, "to_dlpack_for_write: the array is read-only");
 		return NULL;
 	}
-	return mxgo_export_capsule(a->handle, versioned, 0, 0);
+	return mxgo_export_capsule(a->handle, versioned, 0, 0, 1);
 }
 
 // __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)
@@ -160,10 +161,11 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 			PyErr_Format(PyExc_TypeError, "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
 			return NULL;
 		}
-		long s = PyLong_AsLong(stream);
+		int overflow;
+		long s = PyLong_AsLongAndOverflow(stream, &overflow);
 		if (s == -1 && PyErr_Occurred()) return NULL;
-		if (s != -1) {
-			PyErr_Format(PyExc_ValueError, "stream=%ld is not valid for CPU arrays (use None or -1)", s);
+		if (overflow || s != -1) {
+			PyErr_Format(PyExc_ValueError, "stream=%R is not valid for CPU arrays (use None or -1)", stream);
 			return NULL;
 		}
 	}
@@ -195,7 +197,9 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 			"(pass max_version=(1, 0) or newer)");
 		return NULL;
 	}
-	return mxgo_export_capsule(a->handle, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy);
+	// A consumer may write unless it got a read-only or copied tensor: wait as for_write.
+	int for_write = !do_copy && !(versioned && !a->writable);
+	return mxgo_export_capsule(a->handle, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write);
 }
 
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {

@@ -28,10 +28,18 @@ static void capsule_destructor(PyObject* cap) {
 	PyErr_Restore(type, value, tb);
 }
 
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy) {
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write) {
 	void* mt = NULL;
 	char* msg = NULL;
-	int kind = mxgoFastExport(h, versioned, flags, copy, &mt, &msg);
+	int kind;
+	// An export must not overtake pending engine work on the array; waiting happens with
+	// the GIL released, because engine work may need the GIL (foreign deleters).
+	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, &mt, &msg)) == MXGO_PENDING_WORK) {
+		Py_BEGIN_ALLOW_THREADS
+		kind = mxgoFastWait(h, for_write, &msg);
+		Py_END_ALLOW_THREADS
+		if (kind >= 0) return mxgo_raise(kind, msg);
+	}
 	if (kind >= 0) return mxgo_raise(kind, msg);
 	PyObject* cap = PyCapsule_New(mt, versioned ? VERSIONED : LEGACY, capsule_destructor);
 	if (!cap) {

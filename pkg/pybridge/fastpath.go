@@ -15,6 +15,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
 )
 
 // fastResult reports err to C: -1 for success, otherwise the error's kind with a
@@ -36,12 +37,19 @@ func fastGuard(ret *C.int, msg **C.char) {
 	}
 }
 
+// pendingWork is what mxgoFastExport returns when the array has engine work to wait
+// for: the C side then releases the GIL, calls mxgoFastWait and tries again.
+const pendingWork = -2
+
 //export mxgoFastExport
-func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy C.int, out *unsafe.Pointer, msg **C.char) (ret C.int) {
+func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWrite C.int, out *unsafe.Pointer, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err != nil {
 		return fastResult(err, msg)
+	}
+	if a.Var().Pending(forWrite != 0) {
+		return pendingWork
 	}
 	if copy != 0 {
 		if a, err = contiguousCopy(a); err != nil {
@@ -57,6 +65,24 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy C.int, 
 	return fastResult(err, msg)
 }
 
+// mxgoFastWait waits for the engine work an export must not overtake: pending writes of
+// h, and its pending reads too when forWrite. The caller has released the GIL.
+//
+//export mxgoFastWait
+func mxgoFastWait(h C.int64_t, forWrite C.int, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err == nil {
+		if forWrite != 0 {
+			err = ops.WaitToWrite(a)
+		} else {
+			err = ops.WaitToRead(a)
+		}
+	}
+	return fastResult(err, msg)
+}
+
+// contiguousCopy copies a (whose pending writes are done) synchronously.
 func contiguousCopy(a *ndarray.NDArray) (*ndarray.NDArray, error) {
 	c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
 	if err != nil {

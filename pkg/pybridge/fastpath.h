@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #define MXGO_MAX_DIMS 64
+#define MXGO_PENDING_WORK (-2) // mxgoFastExport: wait (GIL released) and try again
 
 // An array's description, filled by Go.
 typedef struct {
@@ -26,8 +27,9 @@ void mxgo_release_buffer(void* view);
 PyObject* mxgo_raise(int kind, char* msg);
 // Makes an array object of the registered class owning handle h, described by d.
 PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
-// Exports handle h as a capsule (legacy or versioned), copying first when copy is set.
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy);
+// Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
+// after the array's pending writes (and reads too when for_write) are done.
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
 // The NDArray base type, and the Python subclass arrays are made as.
 extern PyTypeObject mxgo_array_base_type;
 extern PyTypeObject* mxgo_array_class;

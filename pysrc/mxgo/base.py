@@ -5,6 +5,7 @@ and report failures as ``RuntimeError("<ExceptionName>: <message>")``; :func:`ca
 re-raises them as the named exception. The per-call hot paths live in a small C module
 (``_fastpath``) compiled into the same shared object and created once here.
 """
+import atexit
 import ctypes
 
 import numpy as np
@@ -59,6 +60,18 @@ def _load_fastpath():
 
 
 fastpath = _load_fastpath()
+
+
+def _drain_engine():
+    # Engine work still running at exit may release foreign memory through deleters that
+    # need a live interpreter: finish it first. Errors were the program's to collect.
+    try:
+        core.WaitAll()
+    except RuntimeError:
+        pass
+
+
+atexit.register(_drain_engine)
 
 #: dtype names in Go's code order: DTYPE_NAMES[code] is the name of dtype code.
 DTYPE_NAMES = tuple(core.DTypeNames().split(","))

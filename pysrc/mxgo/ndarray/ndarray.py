@@ -61,12 +61,16 @@ class NDArray(fastpath.NDArrayBase):
             raise TypeError("len() of a 0-d array")
         return self._shape[0]
 
-    # ---- synchronisation (operations are synchronous until the engine lands) ---------
+    # ---- synchronisation ----------------------------------------------------------------
+    # Operations run asynchronously on mxgo's dependency engine; these wait for them and
+    # raise the first error of an operation that wrote this array.
     def wait_to_read(self):
         """Waits until pending writes to this array are done."""
+        call(core.WaitToRead, self._h)
 
     def wait_to_write(self):
         """Waits until pending reads and writes of this array are done."""
+        call(core.WaitToWrite, self._h)
 
     # ---- conversion ---------------------------------------------------------------
     def asnumpy(self):
@@ -117,7 +121,7 @@ class NDArray(fastpath.NDArrayBase):
             out = other
         else:
             raise TypeError("copyto expects an NDArray or a Context, got %s" % type(other).__name__)
-        call(core.Copy, out._h, self._h)
+        call(core.Copy, out._h, self._h, False)
         return out
 
     def as_in_context(self, context):
@@ -130,7 +134,7 @@ class NDArray(fastpath.NDArrayBase):
         if code == self._code and not copy:
             return self
         out = empty(self._shape, ctx=self.context, dtype=code)
-        call(core.Copy, out._h, self._h)
+        call(core.Copy, out._h, self._h, False)
         return out
 
     def reshape(self, *shape, **kwargs):
@@ -153,7 +157,7 @@ class NDArray(fastpath.NDArrayBase):
             raise ValueError("assignment destination is read-only")
         if isinstance(value, NDArray):
             if value._shape == target._shape:
-                call(core.Copy, target._h, value._h)
+                call(core.Copy, target._h, value._h, False)
                 return
             value = value.asnumpy()
         if _is_scalar(value):
@@ -305,12 +309,12 @@ def _borrow_numpy(arr, writable, code=None):
 
 def _copy_into_numpy(out, src):
     tmp = _borrow_numpy(out, True)
-    call(core.Copy, tmp._h, src._h)
+    call(core.Copy, tmp._h, src._h, True)  # NumPy reads `out` as soon as we return
 
 
 def _copy_from_numpy(dst, src):
     tmp = _borrow_numpy(src, False)
-    call(core.Copy, dst._h, tmp._h)
+    call(core.Copy, dst._h, tmp._h, True)  # the caller may change `src` as soon as we return
 
 
 # ---- creation ------------------------------------------------------------------------------
@@ -347,7 +351,7 @@ def array(source_array, ctx=None, dtype=None):
     unless ``dtype`` is given."""
     if isinstance(source_array, NDArray):
         out = empty(source_array.shape, ctx, source_array._code if dtype is None else dtype)
-        call(core.Copy, out._h, source_array._h)
+        call(core.Copy, out._h, source_array._h, False)
         return out
     code = _FLOAT32 if dtype is None else _code(dtype)
     try:
@@ -379,7 +383,9 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
 
 
 def waitall():
-    """Waits for all pending operations (every operation is synchronous for now)."""
+    """Waits for all pending operations and raises the first error any of them had since
+    the last waitall."""
+    call(core.WaitAll)
 
 
 fastpath.set_array_class(NDArray)  # arrays made in C (imports, buffers) are NDArrays

@@ -1,0 +1,82 @@
+package ops
+
+import (
+	"sync"
+
+	"github.com/mxgo/mxgo/pkg/engine"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+var (
+	engineOnce sync.Once
+	eng        *engine.Engine
+)
+
+// Engine returns the process-wide dependency engine that every operation in this package
+// runs on. It is made on first use, so MXGO_ENGINE may be set until then.
+func Engine() *engine.Engine {
+	engineOnce.Do(func() { eng = engine.New() })
+	return eng
+}
+
+// push runs kernel on the engine after the pending work on ins and outs. It holds its own
+// references to the arrays, so callers may release theirs at once; kernel receives those
+// references, never the callers' arrays.
+func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
+	ri, ro := shareAll(ins), shareAll(outs)
+	Engine().Push(func() error {
+		defer releaseAll(ri)
+		defer releaseAll(ro)
+		return kernel(ri, ro)
+	}, vars(ri), vars(ro))
+}
+
+func shareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
+	out := make([]*ndarray.NDArray, len(arrs))
+	for i, a := range arrs {
+		out[i] = a.Share()
+	}
+	return out
+}
+
+func releaseAll(arrs []*ndarray.NDArray) {
+	for _, a := range arrs {
+		a.Release()
+	}
+}
+
+func vars(arrs []*ndarray.NDArray) []*engine.Var {
+	out := make([]*engine.Var, len(arrs))
+	for i, a := range arrs {
+		out[i] = a.Var()
+	}
+	return out
+}
+
+// WaitToRead waits until a's pending writes are done and returns their error, if any.
+func WaitToRead(a *ndarray.NDArray) error { return Engine().WaitToRead(a.Var()) }
+
+// WaitToWrite waits until a's pending reads and writes are done.
+func WaitToWrite(a *ndarray.NDArray) error { return Engine().WaitToWrite(a.Var()) }
+
+// WaitAll waits for every pushed operation and returns the first error since the last
+// WaitAll.
+func WaitAll() error { return Engine().WaitAll() }
+
+// Reshape returns a's elements in C order with a new shape: a view of a contiguous a,
+// otherwise a new contiguous array filled by an asynchronous copy.
+func Reshape(a *ndarray.NDArray, shape []int) (*ndarray.NDArray, error) {
+	v, err := a.Reshape(shape)
+	if err != ndarray.ErrNotContiguous {
+		return v, err
+	}
+	c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	if err := Copy(c, a); err != nil {
+		return nil, err
+	}
+	return c.Reshape(shape)
+}
