@@ -18,17 +18,6 @@ const (
 	Div
 )
 
-var binaryNames = map[string]BinaryOp{"add": Add, "subtract": Sub, "multiply": Mul, "divide": Div}
-
-// ParseBinaryOp returns the operator named s ("add", "subtract", "multiply", "divide").
-func ParseBinaryOp(s string) (BinaryOp, error) {
-	op, ok := binaryNames[s]
-	if !ok {
-		return 0, mxerr.ValueErr("unknown operator %q", s)
-	}
-	return op, nil
-}
-
 type number interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 |
 		~float32 | ~float64 | ~complex64 | ~complex128
@@ -51,57 +40,64 @@ func apply[T number](op BinaryOp, x, y T, integral bool) T {
 	return x / y
 }
 
-// Binary computes out = a op b elementwise. All three must share shape and dtype, as in
-// MXNet's NDArray arithmetic; out may be a or b (in-place forms).
+// The arithmetic operators, as registered: broadcasting array forms and the scalar
+// forms Python's operators use for `x + 2` and `2 - x`.
+var arithOps = []struct {
+	name, doc string
+	op        BinaryOp
+}{
+	{"add", "Adds arrays elementwise, with NumPy broadcasting.", Add},
+	{"subtract", "Subtracts arrays elementwise, with NumPy broadcasting.", Sub},
+	{"multiply", "Multiplies arrays elementwise, with NumPy broadcasting.", Mul},
+	{"divide", "Divides arrays elementwise, with NumPy broadcasting. Integer division truncates and x / 0 is 0.", Div},
+}
+
+// arithDTypes are the dtypes + - * / accept (bool has no arithmetic in MXNet).
+var arithDTypes = dtypesExcept(ndarray.Bool)
+
+func init() {
+	for _, a := range arithOps {
+		op := a.op
+		Register(&Op{
+			Name: a.name, Doc: a.doc + "\n\nBoth arrays must have the same dtype, as in MXNet.",
+			Category: Broadcast, Inputs: []string{"lhs", "rhs"}, DTypes: arithDTypes, InPlace: true,
+			ScalarOp: "_" + a.name + "_scalar",
+			Infer:    inferBroadcastSameDType,
+			Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error {
+				return broadcastKernel(in, out[0], func(in []*ndarray.NDArray) error { return runBinary(op, out[0], in[0], in[1], nil, false) })
+			},
+		})
+		Register(&Op{
+			Name: "_" + a.name + "_scalar", Doc: a.doc + " (one operand a Python number, converted to the array's dtype)",
+			Category: Elementwise, Inputs: []string{"data"}, DTypes: arithDTypes, InPlace: true,
+			Params: []Param{
+				{Name: "scalar", Kind: ParamScalar, Doc: "the number"},
+				{Name: "reverse", Kind: ParamBool, Default: "0", Doc: "compute scalar op data instead of data op scalar"},
+			},
+			Infer: inferSame,
+			Kernel: func(in, out []*ndarray.NDArray, at Attrs) error {
+				s := at.Scalar("scalar")
+				return runBinary(op, out[0], in[0], nil, &s, at.Bool("reverse"))
+			},
+		})
+	}
+}
+
+// Binary computes out = a op b elementwise with broadcasting (on the engine). a and b
+// must share a dtype, as in MXNet's NDArray arithmetic; out may be a or b.
 func Binary(op BinaryOp, out, a, b *ndarray.NDArray) error {
-	if err := checkArith(out, a); err != nil {
-		return err
-	}
-	if b.DType() != a.DType() {
-		return mxerr.TypeErr("dtype mismatch: %s and %s (cast one with astype)", a.DType(), b.DType())
-	}
-	if err := ndarray.SameShape(a.Shape(), b.Shape()); err != nil {
-		return err
-	}
-	push([]*ndarray.NDArray{a, b}, []*ndarray.NDArray{out}, func(in, o []*ndarray.NDArray) error {
-		return runBinary(op, o[0], in[0], in[1], nil, false)
-	})
-	return nil
+	return invokeInto(arithOps[op].name, []*ndarray.NDArray{a, b}, out, nil)
 }
 
 // BinaryScalar computes out = a op s, or s op a when reverse is set. The scalar is first
 // converted to a's dtype, as MXNet does.
 func BinaryScalar(op BinaryOp, out, a *ndarray.NDArray, s Scalar, reverse bool) error {
-	if err := checkArith(out, a); err != nil {
-		return err
-	}
-	push([]*ndarray.NDArray{a}, []*ndarray.NDArray{out}, func(in, o []*ndarray.NDArray) error {
-		return runBinary(op, o[0], in[0], nil, &s, reverse)
-	})
-	return nil
-}
-
-func checkArith(out, a *ndarray.NDArray) error {
-	if a.DType() == ndarray.Bool {
-		return mxerr.TypeErr("arithmetic is not supported for bool arrays; cast with astype first")
-	}
-	if out.DType() != a.DType() {
-		return mxerr.TypeErr("output dtype %s differs from input dtype %s", out.DType(), a.DType())
-	}
-	if err := ndarray.SameShape(out.Shape(), a.Shape()); err != nil {
-		return err
-	}
-	return out.CheckWritable()
+	return invokeInto("_"+arithOps[op].name+"_scalar", []*ndarray.NDArray{a}, out, Attrs{"scalar": s, "reverse": reverse})
 }
 
 // runBinary is the kernel of Binary and BinaryScalar; it dispatches on dtype. b is nil
 // for the scalar forms.
 func runBinary(op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse bool) error {
-	a, b, release, err := binaryInputs(out, a, b)
-	if err != nil {
-		return err
-	}
-	defer release()
 	switch a.DType() {
 	case ndarray.Int8:
 		binaryTyped[int8](op, out, a, b, s, reverse)
@@ -135,47 +131,6 @@ func runBinary(op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse bool)
 	return nil
 }
 
-// binaryInputs copies overlapping inputs so that writing out cannot change what a later
-// element reads (out exactly equal to an input is safe and is not copied).
-func binaryInputs(out, a, b *ndarray.NDArray) (ra, rb *ndarray.NDArray, release func(), err error) {
-	var tmps []*ndarray.NDArray
-	release = func() {
-		for _, t := range tmps {
-			t.Release()
-		}
-	}
-	fix := func(x *ndarray.NDArray) (*ndarray.NDArray, error) {
-		if x == nil || sameLayout(out, x) || !ndarray.Overlaps(out, x) {
-			return x, nil
-		}
-		t, err := ndarray.Empty(x.DType(), x.Shape(), x.Device())
-		if err != nil {
-			return nil, err
-		}
-		tmps = append(tmps, t)
-		return t, ndarray.CopyInto(t, x)
-	}
-	if ra, err = fix(a); err == nil {
-		rb, err = fix(b)
-	}
-	if err != nil {
-		release()
-	}
-	return ra, rb, release, err
-}
-
-func sameLayout(x, y *ndarray.NDArray) bool {
-	if x.Storage() != y.Storage() || x.Offset() != y.Offset() {
-		return false
-	}
-	for i, s := range x.Strides() {
-		if y.Strides()[i] != s && x.Shape()[i] > 1 {
-			return false
-		}
-	}
-	return true
-}
-
 func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse bool) {
 	integral := isIntegral(a.DType())
 	po, pa := out.Storage().Ptr(), a.Storage().Ptr()
@@ -184,7 +139,7 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, r
 	if b == nil {
 		var c T
 		s.store(a.DType(), unsafe.Pointer(&c))
-		ndarray.Rows(out.Shape(), operands(out, a), func(offs []int, n int, st []int) {
+		ndarray.ParallelRows(out.Shape(), operands(out, a), func(offs []int, n int, st []int) {
 			for i := 0; i < n; i++ {
 				v := x(offs[1] + i*st[1])
 				if reverse {
@@ -198,7 +153,7 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, r
 	}
 	pb := b.Storage().Ptr()
 	y := func(i int) T { return *(*T)(unsafe.Add(pb, i*int(unsafe.Sizeof(T(0))))) }
-	ndarray.Rows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
+	ndarray.ParallelRows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
 		for i := 0; i < n; i++ {
 			*o(offs[0] + i*st[0]) = apply(op, x(offs[1]+i*st[1]), y(offs[2]+i*st[2]), integral)
 		}
@@ -215,7 +170,7 @@ func binaryGeneral(op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse b
 		var c [2]byte
 		s.store(a.DType(), unsafe.Pointer(&c[0]))
 		cv := real(io.loadC(unsafe.Pointer(&c[0])))
-		ndarray.Rows(out.Shape(), operands(out, a), func(offs []int, n int, st []int) {
+		ndarray.ParallelRows(out.Shape(), operands(out, a), func(offs []int, n int, st []int) {
 			for i := 0; i < n; i++ {
 				v := real(io.loadC(at(pa, offs[1]+i*st[1])))
 				r := apply(op, v, cv, false)
@@ -228,7 +183,7 @@ func binaryGeneral(op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse b
 		return
 	}
 	pb := b.Storage().Ptr()
-	ndarray.Rows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
+	ndarray.ParallelRows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
 		for i := 0; i < n; i++ {
 			r := apply(op, real(io.loadC(at(pa, offs[1]+i*st[1]))), real(io.loadC(at(pb, offs[2]+i*st[2]))), false)
 			io.storeC(at(po, offs[0]+i*st[0]), complex(r, 0))

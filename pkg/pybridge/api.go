@@ -130,33 +130,47 @@ func Normal(h int64, loc, scale float64) (err error) {
 // Seed reseeds the random generator.
 func Seed(seed int64) { ops.Seed(uint64(seed)) }
 
-// Binary computes out = a op b for op in add, subtract, multiply, divide.
-func Binary(op string, out, a, b int64) (err error) {
+// Invoke runs the registered operator name on inputs (comma-separated handles) with
+// attrs ("name=value;..." in each parameter's wire form), writing into out when it is
+// not 0. It returns a new handle of the result; the work runs on the engine.
+func Invoke(name, inputs string, out int64, attrs string) (h int64, err error) {
 	defer guard(&err)
-	o, err := ops.ParseBinaryOp(op)
+	op, err := ops.Lookup(name)
 	if err != nil {
-		return pyErr(err)
+		return 0, pyErr(err)
 	}
-	arrs, err := lookupAll(out, a, b)
+	ids, err := parseInts(inputs)
 	if err != nil {
-		return pyErr(err)
+		return 0, pyErr(err)
 	}
-	return pyErr(ops.Binary(o, arrs[0], arrs[1], arrs[2]))
+	hs := make([]int64, len(ids))
+	for i, id := range ids {
+		hs[i] = int64(id)
+	}
+	in, err := lookupAll(hs...)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	var o *ndarray.NDArray
+	if out != 0 {
+		if o, err = lookup(out); err != nil {
+			return 0, pyErr(err)
+		}
+	}
+	at, err := ops.ParseAttrs(op, attrs)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	r, err := op.Invoke(in, o, at)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	return register(r), nil
 }
 
-// BinaryScalar computes out = a op s (or s op a when reverse) for a Python number s.
-func BinaryScalar(op string, out, a int64, isInt bool, iv int64, re, im float64, reverse bool) (err error) {
-	defer guard(&err)
-	o, err := ops.ParseBinaryOp(op)
-	if err != nil {
-		return pyErr(err)
-	}
-	arrs, err := lookupAll(out, a)
-	if err != nil {
-		return pyErr(err)
-	}
-	return pyErr(ops.BinaryScalar(o, arrs[0], arrs[1], scalar(isInt, iv, re, im), reverse))
-}
+// OpInfo describes every registered operator as JSON, for the Python front end that is
+// generated from it at import.
+func OpInfo() string { return opInfoJSON() }
 
 // LiveStorages returns the number of storages alive (for leak tests).
 func LiveStorages() int64 { return ndarray.LiveStorages() }

@@ -174,18 +174,12 @@ class NDArray(fastpath.NDArrayBase):
         _copy_from_numpy(target, src)
 
     # ---- arithmetic ---------------------------------------------------------------------
-    def _binary(self, op, other, out=None, reverse=False):
-        if isinstance(other, NDArray):
-            if out is None:
-                out = empty(self._shape, ctx=self.context, dtype=self._code)
-            a, b = (other, self) if reverse else (self, other)
-            call(core.Binary, op, out._h, a._h, b._h)
-            return out
+    def _binary(self, name, other, out=None, reverse=False):
+        """self <name> other through the operator registry (other <name> self when reverse)."""
         if _is_scalar(other):
-            if out is None:
-                out = empty(self._shape, ctx=self.context, dtype=self._code)
-            call(core.BinaryScalar, op, out._h, self._h, *_scalar_args(other), reverse)
-            return out
+            return _ops.invoke(_ops.OPS[name]["scalar_op"], [self], {"scalar": other, "reverse": reverse}, out)
+        if isinstance(other, NDArray):
+            return _ops.invoke(name, [other, self] if reverse else [self, other], None, out)
         return NotImplemented
 
     def __add__(self, other):
@@ -389,3 +383,5 @@ def waitall():
 
 
 fastpath.set_array_class(NDArray)  # arrays made in C (imports, buffers) are NDArrays
+
+from . import op as _ops  # noqa: E402  (op builds on NDArray, defined above)

@@ -1,0 +1,98 @@
+package ndarray
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+)
+
+// BroadcastShapes returns the shape NumPy's broadcasting rules give shapes, or a
+// ValueError naming them.
+func BroadcastShapes(shapes ...[]int) ([]int, error) {
+	nd := 0
+	for _, s := range shapes {
+		nd = max(nd, len(s))
+	}
+	out := make([]int, nd)
+	for i := range out {
+		out[i] = 1
+	}
+	for _, s := range shapes {
+		for i, d := range s {
+			j := nd - len(s) + i
+			switch {
+			case d == out[j] || d == 1:
+			case out[j] == 1:
+				out[j] = d
+			default:
+				return nil, mxerr.ValueErr("operands could not be broadcast together with shapes %v", shapes)
+			}
+		}
+	}
+	return out, nil
+}
+
+// BroadcastTo returns a read-only view of a with the given shape: new leading
+// dimensions and dimensions of length 1 repeat with stride 0.
+func (a *NDArray) BroadcastTo(shape []int) (*NDArray, error) {
+	if len(shape) < len(a.shape) {
+		return nil, mxerr.ValueErr("cannot broadcast shape %v to %v", a.shape, shape)
+	}
+	lead := len(shape) - len(a.shape)
+	strides := make([]int, len(shape))
+	for i, d := range a.shape {
+		switch {
+		case d == shape[lead+i]:
+			strides[lead+i] = a.strides[i]
+		case d == 1:
+			strides[lead+i] = 0
+		default:
+			return nil, mxerr.ValueErr("cannot broadcast shape %v to %v", a.shape, shape)
+		}
+	}
+	v := a.view(append([]int(nil), shape...), strides, a.offset)
+	v.writable = false
+	return v, nil
+}
+
+// parallelMin is the number of elements below which splitting a loop across goroutines
+// costs more than it saves.
+const parallelMin = 1 << 15
+
+// ParallelRows is Rows split across the machine's cores for large shapes: the
+// outermost dimension (after merging contiguous ones) is cut into one chunk per
+// worker. fn runs concurrently on disjoint chunks, so it must only write through the
+// offsets it is given. Order-dependent loops must use Rows.
+func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
+	total := 1
+	for _, d := range shape {
+		total *= d
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if total < 2*parallelMin || workers < 2 {
+		Rows(shape, ops, fn)
+		return
+	}
+	shp, strides := coalesce(shape, ops)
+	tasks := min(workers, total/parallelMin, shp[0])
+	if tasks < 2 {
+		Rows(shape, ops, fn)
+		return
+	}
+	chunk := (shp[0] + tasks - 1) / tasks
+	var wg sync.WaitGroup
+	for lo := 0; lo < shp[0]; lo += chunk {
+		sub := append([]int{min(chunk, shp[0]-lo)}, shp[1:]...)
+		subOps := make([]Operand, len(ops))
+		for k, op := range ops {
+			subOps[k] = Operand{Strides: strides[k], Offset: op.Offset + lo*strides[k][0]}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Rows(sub, subOps, fn)
+		}()
+	}
+	wg.Wait()
+}

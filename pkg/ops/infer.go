@@ -1,0 +1,83 @@
+package ops
+
+import (
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Shared pieces for operator definitions.
+
+// inferSame: the output has the (single) input's shape and dtype.
+func inferSame(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
+	return in[0].Shape(), in[0].DType(), nil
+}
+
+// inferBroadcastSameDType: inputs share a dtype (as MXNet requires) and broadcast.
+func inferBroadcastSameDType(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
+	if err := sameDType(in); err != nil {
+		return nil, 0, err
+	}
+	shape, err := broadcastShape(in)
+	return shape, in[0].DType(), err
+}
+
+func sameDType(in []*ndarray.NDArray) error {
+	for _, a := range in[1:] {
+		if a.DType() != in[0].DType() {
+			return mxerr.TypeErr("dtype mismatch: %s and %s (cast one with astype)", in[0].DType(), a.DType())
+		}
+	}
+	return nil
+}
+
+func broadcastShape(in []*ndarray.NDArray) ([]int, error) {
+	shapes := make([][]int, len(in))
+	for i, a := range in {
+		shapes[i] = a.Shape()
+	}
+	return ndarray.BroadcastShapes(shapes...)
+}
+
+// broadcastKernel runs kernel on read-only views of in broadcast to out's shape.
+func broadcastKernel(in []*ndarray.NDArray, out *ndarray.NDArray, kernel func(in []*ndarray.NDArray) error) error {
+	views := make([]*ndarray.NDArray, len(in))
+	for i, a := range in {
+		v, err := a.BroadcastTo(out.Shape())
+		if err != nil {
+			releaseAll(views[:i])
+			return err
+		}
+		views[i] = v
+	}
+	defer releaseAll(views)
+	return kernel(views)
+}
+
+// dtypesExcept lists every dtype but the ones given.
+func dtypesExcept(skip ...ndarray.DType) []ndarray.DType {
+	var out []ndarray.DType
+outer:
+	for _, dt := range ndarray.DTypes() {
+		for _, s := range skip {
+			if dt == s {
+				continue outer
+			}
+		}
+		out = append(out, dt)
+	}
+	return out
+}
+
+// invokeInto runs the named operator into out, for Go callers that already have one.
+func invokeInto(name string, in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) error {
+	op, err := Lookup(name)
+	if err != nil {
+		return err
+	}
+	r, err := op.Invoke(in, out, at)
+	if err != nil {
+		return err
+	}
+	r.Release()
+	return nil
+}

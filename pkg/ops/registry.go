@@ -1,0 +1,211 @@
+package ops
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Category groups operators by how their output relates to their inputs.
+type Category string
+
+// Operator categories.
+const (
+	Elementwise Category = "elementwise" // output has the input's shape
+	Broadcast   Category = "broadcast"   // inputs broadcast to a common shape (NumPy rules)
+	Reduction   Category = "reduction"   // reduces over axes
+	General     Category = "general"     // anything else (dot, concat, transpose, ...)
+)
+
+// Op describes an operator: the one kernel signature every operator shares, plus what
+// front ends need to expose it (MXNet generated its Python API from the same kind of
+// registry).
+type Op struct {
+	Name     string
+	Doc      string // first line is a summary
+	Category Category
+	// Inputs names the array arguments; a single name starting with '*' takes any
+	// number (at least one) of arrays.
+	Inputs []string
+	Params []Param
+	// DTypes lists the input dtypes the kernel supports (nil: all).
+	DTypes []ndarray.DType
+	// InPlace: the kernel is correct when out is exactly one of the inputs (same
+	// layout). Other overlaps are always handled by copying the input first.
+	InPlace bool
+	// ScalarOp names the operator that takes the second input as a Python number.
+	ScalarOp string
+	// Infer checks inputs and attributes and returns the output's shape and dtype; it
+	// runs when the operator is called, so bad arguments raise at once.
+	Infer func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error)
+	// Kernel computes out[0] from in; it runs on the engine.
+	Kernel func(in, out []*ndarray.NDArray, at Attrs) error
+}
+
+var registry = struct {
+	sync.RWMutex
+	ops map[string]*Op
+}{ops: map[string]*Op{}}
+
+// Register adds op to the registry; it panics on a duplicate name (a programming error
+// caught by any test).
+func Register(op *Op) {
+	registry.Lock()
+	defer registry.Unlock()
+	if _, dup := registry.ops[op.Name]; dup {
+		panic("ops: duplicate operator " + op.Name)
+	}
+	registry.ops[op.Name] = op
+}
+
+// Lookup returns the operator called name.
+func Lookup(name string) (*Op, error) {
+	registry.RLock()
+	op, ok := registry.ops[name]
+	registry.RUnlock()
+	if !ok {
+		return nil, mxerr.ValueErr("unknown operator %q", name)
+	}
+	return op, nil
+}
+
+// Ops returns every registered operator, sorted by name.
+func Ops() []*Op {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]*Op, 0, len(registry.ops))
+	for _, op := range registry.ops {
+		out = append(out, op)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Variadic reports whether op takes any number of arrays.
+func (op *Op) Variadic() bool { return len(op.Inputs) == 1 && op.Inputs[0][0] == '*' }
+
+// Invoke checks the call, allocates out when it is nil, and pushes the kernel to the
+// engine. It returns the output array (out itself when given, with a new reference the
+// caller must release either way).
+func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*ndarray.NDArray, error) {
+	if err := op.checkArity(len(in)); err != nil {
+		return nil, err
+	}
+	if err := op.checkDTypes(in); err != nil {
+		return nil, err
+	}
+	shape, dt, err := op.Infer(in, at)
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		dev := in[0].Device()
+		if out, err = ndarray.Empty(dt, shape, dev); err != nil {
+			return nil, err
+		}
+	} else {
+		if out.DType() != dt {
+			return nil, mxerr.TypeErr("%s: out has dtype %s, the result is %s", op.Name, out.DType(), dt)
+		}
+		if err := ndarray.SameShape(out.Shape(), shape); err != nil {
+			return nil, mxerr.ValueErr("%s: out has shape %v, the result has shape %v", op.Name, out.Shape(), shape)
+		}
+		if err := out.CheckWritable(); err != nil {
+			return nil, err
+		}
+		out = out.Share()
+	}
+	push(in, []*ndarray.NDArray{out}, func(ins, outs []*ndarray.NDArray) error {
+		ins, release, err := separate(ins, outs[0], op.InPlace)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return op.Kernel(ins, outs, at)
+	})
+	return out, nil
+}
+
+func (op *Op) checkArity(n int) error {
+	if op.Variadic() {
+		if n == 0 {
+			return mxerr.TypeErr("%s needs at least one array", op.Name)
+		}
+		return nil
+	}
+	if n != len(op.Inputs) {
+		return mxerr.TypeErr("%s takes %d array argument(s) (%v), got %d", op.Name, len(op.Inputs), op.Inputs, n)
+	}
+	return nil
+}
+
+func (op *Op) checkDTypes(in []*ndarray.NDArray) error {
+	if op.DTypes == nil {
+		return nil
+	}
+	for _, a := range in {
+		ok := false
+		for _, dt := range op.DTypes {
+			ok = ok || dt == a.DType()
+		}
+		if !ok {
+			return mxerr.TypeErr("%s does not support dtype %s (supported: %v)", op.Name, a.DType(), op.DTypes)
+		}
+	}
+	return nil
+}
+
+// separate copies any input that overlaps out, unless it is exactly out and the kernel
+// may run in place, so a kernel never reads what it has already overwritten.
+func separate(in []*ndarray.NDArray, out *ndarray.NDArray, inPlace bool) ([]*ndarray.NDArray, func(), error) {
+	var tmps []*ndarray.NDArray
+	release := func() {
+		for _, t := range tmps {
+			t.Release()
+		}
+	}
+	res := in
+	for i, a := range in {
+		if (inPlace && sameLayout(out, a)) || !ndarray.Overlaps(out, a) {
+			continue
+		}
+		t, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+		if err == nil {
+			err = ndarray.CopyInto(t, a)
+		}
+		if err != nil {
+			if t != nil {
+				t.Release()
+			}
+			release()
+			return nil, nil, err
+		}
+		if &res[0] == &in[0] {
+			res = append([]*ndarray.NDArray(nil), in...)
+		}
+		res[i] = t
+		tmps = append(tmps, t)
+	}
+	return res, release, nil
+}
+
+// sameLayout reports whether x and y are the same elements in the same order.
+func sameLayout(x, y *ndarray.NDArray) bool {
+	if x.Storage() != y.Storage() || x.Offset() != y.Offset() || x.NDim() != y.NDim() {
+		return false
+	}
+	for i, s := range x.Strides() {
+		if x.Shape()[i] != y.Shape()[i] || (y.Strides()[i] != s && x.Shape()[i] > 1) {
+			return false
+		}
+	}
+	return true
+}
+
+// String is the operator's Python-style signature, for error messages and docs.
+func (op *Op) String() string {
+	return fmt.Sprintf("%s(%v, %v)", op.Name, op.Inputs, op.Params)
+}

@@ -1,0 +1,48 @@
+package pybridge
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+type paramInfo struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Default string `json:"default"`
+	Doc     string `json:"doc"`
+}
+
+type opInfo struct {
+	Name     string      `json:"name"`
+	Doc      string      `json:"doc"`
+	Category string      `json:"category"`
+	Inputs   []string    `json:"inputs"`
+	Params   []paramInfo `json:"params"`
+	DTypes   []string    `json:"dtypes"`
+	InPlace  bool        `json:"inplace"`
+	ScalarOp string      `json:"scalar_op,omitempty"`
+}
+
+var opInfoOnce = sync.OnceValue(func() string {
+	var infos []opInfo
+	for _, op := range ops.Ops() {
+		info := opInfo{Name: op.Name, Doc: op.Doc, Category: string(op.Category), Inputs: op.Inputs,
+			InPlace: op.InPlace, ScalarOp: op.ScalarOp, Params: []paramInfo{}, DTypes: []string{}}
+		for _, p := range op.Params {
+			info.Params = append(info.Params, paramInfo{p.Name, string(p.Kind), p.Default, p.Doc})
+		}
+		for _, dt := range op.DTypes {
+			info.DTypes = append(info.DTypes, dt.String())
+		}
+		infos = append(infos, info)
+	}
+	b, err := json.Marshal(infos)
+	if err != nil {
+		panic(err) // plain structs of strings always marshal
+	}
+	return string(b)
+})
+
+func opInfoJSON() string { return opInfoOnce() }

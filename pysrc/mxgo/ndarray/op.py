@@ -1,0 +1,160 @@
+"""``mx.nd.<operator>`` functions, generated at import from the Go operator registry.
+
+As MXNet generated its front end from its C registry, each function here gets its
+name, signature and docstring from the registry's description (``core.OpInfo()``).
+Every operator takes ``out=`` and accepts, for arrays and ``out``, NDArrays or any
+object that speaks DLPack (NumPy arrays, PyTorch tensors, ...), shared without copies.
+Work on mxgo arrays is asynchronous; a call that touches another framework's memory
+waits for its result before returning, since that framework cannot see mxgo's engine.
+"""
+import inspect
+import json
+import numbers
+import operator
+
+import numpy as np
+
+from ..base import DTYPE_NAMES, call, core, dtype_code
+from .ndarray import NDArray, _is_scalar, _scalar_args
+
+__all__ = ["invoke", "OPS"]
+
+#: the registry's description of every operator, by name
+OPS = {info["name"]: info for info in json.loads(core.OpInfo())}
+
+_NOT_GIVEN = inspect.Parameter.empty
+
+
+def _encode_scalar(v):
+    is_int, iv, re, im = _scalar_args(v)
+    if is_int:
+        return "i:%d" % iv
+    if im:
+        return "c:%r,%r" % (re, im)
+    return "f:%r" % re
+
+
+def _encode_ints(v):
+    if isinstance(v, numbers.Integral):
+        v = (v,)
+    try:
+        return ",".join(str(operator.index(x)) for x in v)
+    except TypeError:
+        raise TypeError("expected an int or a tuple of ints, got %r" % (v,)) from None
+
+
+_ENCODE = {
+    "int": lambda v: str(operator.index(v)),
+    "float": lambda v: repr(float(v)),
+    "bool": lambda v: "1" if v else "0",
+    "axes": lambda v: "None" if v is None else _encode_ints(v),
+    "shape": _encode_ints,
+    "dtype": lambda v: DTYPE_NAMES[dtype_code(v)],
+    "scalar": _encode_scalar,
+}
+
+_DECODE_DEFAULT = {
+    "int": int,
+    "float": float,
+    "bool": lambda s: s == "1",
+    "axes": lambda s: None if s == "None" else tuple(int(x) for x in s.split(",")) if s else (),
+    "shape": lambda s: tuple(int(x) for x in s.split(",")) if s else (),
+    "dtype": str,
+    "scalar": lambda s: complex(*map(float, s[2:].split(","))) if s[0] == "c" else (int if s[0] == "i" else float)(s[2:]),
+}
+
+
+def _as_array(x, name):
+    """An NDArray for x, and whether x is memory mxgo's engine does not track."""
+    if isinstance(x, NDArray):
+        return x, False
+    if hasattr(x, "__dlpack__"):
+        from .dlpack import from_dlpack
+        return from_dlpack(x), True
+    raise TypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
+
+
+def invoke(name, arrays, params=None, out=None):
+    """Runs operator ``name`` on ``arrays`` with ``params`` (a dict), into ``out`` if given."""
+    info = OPS[name]
+    foreign = False
+    handles = []
+    for i, a in enumerate(arrays):
+        arr, f = _as_array(a, "argument %d of %s" % (i, name))
+        foreign |= f
+        handles.append(arr)
+    out_handle = 0
+    if out is not None:
+        out_arr, f = _as_array(out, "out")
+        foreign |= f
+        out_handle = out_arr.handle
+    encoded = []
+    kinds = {p["name"]: p["kind"] for p in info["params"]}
+    for k, v in (params or {}).items():
+        if k not in kinds:
+            raise TypeError("%s() got an unexpected keyword argument %r" % (name, k))
+        try:
+            encoded.append("%s=%s" % (k, _ENCODE[kinds[k]](v)))
+        except (TypeError, ValueError, OverflowError) as err:
+            raise type(err)("%s(): bad value for %s: %s" % (name, k, err)) from None
+    result = NDArray(call(core.Invoke, name, ",".join(str(a.handle) for a in handles), out_handle, ";".join(encoded)))
+    if foreign:
+        result.wait_to_read()  # the other framework may read (or reuse) its memory at once
+    return out if isinstance(out, NDArray) else result  # x += y keeps x the same object
+
+
+def _make(info):
+    name = info["name"]
+    inputs = info["inputs"]
+    variadic = len(inputs) == 1 and inputs[0].startswith("*")
+    params = info["params"]
+    scalar_op = info.get("scalar_op")
+
+    sig_params = []
+    if variadic:
+        sig_params.append(inspect.Parameter(inputs[0][1:], inspect.Parameter.VAR_POSITIONAL))
+    else:
+        sig_params += [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in inputs]
+    for p in params:
+        default = _DECODE_DEFAULT[p["kind"]](p["default"]) if p["default"] != "" else _NOT_GIVEN
+        kind = inspect.Parameter.KEYWORD_ONLY if variadic else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        sig_params.append(inspect.Parameter(p["name"], kind, default=default))
+    sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+    signature = inspect.Signature(sig_params)
+
+    def fn(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError("%s%s: %s" % (name, signature, err)) from None
+        values = bound.arguments
+        out = values.pop("out", None)
+        if variadic:
+            arrays = list(values.pop(inputs[0][1:], ()))
+        else:
+            arrays = [values.pop(n) for n in inputs]
+        if scalar_op and len(arrays) == 2 and (_is_scalar(arrays[0]) or _is_scalar(arrays[1])):
+            reverse = _is_scalar(arrays[0])
+            if reverse and _is_scalar(arrays[1]):
+                raise TypeError("%s needs at least one array" % name)
+            array, number = (arrays[1], arrays[0]) if reverse else arrays
+            return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
+        return invoke(name, arrays, values, out)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__signature__ = signature
+    doc = [info["doc"], "", "Parameters", "----------"]
+    for n in inputs:
+        doc.append("%s : NDArray or DLPack-compatible array" % n.lstrip("*"))
+    for p in params:
+        doc.append("%s : %s%s\n    %s" % (p["name"], p["kind"], "" if p["default"] == "" else ", optional", p["doc"]))
+    doc.append("out : NDArray or DLPack-compatible array, optional\n    Where to write the result; returned as an NDArray.")
+    if info["dtypes"]:
+        doc += ["", "Supported dtypes: " + ", ".join(info["dtypes"]) + "."]
+    fn.__doc__ = "\n".join(doc)
+    fn.__module__ = "mxgo.ndarray"
+    return fn
+
+
+def _public_ops():
+    return {name: _make(info) for name, info in OPS.items() if not name.startswith("_")}
