@@ -191,4 +191,3 @@ func sortInts(x []int) {
 		}
 	}
 }
-
