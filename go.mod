@@ -7,7 +7,10 @@ tool (
 	golang.org/x/tools/cmd/goimports
 )
 
-require github.com/go-python/gopy v0.4.10
+require (
+	github.com/go-python/gopy v0.4.10
+	gonum.org/v1/gonum v0.16.0
+)
 
 require (
 	github.com/davecgh/go-spew v1.1.1 // indirect

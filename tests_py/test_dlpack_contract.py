@@ -404,6 +404,7 @@ def test_read_only_capsule_with_copy_gives_a_writable_copy():
     x = mx.nd.from_dlpack(capsule, copy=True)
     assert x.writable and mx_address(x) != src.ctypes.data
     x[0] = 5
+    x.wait_to_read()  # so that an aliasing bug would show in `src`
     assert src[0] == 0
 
 

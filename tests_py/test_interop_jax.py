@@ -231,6 +231,7 @@ def test_mxgo_to_jax_copy_true():
     x = mx.nd.arange(64)
     j = jnp.from_dlpack(x, copy=True)
     x[0] = 42
+    x.wait_to_read()  # mxgo writes asynchronously: wait before JAX reads
     if JAX.import_copy_true_copies:
         assert j.unsafe_buffer_pointer() != mx_address(x) and float(j[0]) == 0
     else:  # JAX's bug: copy=True still aliases mxgo's memory
@@ -339,6 +340,7 @@ def test_from_dlpack_keywords_with_jax(copy):
     x = mx.nd.from_dlpack(a, copy=copy, device=mx.cpu())
     assert (mx_address(x) == a.unsafe_buffer_pointer()) == (not copy)
     x[0] = -1
+    x.wait_to_read()
     assert float(a[0]) == (0.0 if copy else -1.0)
 
 

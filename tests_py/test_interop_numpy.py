@@ -80,6 +80,7 @@ def test_from_numpy_copy_leaves_numpy_writable(dtype):
     np.testing.assert_array_equal(x.asnumpy(), expected)
     a[0, 0, 0, 0] = marker(dtype, a[0, 0, 0, 0])
     x[1, 2, 3, 4] = marker(dtype, a[1, 2, 3, 4])
+    x.wait_to_read()  # so that an aliasing bug would show in `a` below
     np.testing.assert_array_equal(a.ravel()[1:], expected.ravel()[1:])
     np.testing.assert_array_equal(x.asnumpy().ravel()[:-1], expected.ravel()[:-1])
 

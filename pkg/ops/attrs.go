@@ -120,6 +120,10 @@ func parseScalar(v string) (Scalar, error) {
 	switch tag {
 	case "i":
 		x, err := strconv.ParseInt(body, 10, 64)
+		if u, uerr := strconv.ParseUint(body, 10, 64); err != nil && uerr == nil {
+			// 2**63 <= u < 2**64: Int keeps its bits (as arithmetic wants), Value its value
+			return Scalar{IsInt: true, Int: int64(u), Value: complex(float64(u), 0)}, nil
+		}
 		return Scalar{IsInt: true, Int: x, Value: complex(float64(x), 0)}, err
 	case "f":
 		x, err := strconv.ParseFloat(body, 64)

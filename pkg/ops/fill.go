@@ -23,7 +23,7 @@ func (s Scalar) store(dt ndarray.DType, p unsafe.Pointer) {
 	}
 	v := s.Value
 	if s.IsInt {
-		v = complex(float64(s.Int), 0)
+		v = complex(scalarFloat(s), 0) // Int holds ints of 2**63 and more as their uint64 bits
 	}
 	io.storeC(p, v)
 }

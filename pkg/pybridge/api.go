@@ -96,6 +96,18 @@ func Reshape(h int64, shape string) (v int64, err error) {
 	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return ops.Reshape(a, dims) })
 }
 
+// Transpose returns a view of h with its axes permuted ("" reverses them).
+func Transpose(h int64, axes string) (v int64, err error) {
+	defer guard(&err)
+	var perm []int
+	if axes != "" {
+		if perm, err = parseInts(axes); err != nil {
+			return 0, pyErr(err)
+		}
+	}
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Transpose(perm) })
+}
+
 // ReadOnlyView returns a read-only view of h.
 func ReadOnlyView(h int64) (v int64, err error) {
 	defer guard(&err)

@@ -148,6 +148,18 @@ class NDArray(fastpath.NDArrayBase):
             raise TypeError("reshape got unexpected arguments %s" % sorted(kwargs))
         return NDArray(call(core.Reshape, self._h, _shape_str(shape)))
 
+    def transpose(self, *axes):
+        """Returns a view with the axes permuted (reversed when none are given), sharing
+        memory: ``x.transpose()``, ``x.transpose(1, 0, 2)`` or ``x.transpose((1, 0, 2))``."""
+        if len(axes) == 1 and not isinstance(axes[0], numbers.Integral):
+            axes = axes[0]
+        return NDArray(call(core.Transpose, self._h, _shape_str(axes) if axes else ""))
+
+    @property
+    def T(self):
+        """The transposed view (axes reversed)."""
+        return self.transpose()
+
     def __getitem__(self, key):
         return NDArray(call(core.GetItem, self._h, _encode_key(key)))
 
@@ -177,7 +189,10 @@ class NDArray(fastpath.NDArrayBase):
     def _binary(self, name, other, out=None, reverse=False):
         """self <name> other through the operator registry (other <name> self when reverse)."""
         if _is_scalar(other):
-            return _ops.invoke(_ops.OPS[name]["scalar_op"], [self], {"scalar": other, "reverse": reverse}, out)
+            scalar_op = _ops.OPS[name].get("scalar_op")
+            if scalar_op is None:
+                return NotImplemented
+            return _ops.invoke(scalar_op, [self], {"scalar": other, "reverse": reverse}, out)
         if isinstance(other, NDArray):
             return _ops.invoke(name, [other, self] if reverse else [self, other], None, out)
         return NotImplemented
@@ -219,6 +234,54 @@ class NDArray(fastpath.NDArrayBase):
         return self._binary("divide", other, out=self)
 
     __div__, __rdiv__, __idiv__ = __truediv__, __rtruediv__, __itruediv__
+
+    def __pow__(self, other, modulo=None):
+        if modulo is not None:
+            return NotImplemented
+        return self._binary("power", other)
+
+    def __rpow__(self, other):
+        return self._binary("power", other, reverse=True)
+
+    def __ipow__(self, other):
+        return self._binary("power", other, out=self)
+
+    def __matmul__(self, other):
+        return self._binary("matmul", other)
+
+    def __rmatmul__(self, other):
+        return self._binary("matmul", other, reverse=True)
+
+    def __imatmul__(self, other):
+        return self._binary("matmul", other, out=self)
+
+    # Comparisons give bool NDArrays, as in MXNet and NumPy (2 < x calls x.__gt__(2)).
+    # Arrays stay hashable by identity, as MXNet's are.
+    def __eq__(self, other):
+        return self._binary("equal", other)
+
+    def __ne__(self, other):
+        return self._binary("not_equal", other)
+
+    def __gt__(self, other):
+        return self._binary("greater", other)
+
+    def __ge__(self, other):
+        return self._binary("greater_equal", other)
+
+    def __lt__(self, other):
+        return self._binary("lesser", other)
+
+    def __le__(self, other):
+        return self._binary("lesser_equal", other)
+
+    __hash__ = object.__hash__
+
+    def __neg__(self):
+        return _ops.invoke("negative", [self])
+
+    def __abs__(self):
+        return _ops.invoke("abs", [self])
 
 
 # ---- helpers ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ _NOT_GIVEN = inspect.Parameter.empty
 def _encode_scalar(v):
     is_int, iv, re, im = _scalar_args(v)
     if is_int:
-        return "i:%d" % iv
+        return "i:%d" % (iv + (1 << 64) if iv < 0 < re else iv)  # ints >= 2**63 as themselves
     if im:
         return "c:%r,%r" % (re, im)
     return "f:%r" % re

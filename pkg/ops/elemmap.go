@@ -1,0 +1,227 @@
+package ops
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Typed elementwise loops shared by the unary, binary, comparison, where and clip
+// kernels. Each runs a Go function over every element of out, split across cores by
+// ndarray.ParallelRows, with a contiguous fast path that the compiler compiles into a
+// plain slice loop. Inputs must already have out's shape (broadcastKernel gives views).
+
+type intElem interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+type floatElem interface{ ~float32 | ~float64 }
+
+type orderedElem interface{ intElem | floatElem }
+
+// elemAt is the address of element i (counted in T) after base.
+func elemAt[T any](base unsafe.Pointer, i int) *T {
+	var zero T
+	return (*T)(unsafe.Add(base, i*int(unsafe.Sizeof(zero))))
+}
+
+// map1 sets out[i] = f(in[i]).
+func map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
+	po, pi := out.Storage().Ptr(), in.Storage().Ptr()
+	ndarray.ParallelRows(out.Shape(), operands(out, in), func(offs []int, n int, st []int) {
+		o, x := elemAt[O](po, offs[0]), elemAt[I](pi, offs[1])
+		if st[0] == 1 && st[1] == 1 {
+			os, xs := unsafe.Slice(o, n), unsafe.Slice(x, n)
+			for i := range os {
+				os[i] = f(xs[i])
+			}
+			return
+		}
+		po, pi := unsafe.Pointer(o), unsafe.Pointer(x)
+		for i := 0; i < n; i++ {
+			*elemAt[O](po, i*st[0]) = f(*elemAt[I](pi, i*st[1]))
+		}
+	})
+}
+
+// map2 sets out[i] = f(a[i], b[i]).
+func map2[A, B, O any](out, a, b *ndarray.NDArray, f func(A, B) O) {
+	po, pa, pb := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr()
+	ndarray.ParallelRows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
+		o, x, y := elemAt[O](po, offs[0]), elemAt[A](pa, offs[1]), elemAt[B](pb, offs[2])
+		switch {
+		case st[0] == 1 && st[1] == 1 && st[2] == 1:
+			os, xs, ys := unsafe.Slice(o, n), unsafe.Slice(x, n), unsafe.Slice(y, n)
+			for i := range os {
+				os[i] = f(xs[i], ys[i])
+			}
+			return
+		case st[0] == 1 && st[1] == 1 && st[2] == 0: // b is a scalar along the row
+			os, xs, c := unsafe.Slice(o, n), unsafe.Slice(x, n), *y
+			for i := range os {
+				os[i] = f(xs[i], c)
+			}
+			return
+		case st[0] == 1 && st[1] == 0 && st[2] == 1: // a is a scalar along the row
+			os, c, ys := unsafe.Slice(o, n), *x, unsafe.Slice(y, n)
+			for i := range os {
+				os[i] = f(c, ys[i])
+			}
+			return
+		}
+		po, px, py := unsafe.Pointer(o), unsafe.Pointer(x), unsafe.Pointer(y)
+		for i := 0; i < n; i++ {
+			*elemAt[O](po, i*st[0]) = f(*elemAt[A](px, i*st[1]), *elemAt[B](py, i*st[2]))
+		}
+	})
+}
+
+// map3 sets out[i] = f(a[i], b[i], c[i]).
+func map3[A, B, C, O any](out, a, b, c *ndarray.NDArray, f func(A, B, C) O) {
+	po, pa, pb, pc := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr(), c.Storage().Ptr()
+	ndarray.ParallelRows(out.Shape(), operands(out, a, b, c), func(offs []int, n int, st []int) {
+		for i := 0; i < n; i++ {
+			*elemAt[O](po, offs[0]+i*st[0]) = f(*elemAt[A](pa, offs[1]+i*st[1]), *elemAt[B](pb, offs[2]+i*st[2]), *elemAt[C](pc, offs[3]+i*st[3]))
+		}
+	})
+}
+
+// Scalar conversions of the 16-bit float formats, through float32 as NumPy computes them.
+func h2f(h uint16) float64  { return float64(f16ToF32(h)) }
+func f2h(v float64) uint16  { return f32ToF16(float32(v)) }
+func bh2f(h uint16) float64 { return float64(bf16ToF32(h)) }
+func f2bh(v float64) uint16 { return f32ToBF16(float32(v)) }
+
+// isFloat reports whether dt is a real floating-point dtype (bfloat16 included).
+func isFloat(dt ndarray.DType) bool {
+	return dt.Kind() == ndarray.KindFloat || dt.Kind() == ndarray.KindBfloat
+}
+
+// floatResult is NumPy's result dtype for a floating-point function (exp, sqrt, ...) of
+// dt: floating and complex dtypes keep theirs; bool and integers become the smallest
+// float that holds all their values (as NumPy's casting tables say): bool, int8 and
+// uint8 give float16, int16 and uint16 float32, wider integers float64.
+func floatResult(dt ndarray.DType) ndarray.DType {
+	switch dt {
+	case ndarray.Bool, ndarray.Int8, ndarray.Uint8:
+		return ndarray.Float16
+	case ndarray.Int16, ndarray.Uint16:
+		return ndarray.Float32
+	case ndarray.Int32, ndarray.Uint32, ndarray.Int64, ndarray.Uint64:
+		return ndarray.Float64
+	}
+	return dt
+}
+
+// realMap sets out[i] = f(in[i]) for a real in (bool, integer or float) and a float
+// out, computing in float64 and rounding once to out's dtype (through float32 for the
+// 16-bit formats, as NumPy computes them).
+func realMap(out, in *ndarray.NDArray, f func(float64) float64) {
+	switch {
+	case in.DType() == ndarray.Float64 && out.DType() == ndarray.Float64:
+		map1(out, in, f) // one call per element: the common cases skip realApply's wrapper
+		return
+	case in.DType() == ndarray.Float32 && out.DType() == ndarray.Float32:
+		map1(out, in, func(x float32) float32 { return float32(f(float64(x))) })
+		return
+	}
+	switch out.DType() {
+	case ndarray.Float64:
+		realApply(out, in, f)
+	case ndarray.Float32:
+		realApply(out, in, func(v float64) float32 { return float32(f(v)) })
+	case ndarray.Float16:
+		realApply(out, in, func(v float64) uint16 { return f2h(f(v)) })
+	case ndarray.Bfloat16:
+		realApply(out, in, func(v float64) uint16 { return f2bh(f(v)) })
+	}
+}
+
+// realApply sets out[i] = f(in[i]) for a real in, read as float64 (bool as 0 or 1).
+func realApply[O any](out, in *ndarray.NDArray, f func(float64) O) {
+	switch in.DType() {
+	case ndarray.Bool:
+		map1(out, in, func(x uint8) O { return f(float64(min(x, 1))) })
+	case ndarray.Int8:
+		map1(out, in, func(x int8) O { return f(float64(x)) })
+	case ndarray.Int16:
+		map1(out, in, func(x int16) O { return f(float64(x)) })
+	case ndarray.Int32:
+		map1(out, in, func(x int32) O { return f(float64(x)) })
+	case ndarray.Int64:
+		map1(out, in, func(x int64) O { return f(float64(x)) })
+	case ndarray.Uint8:
+		map1(out, in, func(x uint8) O { return f(float64(x)) })
+	case ndarray.Uint16:
+		map1(out, in, func(x uint16) O { return f(float64(x)) })
+	case ndarray.Uint32:
+		map1(out, in, func(x uint32) O { return f(float64(x)) })
+	case ndarray.Uint64:
+		map1(out, in, func(x uint64) O { return f(float64(x)) })
+	case ndarray.Float16:
+		map1(out, in, func(x uint16) O { return f(h2f(x)) })
+	case ndarray.Bfloat16:
+		map1(out, in, func(x uint16) O { return f(bh2f(x)) })
+	case ndarray.Float32:
+		map1(out, in, func(x float32) O { return f(float64(x)) })
+	case ndarray.Float64:
+		map1(out, in, f)
+	}
+}
+
+// floatMap2 sets out[i] = f(a[i], b[i]) for float a, b and out of one dtype.
+func floatMap2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
+	switch a.DType() {
+	case ndarray.Float64:
+		map2(out, a, b, f)
+	case ndarray.Float32:
+		map2(out, a, b, func(x, y float32) float32 { return float32(f(float64(x), float64(y))) })
+	case ndarray.Float16:
+		map2(out, a, b, func(x, y uint16) uint16 { return f2h(f(h2f(x), h2f(y))) })
+	case ndarray.Bfloat16:
+		map2(out, a, b, func(x, y uint16) uint16 { return f2bh(f(bh2f(x), bh2f(y))) })
+	}
+}
+
+// complexMap sets out[i] = f(in[i]) for complex in and out of one dtype.
+func complexMap(out, in *ndarray.NDArray, f func(complex128) complex128) {
+	if in.DType() == ndarray.Complex64 {
+		map1(out, in, func(x complex64) complex64 { return complex64(f(complex128(x))) })
+		return
+	}
+	map1(out, in, f)
+}
+
+// complexMap2 sets out[i] = f(a[i], b[i]) for complex a, b and out of one dtype.
+func complexMap2(out, a, b *ndarray.NDArray, f func(x, y complex128) complex128) {
+	if a.DType() == ndarray.Complex64 {
+		map2(out, a, b, func(x, y complex64) complex64 { return complex64(f(complex128(x), complex128(y))) })
+		return
+	}
+	map2(out, a, b, f)
+}
+
+// scalarAs converts s to dtype dt (whose Go element type is T) as a cast would.
+func scalarAs[T any](dt ndarray.DType, s Scalar) T {
+	var buf [2]uint64 // large and aligned enough for any dtype
+	s.store(dt, unsafe.Pointer(&buf[0]))
+	return *(*T)(unsafe.Pointer(&buf[0]))
+}
+
+// scalarFloat is s's real part as a float64 (exact for integers below 2**53).
+func scalarFloat(s Scalar) float64 {
+	if !s.IsInt {
+		return real(s.Value)
+	}
+	if s.Int < 0 && real(s.Value) > 0 { // a Python int of 2**63 or more, as its uint64 bits
+		return float64(uint64(s.Int))
+	}
+	return float64(s.Int)
+}
+
+// scalarLoad converts s to dtype dt and reads the result back as a complex128.
+func scalarLoad(dt ndarray.DType, s Scalar) complex128 {
+	var buf [2]uint64
+	s.store(dt, unsafe.Pointer(&buf[0]))
+	return ioTable[dt].loadC(unsafe.Pointer(&buf[0]))
+}

@@ -1,0 +1,291 @@
+package ops
+
+import (
+	"strconv"
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Operators that move elements without computing: transpose, reshape, concat, stack and
+// cast. Each writes a new array (or out=); the view forms (NDArray.reshape, and
+// ndarray.(*NDArray).Transpose for x.T) share memory instead.
+
+func init() {
+	Register(&Op{
+		Name: "transpose",
+		Doc: "Permutes the axes of an array (a copy; x.T and x.transpose() are views).\n\n" +
+			"axes=None reverses the axes; otherwise axes names every axis once, as in NumPy.",
+		Category: General, Inputs: []string{"data"},
+		Params: []Param{{Name: "axes", Kind: ParamAxes, Default: "None", Doc: "the new order of the axes (None: reversed)"}},
+		Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
+			perm, err := ndarray.TransposeAxes(at.Ints("axes"), in[0].NDim())
+			if err != nil {
+				return nil, 0, withOpName("transpose", err)
+			}
+			shape := make([]int, len(perm))
+			for i, p := range perm {
+				shape[i] = in[0].Shape()[p]
+			}
+			return shape, in[0].DType(), nil
+		},
+		Kernel: func(in, out []*ndarray.NDArray, at Attrs) error {
+			v, err := in[0].Transpose(at.Ints("axes"))
+			if err != nil {
+				return err
+			}
+			defer v.Release()
+			moveElems(out[0], v)
+			return nil
+		},
+	})
+	Register(&Op{
+		Name: "reshape",
+		Doc: "Returns the elements of an array, in C order, in a new shape (a copy; NDArray.reshape is a view when it can be).\n\n" +
+			"One dimension may be -1 and is inferred. Dimensions follow NumPy: 0 is an empty dimension " +
+			"(MXNet's special codes 0, -2, -3 and -4 are not supported).",
+		Category: General, Inputs: []string{"data"},
+		Params: []Param{{Name: "shape", Kind: ParamShape, Doc: "the new shape"}},
+		Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
+			shape, err := in[0].ResolveShape(at.Ints("shape"))
+			if err != nil {
+				return nil, 0, withOpName("reshape", err)
+			}
+			return shape, in[0].DType(), nil
+		},
+		Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error { return reshapeInto(out[0], in[0]) },
+	})
+	Register(&Op{
+		Name: "concat",
+		Doc: "Joins arrays along an existing axis.\n\n" +
+			"All arrays have the same dtype, the same number of dimensions (at least one) and the same " +
+			"shape except along dim. The default dim=1 is MXNet's (NumPy's concatenate uses 0).",
+		Category: General, Inputs: []string{"*data"},
+		Params: []Param{{Name: "dim", Kind: ParamInt, Default: "1", Doc: "the axis to join along (negative counts from the end)"}},
+		Infer:  inferConcat,
+		Kernel: func(in, out []*ndarray.NDArray, at Attrs) error {
+			axis, err := joinAxis("concat", at.Int("dim"), out[0].NDim())
+			if err != nil {
+				return err
+			}
+			key := fullKey(out[0].NDim())
+			start := 0
+			for _, a := range in {
+				n := a.Shape()[axis]
+				key[axis] = ndarray.KeyItem{Kind: ndarray.KeySlice, Start: start, Stop: start + n, HasStart: true, HasStop: true}
+				if err := copyToPart(out[0], key, a); err != nil {
+					return err
+				}
+				start += n
+			}
+			return nil
+		},
+	})
+	Register(&Op{
+		Name: "stack",
+		Doc: "Joins arrays along a new axis.\n\n" +
+			"All arrays have the same shape and dtype; the result has one more dimension, of length the " +
+			"number of arrays, at position axis.",
+		Category: General, Inputs: []string{"*data"},
+		Params: []Param{{Name: "axis", Kind: ParamInt, Default: "0", Doc: "where the new axis goes in the result (negative counts from the end)"}},
+		Infer:  inferStack,
+		Kernel: func(in, out []*ndarray.NDArray, at Attrs) error {
+			axis, err := joinAxis("stack", at.Int("axis"), out[0].NDim())
+			if err != nil {
+				return err
+			}
+			key := fullKey(out[0].NDim())
+			for i, a := range in {
+				key[axis] = ndarray.KeyItem{Kind: ndarray.KeyInt, Start: i}
+				if err := copyToPart(out[0], key, a); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	})
+	Register(&Op{
+		Name: "cast",
+		Doc: "Converts an array to another dtype, as NumPy's astype does (C casts: floats truncate " +
+			"toward zero into integers, complex numbers lose their imaginary part).",
+		Category: Elementwise, Inputs: []string{"data"},
+		Params: []Param{{Name: "dtype", Kind: ParamDType, Doc: "the dtype of the result"}},
+		Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
+			return in[0].Shape(), at.DType("dtype"), nil
+		},
+		Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error { return copyCast(out[0], in[0]) },
+	})
+}
+
+// withOpName puts an operator's name in front of an error's message, keeping its kind.
+func withOpName(name string, err error) error {
+	return mxerr.New(mxerr.KindOf(err), "%s: %s", name, err.Error())
+}
+
+// joinAxis resolves a possibly negative axis of an ndim-dimensional array.
+func joinAxis(name string, axis, ndim int) (int, error) {
+	a := axis
+	if a < 0 {
+		a += ndim
+	}
+	if a < 0 || a >= ndim {
+		return 0, mxerr.IndexErr("%s: axis %d is out of bounds for array of dimension %d", name, axis, ndim)
+	}
+	return a, nil
+}
+
+func inferConcat(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
+	if err := sameDType(in); err != nil {
+		return nil, 0, withOpName("concat", err)
+	}
+	first := in[0].Shape()
+	if len(first) == 0 {
+		return nil, 0, mxerr.ValueErr("concat: zero-dimensional arrays cannot be concatenated")
+	}
+	axis, err := joinAxis("concat", at.Int("dim"), len(first))
+	if err != nil {
+		return nil, 0, err
+	}
+	shape := append([]int(nil), first...)
+	for i, a := range in[1:] {
+		s := a.Shape()
+		if len(s) != len(first) {
+			return nil, 0, mxerr.ValueErr("concat: all the input arrays must have the same number of dimensions, "+
+				"but array 0 has %d dimension(s) and array %d has %d", len(first), i+1, len(s))
+		}
+		for d := range s {
+			if d != axis && s[d] != first[d] {
+				return nil, 0, mxerr.ValueErr("concat: the shapes of the arrays must match except along dim %d, "+
+					"but array 0 has shape %v and array %d has shape %v", axis, first, i+1, s)
+			}
+		}
+		shape[axis] += s[axis]
+		if shape[axis] < 0 {
+			return nil, 0, mxerr.ValueErr("concat: the result is too large")
+		}
+	}
+	return shape, in[0].DType(), nil
+}
+
+func inferStack(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
+	if err := sameDType(in); err != nil {
+		return nil, 0, withOpName("stack", err)
+	}
+	first := in[0].Shape()
+	for i, a := range in[1:] {
+		if ndarray.SameShape(first, a.Shape()) != nil {
+			return nil, 0, mxerr.ValueErr("stack: all input arrays must have the same shape, "+
+				"but array 0 has shape %v and array %d has shape %v", first, i+1, a.Shape())
+		}
+	}
+	axis, err := joinAxis("stack", at.Int("axis"), len(first)+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	shape := make([]int, 0, len(first)+1)
+	shape = append(shape, first[:axis]...)
+	shape = append(shape, len(in))
+	shape = append(shape, first[axis:]...)
+	return shape, in[0].DType(), nil
+}
+
+// fullKey is the index key a[:, :, ...] of an ndim-dimensional array.
+func fullKey(ndim int) []ndarray.KeyItem {
+	key := make([]ndarray.KeyItem, ndim)
+	for i := range key {
+		key[i] = ndarray.KeyItem{Kind: ndarray.KeySlice}
+	}
+	return key
+}
+
+// copyToPart copies src into the part of dst that key selects.
+func copyToPart(dst *ndarray.NDArray, key []ndarray.KeyItem, src *ndarray.NDArray) error {
+	v, err := dst.Index(key)
+	if err != nil {
+		return err
+	}
+	defer v.Release()
+	if err := ndarray.SameShape(v.Shape(), src.Shape()); err != nil {
+		return err
+	}
+	moveElems(v, src)
+	return nil
+}
+
+// reshapeInto copies src's elements in C order into dst (same size, any shapes and
+// layouts), through views when either side is contiguous.
+func reshapeInto(dst, src *ndarray.NDArray) error {
+	if v, err := src.Reshape(dst.Shape()); err == nil {
+		defer v.Release()
+		moveElems(dst, v)
+		return nil
+	}
+	if v, err := dst.Reshape(src.Shape()); err == nil {
+		defer v.Release()
+		moveElems(v, src)
+		return nil
+	}
+	tmp, err := ndarray.Empty(src.DType(), src.Shape(), src.Device())
+	if err != nil {
+		return err
+	}
+	defer tmp.Release()
+	moveElems(tmp, src)
+	v, err := tmp.Reshape(dst.Shape())
+	if err != nil {
+		return err
+	}
+	defer v.Release()
+	moveElems(dst, v)
+	return nil
+}
+
+// moveElems copies src into dst (same dtype and shape, memory that does not overlap),
+// across the machine's cores for large arrays.
+func moveElems(dst, src *ndarray.NDArray) {
+	size := dst.DType().Size()
+	dbase, sbase := dst.Storage().Ptr(), src.Storage().Ptr()
+	ndarray.ParallelRows(dst.Shape(), operands(dst, src), func(offs []int, n int, steps []int) {
+		d := unsafe.Add(dbase, offs[0]*size)
+		s := unsafe.Add(sbase, offs[1]*size)
+		if n == 1 || (steps[0] == 1 && steps[1] == 1) {
+			copy(unsafe.Slice((*byte)(d), n*size), unsafe.Slice((*byte)(s), n*size))
+			return
+		}
+		switch size {
+		case 1:
+			moveStridedT[uint8](d, s, n, steps)
+		case 2:
+			moveStridedT[uint16](d, s, n, steps)
+		case 4:
+			moveStridedT[uint32](d, s, n, steps)
+		case 8:
+			moveStridedT[uint64](d, s, n, steps)
+		default:
+			moveStridedT[[2]uint64](d, s, n, steps)
+		}
+	})
+}
+
+func moveStridedT[T any](d, s unsafe.Pointer, n int, steps []int) {
+	size := int(unsafe.Sizeof(*new(T)))
+	for i := 0; i < n; i++ {
+		*(*T)(unsafe.Add(d, i*steps[0]*size)) = *(*T)(unsafe.Add(s, i*steps[1]*size))
+	}
+}
+
+// fmtShape formats a shape the way NumPy prints it: (2, 3), (4,), ().
+func fmtShape(s []int) string {
+	out := "("
+	for i, d := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += strconv.Itoa(d)
+	}
+	if len(s) == 1 {
+		out += ","
+	}
+	return out + ")"
+}

@@ -1,0 +1,182 @@
+package ops
+
+import (
+	"math"
+	"math/cmplx"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// unaryKind is how a unary operator treats dtypes: the first five keep the input's dtype
+// (with an integer kernel of their own); floatFn is a floating-point function whose
+// integer and bool inputs give floats (see floatResult).
+type unaryKind int
+
+const (
+	uNeg unaryKind = iota
+	uAbs
+	uSign
+	uSquare
+	uRelu
+	floatFn
+)
+
+// The dtype sets of the elementwise operators, spelled out so the registry lists them.
+var (
+	allDTypes         = ndarray.DTypes()
+	numericDTypes     = dtypesExcept(ndarray.Bool)
+	realDTypes        = dtypesExcept(ndarray.Complex64, ndarray.Complex128)
+	realNumericDTypes = dtypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)
+)
+
+type unaryDef struct {
+	name, doc string
+	kind      unaryKind
+	dtypes    []ndarray.DType
+	real      func(float64) float64       // floats (and integers, for floatFn)
+	cplx      func(complex128) complex128 // complex dtypes (nil where not supported)
+}
+
+var unaryDefs = []unaryDef{
+	{"negative", "Numerical negative, elementwise: -x. Unsigned integers wrap, as in NumPy; bool is not supported (NumPy refuses it too).",
+		uNeg, numericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }},
+	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
+		uAbs, allDTypes, math.Abs, nil},
+	{"sign", "Sign of each element: -1, 0 or 1 (NaN stays NaN), in the input's dtype. Not defined for bool or complex arrays.",
+		uSign, realNumericDTypes, signFloat, nil},
+	{"square", "Square of each element, in the input's dtype (integers wrap).",
+		uSquare, numericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }},
+	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
+		uRelu, realNumericDTypes, reluFloat, nil},
+	{"exp", "Exponential, elementwise.", floatFn, allDTypes, math.Exp, cmplx.Exp},
+	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", floatFn, allDTypes, math.Log, cmplx.Log},
+	{"sqrt", "Square root, elementwise (NaN for negative reals).", floatFn, allDTypes, math.Sqrt, cmplx.Sqrt},
+	{"sin", "Sine, elementwise (radians).", floatFn, allDTypes, math.Sin, cmplx.Sin},
+	{"cos", "Cosine, elementwise (radians).", floatFn, allDTypes, math.Cos, cmplx.Cos},
+	{"tanh", "Hyperbolic tangent, elementwise.", floatFn, allDTypes, math.Tanh, cmplx.Tanh},
+	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", floatFn, realDTypes, sigmoid, nil},
+}
+
+const floatFnDoc = "\n\nFloating-point and complex arrays keep their dtype; bool and integer arrays give NumPy's " +
+	"float result: float16 for bool, int8 and uint8, float32 for int16 and uint16, float64 for wider integers."
+
+func init() {
+	for i := range unaryDefs {
+		d := &unaryDefs[i]
+		doc := d.doc
+		if d.kind == floatFn {
+			doc += floatFnDoc
+		}
+		Register(&Op{
+			Name: d.name, Doc: doc, Category: Elementwise, Inputs: []string{"data"}, DTypes: d.dtypes, InPlace: true,
+			Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
+				return in[0].Shape(), d.resultDType(in[0].DType()), nil
+			},
+			Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error {
+				d.run(out[0], in[0])
+				return nil
+			},
+		})
+	}
+}
+
+// resultDType is the output dtype for an input of dtype dt.
+func (d *unaryDef) resultDType(dt ndarray.DType) ndarray.DType {
+	switch {
+	case d.kind == floatFn:
+		return floatResult(dt)
+	case d.kind == uAbs && dt == ndarray.Complex64:
+		return ndarray.Float32
+	case d.kind == uAbs && dt == ndarray.Complex128:
+		return ndarray.Float64
+	}
+	return dt
+}
+
+func (d *unaryDef) run(out, in *ndarray.NDArray) {
+	dt := in.DType()
+	switch {
+	case dt == ndarray.Complex64 && d.kind == uAbs:
+		map1(out, in, func(z complex64) float32 { return float32(cmplx.Abs(complex128(z))) })
+	case dt == ndarray.Complex128 && d.kind == uAbs:
+		map1(out, in, cmplx.Abs)
+	case dt.Kind() == ndarray.KindComplex:
+		complexMap(out, in, d.cplx)
+	case isFloat(dt) || d.kind == floatFn:
+		realMap(out, in, d.real)
+	case dt == ndarray.Bool: // abs of bool is itself
+		map1(out, in, func(x uint8) uint8 { return min(x, 1) })
+	default:
+		intUnary(d.kind, out, in)
+	}
+}
+
+func intUnary(k unaryKind, out, in *ndarray.NDArray) {
+	switch in.DType() {
+	case ndarray.Int8:
+		map1(out, in, intUnaryFn[int8](k))
+	case ndarray.Int16:
+		map1(out, in, intUnaryFn[int16](k))
+	case ndarray.Int32:
+		map1(out, in, intUnaryFn[int32](k))
+	case ndarray.Int64:
+		map1(out, in, intUnaryFn[int64](k))
+	case ndarray.Uint8:
+		map1(out, in, intUnaryFn[uint8](k))
+	case ndarray.Uint16:
+		map1(out, in, intUnaryFn[uint16](k))
+	case ndarray.Uint32:
+		map1(out, in, intUnaryFn[uint32](k))
+	case ndarray.Uint64:
+		map1(out, in, intUnaryFn[uint64](k))
+	}
+}
+
+// intUnaryFn is the integer kernel of a dtype-keeping operator; arithmetic wraps.
+func intUnaryFn[T intElem](k unaryKind) func(T) T {
+	switch k {
+	case uNeg:
+		return func(x T) T { return -x }
+	case uAbs:
+		return func(x T) T {
+			if x < 0 {
+				return -x
+			}
+			return x
+		}
+	case uSign:
+		return func(x T) T {
+			switch {
+			case x > 0:
+				return 1
+			case x < 0:
+				return ^T(0) // -1 (only signed types get here)
+			}
+			return 0
+		}
+	case uSquare:
+		return func(x T) T { return x * x }
+	}
+	return func(x T) T { return max(x, 0) }
+}
+
+func signFloat(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	case x == 0:
+		return 0
+	}
+	return x // NaN
+}
+
+func reluFloat(x float64) float64 {
+	if x > 0 || x != x {
+		return x
+	}
+	return 0
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
