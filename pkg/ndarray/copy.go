@@ -62,12 +62,15 @@ func (a *NDArray) byteRange() (lo, hi uintptr) {
 	return base + uintptr((a.offset+l)*size), base + uintptr((a.offset+h+1)*size)
 }
 
-// copyElems moves elements row by row: memmove for contiguous rows, typed loops by
-// element size otherwise.
+// MoveElems copies src's elements into dst without any checks: same dtype and shape,
+// memory that does not overlap (CopyInto is the checked form). Large copies use every
+// core; contiguous rows are memmoves, others typed loops by element size.
+func MoveElems(dst, src *NDArray) { copyElems(dst, src) }
+
 func copyElems(dst, src *NDArray) {
 	size := dst.dtype.Size()
 	dbase, sbase := dst.storage.ptr, src.storage.ptr
-	Rows(dst.shape, []Operand{{dst.strides, dst.offset}, {src.strides, src.offset}}, func(offs []int, n int, steps []int) {
+	ParallelRows(dst.shape, []Operand{{dst.strides, dst.offset}, {src.strides, src.offset}}, func(offs []int, n int, steps []int) {
 		d := unsafe.Add(dbase, offs[0]*size)
 		s := unsafe.Add(sbase, offs[1]*size)
 		if (steps[0] == 1 && steps[1] == 1) || n == 1 {

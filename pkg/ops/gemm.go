@@ -282,7 +282,7 @@ func gemmReady(x *ndarray.NDArray) (*ndarray.NDArray, error) {
 	if err != nil {
 		return nil, err
 	}
-	moveElems(c, x)
+	ndarray.MoveElems(c, x)
 	return c, nil
 }
 
@@ -315,7 +315,7 @@ func batchGemm(a, b, c *ndarray.NDArray) error {
 		if err := batchGemm(a, b, tmp); err != nil {
 			return err
 		}
-		moveElems(c, tmp)
+		ndarray.MoveElems(c, tmp)
 		return nil
 	}
 	if k == 0 {

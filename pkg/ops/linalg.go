@@ -142,7 +142,7 @@ func dotKernel(in, out []*ndarray.NDArray, at Attrs) error {
 		if err := batchGemm(a, b, c); err != nil {
 			return err
 		}
-		moveElems(o, tmp)
+		ndarray.MoveElems(o, tmp)
 		return nil
 	}
 	if err != nil {
@@ -189,7 +189,7 @@ func matrixOf(x *ndarray.NDArray, split int) (*ndarray.NDArray, error) {
 		return nil, err
 	}
 	defer tmp.Release()
-	moveElems(tmp, x)
+	ndarray.MoveElems(tmp, x)
 	return matrixView(tmp, split)
 }
 

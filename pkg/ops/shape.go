@@ -2,7 +2,6 @@ package ops
 
 import (
 	"strconv"
-	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -36,7 +35,7 @@ func init() {
 				return err
 			}
 			defer v.Release()
-			moveElems(out[0], v)
+			ndarray.MoveElems(out[0], v)
 			return nil
 		},
 	})
@@ -209,7 +208,7 @@ func copyToPart(dst *ndarray.NDArray, key []ndarray.KeyItem, src *ndarray.NDArra
 	if err := ndarray.SameShape(v.Shape(), src.Shape()); err != nil {
 		return err
 	}
-	moveElems(v, src)
+	ndarray.MoveElems(v, src)
 	return nil
 }
 
@@ -218,12 +217,12 @@ func copyToPart(dst *ndarray.NDArray, key []ndarray.KeyItem, src *ndarray.NDArra
 func reshapeInto(dst, src *ndarray.NDArray) error {
 	if v, err := src.Reshape(dst.Shape()); err == nil {
 		defer v.Release()
-		moveElems(dst, v)
+		ndarray.MoveElems(dst, v)
 		return nil
 	}
 	if v, err := dst.Reshape(src.Shape()); err == nil {
 		defer v.Release()
-		moveElems(v, src)
+		ndarray.MoveElems(v, src)
 		return nil
 	}
 	tmp, err := ndarray.Empty(src.DType(), src.Shape(), src.Device())
@@ -231,48 +230,14 @@ func reshapeInto(dst, src *ndarray.NDArray) error {
 		return err
 	}
 	defer tmp.Release()
-	moveElems(tmp, src)
+	ndarray.MoveElems(tmp, src)
 	v, err := tmp.Reshape(dst.Shape())
 	if err != nil {
 		return err
 	}
 	defer v.Release()
-	moveElems(dst, v)
+	ndarray.MoveElems(dst, v)
 	return nil
-}
-
-// moveElems copies src into dst (same dtype and shape, memory that does not overlap),
-// across the machine's cores for large arrays.
-func moveElems(dst, src *ndarray.NDArray) {
-	size := dst.DType().Size()
-	dbase, sbase := dst.Storage().Ptr(), src.Storage().Ptr()
-	ndarray.ParallelRows(dst.Shape(), operands(dst, src), func(offs []int, n int, steps []int) {
-		d := unsafe.Add(dbase, offs[0]*size)
-		s := unsafe.Add(sbase, offs[1]*size)
-		if n == 1 || (steps[0] == 1 && steps[1] == 1) {
-			copy(unsafe.Slice((*byte)(d), n*size), unsafe.Slice((*byte)(s), n*size))
-			return
-		}
-		switch size {
-		case 1:
-			moveStridedT[uint8](d, s, n, steps)
-		case 2:
-			moveStridedT[uint16](d, s, n, steps)
-		case 4:
-			moveStridedT[uint32](d, s, n, steps)
-		case 8:
-			moveStridedT[uint64](d, s, n, steps)
-		default:
-			moveStridedT[[2]uint64](d, s, n, steps)
-		}
-	})
-}
-
-func moveStridedT[T any](d, s unsafe.Pointer, n int, steps []int) {
-	size := int(unsafe.Sizeof(*new(T)))
-	for i := 0; i < n; i++ {
-		*(*T)(unsafe.Add(d, i*steps[0]*size)) = *(*T)(unsafe.Add(s, i*steps[1]*size))
-	}
 }
 
 // fmtShape formats a shape the way NumPy prints it: (2, 3), (4,), ().
