@@ -5,7 +5,9 @@
 #   make build      wheel + install it into .venv and .venv-legacy
 #   make test       setup, build, Go vet/tests, Python tests in both venvs against the
 #                   installed wheel with no Go on PATH, and the quickstart notebook
-#   make demo       run examples/demo.py          make bench   run bench/bench_exchange.py
+#   make demo       run examples/demo.py
+#   make bench      bench/bench_exchange.py and bench/bench_ops.py (a few minutes; results in
+#                   bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make clean      build outputs                 make distclean   clean + both venvs
 #
 # CI runs `.ci/run`, which is `make test` on a fresh machine.
@@ -121,8 +123,12 @@ notebook: build
 demo: setup build
 	$(PY) examples/demo.py
 
+# bench_ops.py caps itself (--budget, seconds) so that the whole target stays under ~10 min.
+BENCH_OPS_FLAGS ?= --budget 420
+
 bench: setup build
 	$(PY) bench/bench_exchange.py
+	$(PY) bench/bench_ops.py $(BENCH_OPS_FLAGS)
 
 # ---------------------------------------------------------------------------- cleaning
 

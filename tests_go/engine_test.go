@@ -1341,3 +1341,24 @@ func TestEngineRandomProgramsConcurrentPushers(t *testing.T) {
 	require.Empty(t, msgs, strings.Join(msgs, "\n"))
 	require.NoError(t, waitAll(t, e))
 }
+
+// TestEnginePushCleanupRunsOnceEitherWay: the cleanup of an operation runs after fn, or
+// instead of it when a failed dependency makes the engine skip fn, and before waits return.
+func TestEnginePushCleanupRunsOnceEitherWay(t *testing.T) {
+	t.Setenv("MXGO_ENGINE", "")
+	e := engine.New()
+	v := engine.NewVar()
+	var mu sync.Mutex
+	var calls []bool
+	record := func(ran bool) {
+		mu.Lock()
+		calls = append(calls, ran)
+		mu.Unlock()
+	}
+	e.PushCleanup(func() error { return errors.New("boom") }, record, nil, []*engine.Var{v})
+	e.PushCleanup(func() error { t.Error("skipped operation ran"); return nil }, record, []*engine.Var{v}, nil)
+	require.EqualError(t, e.WaitAll(), "boom")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []bool{true, false}, calls)
+}

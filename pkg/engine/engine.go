@@ -23,6 +23,7 @@ func NewVar() *Var { return &Var{} }
 
 type op struct {
 	fn         Fn
+	cleanup    func(ran bool) // always called once, after fn or instead of it
 	reads      []*Var
 	writes     []*Var
 	mu         sync.Mutex
@@ -57,8 +58,14 @@ func (e *Engine) Naive() bool { return e.naive }
 // Push schedules fn after the pending work it depends on: the last write of every Var
 // in reads and writes, and the reads since then of every Var in writes. A Var listed in
 // both is treated as written. Push returns at once (after fn has run in naive mode).
-func (e *Engine) Push(fn Fn, reads, writes []*Var) {
-	o := &op{fn: fn, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
+func (e *Engine) Push(fn Fn, reads, writes []*Var) { e.PushCleanup(fn, nil, reads, writes) }
+
+// PushCleanup is Push with a cleanup that runs exactly once, whether or not fn runs:
+// cleanup(true) after fn returned, cleanup(false) when fn was skipped because a
+// dependency had failed. Operations release what they hold there; it runs before any
+// wait on the operation returns.
+func (e *Engine) PushCleanup(fn Fn, cleanup func(ran bool), reads, writes []*Var) {
+	o := &op{fn: fn, cleanup: cleanup, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
 	e.mu.Lock()
 	e.running++
 	e.mu.Unlock()
@@ -155,8 +162,14 @@ func (e *Engine) run(o *op) {
 	o.mu.Lock()
 	err := o.err
 	o.mu.Unlock()
-	if err == nil {
+	ran := err == nil
+	if ran {
 		err = call(o.fn)
+	}
+	if o.cleanup != nil {
+		if cerr := call(func() error { o.cleanup(ran); return nil }); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		e.mu.Lock()

@@ -24,10 +24,9 @@ func Engine() *engine.Engine {
 // references, never the callers' arrays.
 func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
 	ri, ro := shareAll(ins), shareAll(outs)
-	Engine().Push(func() error {
-		defer releaseAll(ri)
-		defer releaseAll(ro)
-		return kernel(ri, ro)
+	Engine().PushCleanup(func() error { return kernel(ri, ro) }, func(bool) {
+		releaseAll(ri) // also when the kernel is skipped after a failed dependency
+		releaseAll(ro)
 	}, vars(ri), vars(ro))
 }
 

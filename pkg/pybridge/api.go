@@ -151,15 +151,7 @@ func Invoke(name, inputs string, out int64, attrs string) (h int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	ids, err := parseInts(inputs)
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	hs := make([]int64, len(ids))
-	for i, id := range ids {
-		hs[i] = int64(id)
-	}
-	in, err := lookupAll(hs...)
+	in, err := lookupList(inputs)
 	if err != nil {
 		return 0, pyErr(err)
 	}
@@ -204,6 +196,19 @@ func lookupAll(hs ...int64) ([]*ndarray.NDArray, error) {
 		out[i] = a
 	}
 	return out, nil
+}
+
+// lookupList returns the arrays of a comma-separated handle list ("" is none).
+func lookupList(list string) ([]*ndarray.NDArray, error) {
+	ids, err := parseInts(list)
+	if err != nil {
+		return nil, err
+	}
+	hs := make([]int64, len(ids))
+	for i, id := range ids {
+		hs[i] = int64(id)
+	}
+	return lookupAll(hs...)
 }
 
 func with1(h int64, fn func(*ndarray.NDArray) error) error {

@@ -51,18 +51,25 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWri
 	if a.Var().Pending(forWrite != 0) {
 		return pendingWork
 	}
-	if copy != 0 {
-		if a, err = contiguousCopy(a); err != nil {
-			return fastResult(err, msg)
-		}
-		defer a.Release() // the export holds its own reference
-	}
-	if versioned != 0 {
-		*out, err = dlpack.ExportVersioned(a, uint64(flags))
-	} else {
-		*out, err = dlpack.ExportLegacy(a)
-	}
+	*out, err = exportArray(a, versioned != 0, uint64(flags), copy != 0)
 	return fastResult(err, msg)
+}
+
+// exportArray exports a (a contiguous copy of it when copy is set) as a legacy or
+// versioned DLPack tensor.
+func exportArray(a *ndarray.NDArray, versioned bool, flags uint64, copy bool) (unsafe.Pointer, error) {
+	if copy {
+		c, err := contiguousCopy(a)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Release() // the export holds its own reference
+		a = c
+	}
+	if versioned {
+		return dlpack.ExportVersioned(a, flags)
+	}
+	return dlpack.ExportLegacy(a)
 }
 
 // mxgoFastWait waits for the engine work an export must not overtake: pending writes of

@@ -1,5 +1,6 @@
 """``mx.nd``: MXNet-style NDArrays and their zero-copy exchange with other frameworks."""
 from . import random
+from .callback import DLPackView, run_async
 from .dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
 from .ndarray import NDArray, arange, array, empty, full, ones, waitall, zeros
 from .op import _public_ops
@@ -25,4 +26,5 @@ for _name in _METHODS:
     setattr(NDArray, _name, _method(_OPS[_name]))
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall", "random",
-           "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write", "run_async", "DLPackView"] + sorted(_OPS)
+           "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
+           "run_async", "DLPackView"] + sorted(_OPS)
