@@ -134,30 +134,105 @@ func runBinary(op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse bool)
 func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, reverse bool) {
 	integral := isIntegral(a.DType())
 	po, pa := out.Storage().Ptr(), a.Storage().Ptr()
-	o := func(i int) *T { return (*T)(unsafe.Add(po, i*int(unsafe.Sizeof(T(0))))) }
-	x := func(i int) T { return *(*T)(unsafe.Add(pa, i*int(unsafe.Sizeof(T(0))))) }
 	if b == nil {
 		var c T
 		s.store(a.DType(), unsafe.Pointer(&c))
 		ndarray.ParallelRows(out.Shape(), operands(out, a), func(offs []int, n int, st []int) {
+			o, x := elemAt[T](po, offs[0]), elemAt[T](pa, offs[1])
+			if st[0] == 1 && st[1] == 1 {
+				arithScalarRow(op, unsafe.Slice(o, n), unsafe.Slice(x, n), c, reverse, integral)
+				return
+			}
+			po, px := unsafe.Pointer(o), unsafe.Pointer(x)
 			for i := 0; i < n; i++ {
-				v := x(offs[1] + i*st[1])
+				v := *elemAt[T](px, i*st[1])
 				if reverse {
-					*o(offs[0] + i*st[0]) = apply(op, c, v, integral)
+					*elemAt[T](po, i*st[0]) = apply(op, c, v, integral)
 				} else {
-					*o(offs[0] + i*st[0]) = apply(op, v, c, integral)
+					*elemAt[T](po, i*st[0]) = apply(op, v, c, integral)
 				}
 			}
 		})
 		return
 	}
 	pb := b.Storage().Ptr()
-	y := func(i int) T { return *(*T)(unsafe.Add(pb, i*int(unsafe.Sizeof(T(0))))) }
 	ndarray.ParallelRows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
+		o, x, y := elemAt[T](po, offs[0]), elemAt[T](pa, offs[1]), elemAt[T](pb, offs[2])
+		switch {
+		case st[0] == 1 && st[1] == 1 && st[2] == 1:
+			arithRow(op, unsafe.Slice(o, n), unsafe.Slice(x, n), unsafe.Slice(y, n), integral)
+			return
+		case st[0] == 1 && st[1] == 1 && st[2] == 0: // b broadcast along the row
+			arithScalarRow(op, unsafe.Slice(o, n), unsafe.Slice(x, n), *y, false, integral)
+			return
+		case st[0] == 1 && st[1] == 0 && st[2] == 1: // a broadcast along the row
+			arithScalarRow(op, unsafe.Slice(o, n), unsafe.Slice(y, n), *x, true, integral)
+			return
+		}
+		po, px, py := unsafe.Pointer(o), unsafe.Pointer(x), unsafe.Pointer(y)
 		for i := 0; i < n; i++ {
-			*o(offs[0] + i*st[0]) = apply(op, x(offs[1]+i*st[1]), y(offs[2]+i*st[2]), integral)
+			*elemAt[T](po, i*st[0]) = apply(op, *elemAt[T](px, i*st[1]), *elemAt[T](py, i*st[2]), integral)
 		}
 	})
+}
+
+// arithRow is the contiguous loop of binaryTyped: the operator is chosen once per row
+// so that each loop compiles to plain slice arithmetic.
+func arithRow[T number](op BinaryOp, o, x, y []T, integral bool) {
+	x, y = x[:len(o)], y[:len(o)]
+	switch {
+	case op == Add:
+		for i := range o {
+			o[i] = x[i] + y[i]
+		}
+	case op == Sub:
+		for i := range o {
+			o[i] = x[i] - y[i]
+		}
+	case op == Mul:
+		for i := range o {
+			o[i] = x[i] * y[i]
+		}
+	case integral:
+		for i := range o {
+			o[i] = apply(Div, x[i], y[i], true)
+		}
+	default:
+		for i := range o {
+			o[i] = x[i] / y[i]
+		}
+	}
+}
+
+// arithScalarRow is arithRow with a constant operand: o = x op c, or c op x if reverse.
+func arithScalarRow[T number](op BinaryOp, o, x []T, c T, reverse, integral bool) {
+	x = x[:len(o)]
+	switch {
+	case op == Add:
+		for i := range o {
+			o[i] = x[i] + c
+		}
+	case op == Mul:
+		for i := range o {
+			o[i] = x[i] * c
+		}
+	case op == Sub && !reverse:
+		for i := range o {
+			o[i] = x[i] - c
+		}
+	case op == Sub:
+		for i := range o {
+			o[i] = c - x[i]
+		}
+	case reverse:
+		for i := range o {
+			o[i] = apply(Div, c, x[i], integral)
+		}
+	default:
+		for i := range o {
+			o[i] = apply(Div, x[i], c, integral)
+		}
+	}
 }
 
 // binaryGeneral computes in float64 through elemIO (float16 and bfloat16).
