@@ -65,6 +65,18 @@ func (e *Engine) Push(fn Fn, reads, writes []*Var) { e.PushCleanup(fn, nil, read
 // dependency had failed. Operations release what they hold there; it runs before any
 // wait on the operation returns.
 func (e *Engine) PushCleanup(fn Fn, cleanup func(ran bool), reads, writes []*Var) {
+	e.push(fn, cleanup, reads, writes, false)
+}
+
+// PushInline is PushCleanup for small operations: when nothing it depends on is
+// pending, fn runs on the caller's goroutine before PushInline returns, since handing
+// a tiny operation to another thread and waking its waiter costs more than running it.
+// Ordering is unchanged: it runs exactly when it would have been ready anyway.
+func (e *Engine) PushInline(fn Fn, cleanup func(ran bool), reads, writes []*Var) {
+	e.push(fn, cleanup, reads, writes, true)
+}
+
+func (e *Engine) push(fn Fn, cleanup func(ran bool), reads, writes []*Var, inline bool) {
 	o := &op{fn: fn, cleanup: cleanup, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
 	e.mu.Lock()
 	e.running++
@@ -94,7 +106,7 @@ func (e *Engine) PushCleanup(fn Fn, cleanup func(ran bool), reads, writes []*Var
 	e.pushMu.Unlock()
 	ready := o.release()
 	if ready {
-		if e.naive {
+		if e.naive || inline {
 			e.run(o)
 		} else {
 			go e.run(o)

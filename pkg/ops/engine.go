@@ -24,10 +24,27 @@ func Engine() *engine.Engine {
 // references, never the callers' arrays.
 func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
 	ri, ro := shareAll(ins), shareAll(outs)
-	Engine().PushCleanup(func() error { return kernel(ri, ro) }, func(bool) {
+	pushFn := Engine().PushCleanup
+	if elements(ri)+elements(ro) <= inlineMax {
+		pushFn = Engine().PushInline
+	}
+	pushFn(func() error { return kernel(ri, ro) }, func(bool) {
 		releaseAll(ri) // also when the kernel is skipped after a failed dependency
 		releaseAll(ro)
 	}, vars(ri), vars(ro))
+}
+
+// inlineMax is the number of elements (inputs and outputs together) up to which an
+// operation whose inputs are ready runs on the caller instead of an engine goroutine:
+// below it the hand-off costs more than the work (see engine.PushInline).
+const inlineMax = 1 << 12
+
+func elements(arrs []*ndarray.NDArray) int {
+	n := 0
+	for _, a := range arrs {
+		n += a.Size()
+	}
+	return n
 }
 
 func shareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
