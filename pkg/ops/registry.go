@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
@@ -28,7 +29,8 @@ type Op struct {
 	Doc      string // first line is a summary
 	Category Category
 	// Inputs names the array arguments; a single name starting with '*' takes any
-	// number (at least one) of arrays.
+	// number (at least one) of arrays. Operators without inputs (random sampling)
+	// allocate their result on the host.
 	Inputs []string
 	Params []Param
 	// DTypes lists the input dtypes the kernel supports (nil: all).
@@ -41,6 +43,10 @@ type Op struct {
 	// Infer checks inputs and attributes and returns the output's shape and dtype; it
 	// runs when the operator is called, so bad arguments raise at once.
 	Infer func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error)
+	// Prepare, when set, runs at call time after Infer and may add attributes the kernel
+	// needs fixed at call time (random operators draw their seed here, so results
+	// follow the order of calls, not the order the engine runs them in).
+	Prepare func(at Attrs)
 	// Kernel computes out[0] from in; it runs on the engine.
 	Kernel func(in, out []*ndarray.NDArray, at Attrs) error
 }
@@ -102,7 +108,10 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 		return nil, err
 	}
 	if out == nil {
-		dev := in[0].Device()
+		dev := device.Host
+		if len(in) > 0 {
+			dev = in[0].Device()
+		}
 		if out, err = ndarray.Empty(dt, shape, dev); err != nil {
 			return nil, err
 		}
@@ -117,6 +126,9 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 			return nil, err
 		}
 		out = out.Share()
+	}
+	if op.Prepare != nil {
+		op.Prepare(at)
 	}
 	push(in, []*ndarray.NDArray{out}, func(ins, outs []*ndarray.NDArray) error {
 		ins, release, err := separate(ins, outs[0], op.InPlace)

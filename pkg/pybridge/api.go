@@ -127,18 +127,6 @@ func Arange(h int64, start, step float64) (err error) {
 	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Arange(a, start, step) }))
 }
 
-// Uniform fills h with samples from [low, high).
-func Uniform(h int64, low, high float64) (err error) {
-	defer guard(&err)
-	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Uniform(a, low, high) }))
-}
-
-// Normal fills h with samples from N(loc, scale²).
-func Normal(h int64, loc, scale float64) (err error) {
-	defer guard(&err)
-	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Normal(a, loc, scale) }))
-}
-
 // Seed reseeds the random generator.
 func Seed(seed int64) { ops.Seed(uint64(seed)) }
 
