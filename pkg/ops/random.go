@@ -30,8 +30,8 @@ var randomDTypes = []ndarray.DType{ndarray.Float16, ndarray.Float32, ndarray.Flo
 func init() {
 	for _, d := range []struct {
 		name, doc, a, b string
-		check          func(a, b float64) error
-		sample         func(r *rand.Rand, a, b float64) float64
+		check           func(a, b float64) error
+		sample          func(r *rand.Rand, a, b float64) float64
 	}{
 		{"random_uniform", "Samples from the uniform distribution on [low, high).", "low", "high",
 			func(low, high float64) error {
