@@ -6,6 +6,7 @@
 #   make test       setup, build, Go vet/tests, Python tests in both venvs against the
 #                   installed wheel with no Go on PATH, and the quickstart notebook
 #   make demo       run examples/demo.py
+#   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make test runs them for 5 s)
 #   make bench      bench/bench_exchange.py and bench/bench_ops.py (a few minutes; results in
 #                   bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make clean      build outputs                 make distclean   clean + both venvs
@@ -37,7 +38,7 @@ NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 
 .PHONY: all setup apt wheel build install check-env check-installed test test-go \
-        test-py test-py-legacy notebook demo bench clean distclean
+        fuzz-short fuzz test-py test-py-legacy notebook demo bench clean distclean
 
 all: test
 
@@ -88,7 +89,7 @@ build: install
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env build check-installed test-go test-py test-py-legacy notebook
+test: setup check-env build check-installed test-go fuzz-short test-py test-py-legacy notebook
 	@echo "make test: all passed"
 
 check-env: setup
@@ -108,6 +109,18 @@ test-go: setup
 	set -x; \
 	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./tests_go/...; \
 	go test -count=1 $$(go list ./pkg/... | grep -v '/pkg/pybridge$$') ./tests_go/...
+
+# Every fuzz target (they read foreign tensor descriptions or do index arithmetic), run
+# beyond its committed seed corpus: briefly in `make test`, longer in `make fuzz`.
+FUZZ_TARGETS = $$(go test -list '^Fuzz' ./tests_go/ | grep '^Fuzz')
+FUZZ_SHORT  ?= 5s
+FUZZ_LONG   ?= 2m
+
+fuzz-short:
+	for t in $(FUZZ_TARGETS); do go test ./tests_go/ -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZ_SHORT); done
+
+fuzz:
+	for t in $(FUZZ_TARGETS); do go test ./tests_go/ -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZ_LONG); done
 
 test-py: build
 	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
