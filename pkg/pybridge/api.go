@@ -1,7 +1,6 @@
 package pybridge
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/device"
@@ -22,11 +21,6 @@ func DTypeNames() string {
 	return strings.Join(names, ",")
 }
 
-// DLPackVersion returns the DLPack version mxgo implements, as "major.minor".
-func DLPackVersion() string {
-	return fmt.Sprintf("%d.%d", dlpack.Version[0], dlpack.Version[1])
-}
-
 // Empty allocates an uninitialised C-contiguous array and returns its handle.
 func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
 	defer guard(&err)
@@ -40,9 +34,6 @@ func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
 	}
 	return register(a), nil
 }
-
-// Free releases the array behind h. Freeing twice is harmless.
-func Free(h int64) { free(h) }
 
 // Copy copies src into dst (same shape), casting if the dtypes differ. The copy runs on
 // the engine; with wait set, Copy returns once it is done (for memory the engine does not
@@ -106,12 +97,6 @@ func Transpose(h int64, axes string) (v int64, err error) {
 		}
 	}
 	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Transpose(perm) })
-}
-
-// ReadOnlyView returns a read-only view of h.
-func ReadOnlyView(h int64) (v int64, err error) {
-	defer guard(&err)
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.ReadOnly(), nil })
 }
 
 // Fill sets every element of h to a Python number: an exact int when isInt, otherwise

@@ -21,6 +21,8 @@ __all__ = ["invoke", "OPS"]
 
 #: the registry's description of every operator, by name
 OPS = {info["name"]: info for info in json.loads(core.OpInfo())}
+for _info in OPS.values():  # parameter kinds by name, looked up on every call
+    _info["kinds"] = {p["name"]: p["kind"] for p in _info["params"]}
 
 _NOT_GIVEN = inspect.Parameter.empty
 
@@ -89,7 +91,7 @@ def invoke(name, arrays, params=None, out=None):
         foreign |= f
         out_handle = out_arr.handle
     encoded = []
-    kinds = {p["name"]: p["kind"] for p in info["params"]}
+    kinds = info["kinds"]
     for k, v in (params or {}).items():
         if k not in kinds:
             raise TypeError("%s() got an unexpected keyword argument %r" % (name, k))
