@@ -21,7 +21,7 @@ import torch
 import torch.utils.dlpack as tdl
 
 import mxgo as mx
-from mxgo.base import fastpath
+from machine import cpu_name
 
 SHAPE = (4, 4)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -92,12 +92,7 @@ def per_call_us(stmt, make, number, repeat):
 
 
 def machine_info():
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     return "Python %s, NumPy %s, PyTorch %s, mxgo %s; %s; %s" % (
         platform.python_version(), np.__version__, torch.__version__, getattr(mx, "__version__", "?"),
         cpu, platform.platform())

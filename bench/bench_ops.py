@@ -33,6 +33,7 @@ import torch
 
 import mxgo as mx
 from mxgo.ndarray.op import OPS
+from machine import cpu_name
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 F32 = 4  # bytes per element
@@ -68,12 +69,7 @@ def best_time(fn, min_time, repeat=3):
 
 
 def machine_info():
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     return ("Python %s, NumPy %s, PyTorch %s (%d threads), mxgo %s; %s, %d logical CPUs; %s"
             % (platform.python_version(), np.__version__, torch.__version__, torch.get_num_threads(),
                getattr(mx, "__version__", "?"), cpu, os.cpu_count() or 0, platform.platform()))
