@@ -6,7 +6,7 @@
 #   make test       setup, build, Go vet/tests, Python tests in both venvs against the
 #                   installed wheel with no Go on PATH, and the quickstart notebook
 #   make demo       run examples/demo.py
-#   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make test runs them for 5 s)
+#   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 5 s each)
 #   make bench      bench/bench_exchange.py and bench/bench_ops.py (a few minutes; results in
 #                   bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make clean      build outputs                 make distclean   clean + both venvs
@@ -89,7 +89,7 @@ build: install
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env build check-installed test-go fuzz-short test-py test-py-legacy notebook
+test: setup check-env build check-installed test-go test-py test-py-legacy notebook
 	@echo "make test: all passed"
 
 check-env: setup
