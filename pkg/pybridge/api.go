@@ -7,6 +7,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/wire"
 )
 
 // The functions below are what gopy wraps. Each takes and returns plain types, recovers
@@ -24,7 +25,7 @@ func DTypeNames() string {
 // Empty allocates an uninitialised C-contiguous array and returns its handle.
 func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
 	defer guard(&err)
-	dims, err := parseInts(shape)
+	dims, err := wire.Dims(shape)
 	if err != nil {
 		return 0, pyErr(err)
 	}
@@ -70,7 +71,7 @@ func WaitAll() (err error) {
 // GetItem returns a view of h selected by an encoded basic-indexing key.
 func GetItem(h int64, key string) (v int64, err error) {
 	defer guard(&err)
-	k, err := parseKey(key)
+	k, err := wire.Key(key)
 	if err != nil {
 		return 0, pyErr(err)
 	}
@@ -80,7 +81,7 @@ func GetItem(h int64, key string) (v int64, err error) {
 // Reshape returns h reshaped (a view when h is contiguous, a copy otherwise).
 func Reshape(h int64, shape string) (v int64, err error) {
 	defer guard(&err)
-	dims, err := parseInts(shape)
+	dims, err := wire.Dims(shape)
 	if err != nil {
 		return 0, pyErr(err)
 	}
@@ -92,7 +93,7 @@ func Transpose(h int64, axes string) (v int64, err error) {
 	defer guard(&err)
 	var perm []int
 	if axes != "" {
-		if perm, err = parseInts(axes); err != nil {
+		if perm, err = wire.Dims(axes); err != nil {
 			return 0, pyErr(err)
 		}
 	}
@@ -173,7 +174,7 @@ func lookupAll(hs ...int64) ([]*ndarray.NDArray, error) {
 
 // lookupList returns the arrays of a comma-separated handle list ("" is none).
 func lookupList(list string) ([]*ndarray.NDArray, error) {
-	ids, err := parseInts(list)
+	ids, err := wire.Ints(list)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,7 @@
-package pybridge
+// Package wire decodes the text encodings mxgo's Python layer uses to pass shapes, axis
+// lists and index keys through gopy, which marshals slices one element at a time.
+// Everything here reads untrusted strings: errors carry their Python exception kind.
+package wire
 
 import (
 	"strconv"
@@ -8,16 +11,13 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// parseInts parses a comma-separated list of integers ("" is the empty list). gopy
-// passes slices as handles built one element at a time, so shapes travel as strings.
-func parseInts(s string) ([]int, error) {
+// Ints parses a comma-separated list of integers ("" is the empty list), such as a list
+// of array handles.
+func Ints(s string) ([]int, error) {
 	if s == "" {
 		return nil, nil
 	}
 	parts := strings.Split(s, ",")
-	if len(parts) > ndarray.MaxDims {
-		return nil, mxerr.ValueErr("%d dimensions exceed the maximum of %d", len(parts), ndarray.MaxDims)
-	}
 	out := make([]int, len(parts))
 	for i, p := range parts {
 		v, err := strconv.ParseInt(p, 10, 64)
@@ -29,10 +29,18 @@ func parseInts(s string) ([]int, error) {
 	return out, nil
 }
 
-// parseKey decodes an index key encoded by mxgo's Python layer: components separated by
+// Dims parses a shape or an axis list: Ints, at most ndarray.MaxDims of them.
+func Dims(s string) ([]int, error) {
+	if n := strings.Count(s, ",") + 1; s != "" && n > ndarray.MaxDims {
+		return nil, mxerr.ValueErr("%d dimensions exceed the maximum of %d", n, ndarray.MaxDims)
+	}
+	return Ints(s)
+}
+
+// Key decodes an index key encoded by mxgo's Python layer: components separated by
 // ';', each "i<int>", "s<start>:<stop>:<step>" (empty bounds are None), "n" (None) or
 // "e" (Ellipsis).
-func parseKey(s string) ([]ndarray.KeyItem, error) {
+func Key(s string) ([]ndarray.KeyItem, error) {
 	if s == "" {
 		return nil, nil
 	}
