@@ -169,6 +169,13 @@ def test_concat_strided_foreign_and_out():
     assert_bits(mx.nd.concat(*[nd(x) for x in big]), np.concatenate(big, axis=1))
 
 
+def test_concat_and_stack_of_more_arrays_than_dimensions():
+    # Handle lists once shared the shape parser's 64-item limit.
+    parts = [sample(np.float32, (2, 3)) for _ in range(100)]
+    assert_bits(mx.nd.concat(*[nd(x) for x in parts], dim=0), np.concatenate(parts, axis=0))
+    assert_bits(mx.nd.stack(*[nd(x) for x in parts]), np.stack(parts))
+
+
 def test_concat_into_one_of_its_inputs():
     whole = nd(np.arange(8, dtype=np.int32).reshape(4, 2))
     first = whole[:2]
