@@ -5,6 +5,7 @@ this module adds MXNet's module-level forms. Import:
 ``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for one;
 ``from_numpy`` views a NumPy array's memory through the buffer protocol.
 """
+import numbers
 import weakref
 
 import numpy as np
@@ -53,7 +54,7 @@ def from_dlpack(obj, *, device=None, copy=None):
         raise BufferError("mxgo can only import to cpu(0), not %r" % (device,))
     copied = False  # True once a producer has honoured copy=True (its tensor has IS_COPIED)
     if hasattr(obj, "__dlpack__"):
-        dev = tuple(obj.__dlpack_device__())
+        dev = _checked_device(obj.__dlpack_device__())
         if dev[0] != _CPU[0]:
             raise BufferError("mxgo cannot import memory on DLPack device %r (only CPU, device type 1)" % (dev,))
         kwargs = {"max_version": MAX_VERSION}
@@ -70,6 +71,13 @@ def from_dlpack(obj, *, device=None, copy=None):
     else:
         out = _import_capsule(obj)
     return out.copy() if copy and not copied else out
+
+
+def _checked_device(dev):
+    """The (device_type, device_id) pair a producer's __dlpack_device__ returned."""
+    if not (isinstance(dev, tuple) and len(dev) == 2 and all(isinstance(v, numbers.Integral) for v in dev)):
+        raise TypeError("__dlpack_device__ must return a (device_type, device_id) pair of ints, got %r" % (dev,))
+    return dev
 
 
 def _device_tuple(device):
@@ -106,7 +114,7 @@ def from_numpy(ndarray, zero_copy=True):
         raise TypeError("from_numpy expects a numpy.ndarray, got %s" % type(ndarray).__name__)
     code = dtype_code(ndarray.dtype)
     if not zero_copy:
-        return array(ndarray, dtype=code)
+        return array(ndarray, dtype=ndarray.dtype)
     if not ndarray.flags.c_contiguous:
         raise ValueError("only C-contiguous arrays can be shared without a copy; "
                          "pass np.ascontiguousarray(a) or zero_copy=False")

@@ -116,7 +116,7 @@ class NDArray(fastpath.NDArrayBase):
     def copyto(self, other):
         """Copies into ``other``: an NDArray of the same shape (returned), or a Context (a new array there)."""
         if isinstance(other, Context):
-            out = empty(self._shape, ctx=other, dtype=self._code)
+            out = empty(self._shape, ctx=other, dtype=DTYPE_NAMES[self._code])
         elif isinstance(other, NDArray):
             out = other
         else:
@@ -130,10 +130,10 @@ class NDArray(fastpath.NDArrayBase):
 
     def astype(self, dtype, copy=True):
         """Returns the array cast to ``dtype`` (self when the dtype matches and copy is False)."""
-        code = _code(dtype)
+        code = dtype_code(dtype)
         if code == self._code and not copy:
             return self
-        out = empty(self._shape, ctx=self.context, dtype=code)
+        out = empty(self._shape, ctx=self.context, dtype=DTYPE_NAMES[code])
         call(core.Copy, out._h, self._h, False)
         return out
 
@@ -173,6 +173,8 @@ class NDArray(fastpath.NDArrayBase):
                 return
             value = value.asnumpy()
         if _is_scalar(value):
+            if type(value) is complex and not DTYPE_NAMES[target._code].startswith("complex"):
+                raise TypeError("cannot assign a complex value to a %s array" % DTYPE_NAMES[target._code])
             call(core.Fill, target._h, *_scalar_args(value))
             return
         src = np.asarray(value)
@@ -286,10 +288,6 @@ class NDArray(fastpath.NDArrayBase):
 
 # ---- helpers ---------------------------------------------------------------------------
 
-def _code(dtype):
-    if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 <= dtype < len(DTYPE_NAMES):
-        return dtype
-    return dtype_code(dtype)
 
 
 def _shape_str(shape):
@@ -381,7 +379,7 @@ def empty(shape, ctx=None, dtype=None):
     ctx = current_context() if ctx is None else ctx
     if not isinstance(ctx, Context):
         raise TypeError("ctx must be a Context such as mx.cpu(), got %r" % (ctx,))
-    code = _FLOAT32 if dtype is None else _code(dtype)
+    code = _FLOAT32 if dtype is None else dtype_code(dtype)
     return NDArray(call(core.Empty, code, _shape_str(shape), ctx.device_typeid, ctx.device_id))
 
 
@@ -407,16 +405,18 @@ def array(source_array, ctx=None, dtype=None):
     array-like). As in MXNet, the dtype is the source's for NDArrays and float32 otherwise,
     unless ``dtype`` is given."""
     if isinstance(source_array, NDArray):
-        out = empty(source_array.shape, ctx, source_array._code if dtype is None else dtype)
+        out = empty(source_array.shape, ctx, DTYPE_NAMES[source_array._code] if dtype is None else dtype)
         call(core.Copy, out._h, source_array._h, False)
         return out
-    code = _FLOAT32 if dtype is None else _code(dtype)
+    code = _FLOAT32 if dtype is None else dtype_code(dtype)
+    if source_array is None:  # NumPy would make it NaN
+        raise TypeError("source_array must be array-like, not None")
     try:
         src = np.asarray(source_array, dtype=numpy_dtype(code) if code != BFLOAT16 else np.float32)
-    except (TypeError, ValueError) as err:
-        raise TypeError("source_array must be array-like: %s" % err) from None
+    except (TypeError, ValueError) as err:  # ragged lists are a ValueError, as in NumPy
+        raise type(err)("source_array must be array-like: %s" % err) from None
     src = np.asarray(src, order="C")  # not ascontiguousarray, which makes 0-d arrays 1-d
-    out = empty(src.shape, ctx, code)
+    out = empty(src.shape, ctx, DTYPE_NAMES[code])
     _copy_from_numpy(out, src)
     return out
 
@@ -428,6 +428,8 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
         start, stop = 0, start
     if step == 0:
         raise ValueError("arange: step must not be zero")
+    if not all(math.isfinite(v) for v in (start, stop, step)):
+        raise ValueError("arange: start, stop and step must be finite, got %r, %r, %r" % (start, stop, step))
     if not isinstance(repeat, numbers.Integral) or repeat < 1:
         raise ValueError("arange: repeat must be a positive int, got %r" % (repeat,))
     n = max(0, math.ceil((stop - start) / step))
@@ -436,7 +438,7 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
         call(core.Arange, out._h, float(start), float(step))
         return out
     values = np.repeat(np.arange(n, dtype=np.float64) * step + start, repeat)
-    return array(values, ctx, _FLOAT32 if dtype is None else dtype)
+    return array(values, ctx, "float32" if dtype is None else dtype)
 
 
 def waitall():
