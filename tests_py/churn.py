@@ -53,6 +53,7 @@ def _paths():
     t = torch.arange(12, dtype=torch.float32).reshape(3, 4)
     x = mx.nd.array(np.arange(12).reshape(3, 4), dtype="float32")
     b = np.arange(12.0)
+    y, z = mx.nd.zeros((3, 4)), mx.nd.zeros((3, 4))
     return {
         # into mxgo
         "numpy -> mx (from_numpy)": lambda: mx.nd.from_numpy(a),
@@ -72,6 +73,9 @@ def _paths():
         "numpy -> mx -> torch": lambda: torch.from_dlpack(mx.nd.from_numpy(b)),
         "torch -> mx -> numpy": lambda: np.from_dlpack(mx.nd.from_dlpack(t)),
         "mx -> mx (own capsule)": lambda: mx.nd.from_dlpack(x.to_dlpack_for_read()),
+        # calls that return nothing (gopy once leaked a C string on each)
+        "wait_to_read, wait_to_write, waitall": lambda: (x.wait_to_read(), x.wait_to_write(), mx.nd.waitall()),
+        "fill and copy": lambda: (y.__setitem__(slice(None), 2.0), y.copyto(z)),
     }
 
 

@@ -39,9 +39,9 @@ func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
 // Copy copies src into dst (same shape), casting if the dtypes differ. The copy runs on
 // the engine; with wait set, Copy returns once it is done (for memory the engine does not
 // track, such as a NumPy array being read or filled).
-func Copy(dst, src int64, wait bool) (err error) {
+func Copy(dst, src int64, wait bool) (zero int, err error) {
 	defer guard(&err)
-	return pyErr(with2(dst, src, func(d, s *ndarray.NDArray) error {
+	return 0, pyErr(with2(dst, src, func(d, s *ndarray.NDArray) error {
 		if err := ops.Copy(d, s); err != nil || !wait {
 			return err
 		}
@@ -50,22 +50,22 @@ func Copy(dst, src int64, wait bool) (err error) {
 }
 
 // WaitToRead waits for h's pending writes and raises the first error they had.
-func WaitToRead(h int64) (err error) {
+func WaitToRead(h int64) (zero int, err error) {
 	defer guard(&err)
-	return pyErr(with1(h, ops.WaitToRead))
+	return 0, pyErr(with1(h, ops.WaitToRead))
 }
 
 // WaitToWrite waits for h's pending reads and writes and raises their first error.
-func WaitToWrite(h int64) (err error) {
+func WaitToWrite(h int64) (zero int, err error) {
 	defer guard(&err)
-	return pyErr(with1(h, ops.WaitToWrite))
+	return 0, pyErr(with1(h, ops.WaitToWrite))
 }
 
 // WaitAll waits for every pending operation and raises the first error since the last
 // WaitAll.
-func WaitAll() (err error) {
+func WaitAll() (zero int, err error) {
 	defer guard(&err)
-	return pyErr(ops.WaitAll())
+	return 0, pyErr(ops.WaitAll())
 }
 
 // GetItem returns a view of h selected by an encoded basic-indexing key.
@@ -102,15 +102,15 @@ func Transpose(h int64, axes string) (v int64, err error) {
 
 // Fill sets every element of h to a Python number: an exact int when isInt, otherwise
 // re + im*j.
-func Fill(h int64, isInt bool, iv int64, re, im float64) (err error) {
+func Fill(h int64, isInt bool, iv int64, re, im float64) (zero int, err error) {
 	defer guard(&err)
-	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Fill(a, scalar(isInt, iv, re, im)) }))
+	return 0, pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Fill(a, scalar(isInt, iv, re, im)) }))
 }
 
 // Arange fills h in C order with start, start+step, ...
-func Arange(h int64, start, step float64) (err error) {
+func Arange(h int64, start, step float64) (zero int, err error) {
 	defer guard(&err)
-	return pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Arange(a, start, step) }))
+	return 0, pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Arange(a, start, step) }))
 }
 
 // Seed reseeds the random generator.

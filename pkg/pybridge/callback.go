@@ -24,17 +24,17 @@ import (
 // its exception becomes the error of writes. When a dependency failed the callback is
 // dropped without running. gopy releases the GIL for this call; with the naive engine the
 // callback runs before RunAsync returns, on the calling thread.
-func RunAsync(id int64, reads, writes string) (err error) {
+func RunAsync(id int64, reads, writes string) (zero int, err error) {
 	defer guard(&err)
 	rs, err := lookupList(reads)
 	if err != nil {
-		return pyErr(err)
+		return 0, pyErr(err)
 	}
 	ws, err := lookupList(writes)
 	if err != nil {
-		return pyErr(err)
+		return 0, pyErr(err)
 	}
-	return pyErr(ops.PushFunc(rs, ws, func() error { return runCallback(id, true) }, func(ran bool) {
+	return 0, pyErr(ops.PushFunc(rs, ws, func() error { return runCallback(id, true) }, func(ran bool) {
 		if !ran {
 			_ = runCallback(id, false) // the Python side drops the callable and its arrays
 		}

@@ -5,7 +5,9 @@
 // sees plain types (ints, floats, strings, errors) and generates no handle-leaking
 // wrappers. Every entry point recovers from panics (a panic would abort Python) and
 // returns errors whose message starts with the Python exception name ("ValueError: ...");
-// mxgo's Python layer raises that exception type.
+// mxgo's Python layer raises that exception type. No entry point returns an error alone:
+// gopy's wrapper for that form returns a C string it never frees (a byte or the message
+// leaked per call, found under LeakSanitizer), so those return (0, err) instead.
 //
 // The per-call hot paths (capsule export and consumption, wrapping a buffer, describing
 // and freeing an array) are C functions in fastpath.c that CPython calls directly
