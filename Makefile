@@ -7,8 +7,10 @@
 #                   installed wheel with no Go on PATH, and the quickstart notebook
 #   make demo       run examples/demo.py
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
+#   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
 #   make bench      bench/bench_exchange.py and bench/bench_ops.py (a few minutes; results in
 #                   bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
+#   make soak       a million round trips per exchange path (bench/results/soak.md)
 #   make clean      build outputs                 make distclean   clean + both venvs
 #
 # CI runs `.ci/run`, which is `make test` on a fresh machine.
@@ -38,7 +40,7 @@ NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 
 .PHONY: all setup apt wheel build install check-env check-installed test test-go \
-        fuzz-short fuzz test-py test-py-legacy notebook demo bench clean distclean
+        fuzz-short fuzz asan test-py test-py-legacy notebook demo bench soak clean distclean
 
 all: test
 
@@ -89,7 +91,7 @@ build: install
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env build check-installed test-go fuzz-short test-py test-py-legacy notebook
+test: setup check-env build check-installed test-go fuzz-short asan test-py test-py-legacy notebook
 	@echo "make test: all passed"
 
 check-env: setup
@@ -124,6 +126,13 @@ fuzz-short:
 fuzz:
 	for t in $(FUZZ_TARGETS); do go test ./tests_go/ -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZ_LONG); done
 
+# The C glue (capsules, deleters, NDArrayBase, run_async callbacks) under AddressSanitizer:
+# an instrumented extension in build/asan (not the wheel) and the Python tests that drive
+# the glue; any ASan report fails the target. `tools/asan.sh --self-test` shows it catches
+# an injected use-after-free.
+asan: setup
+	PY=$(CURDIR)/$(PY) bash tools/asan.sh
+
 test-py: build
 	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
 
@@ -144,6 +153,14 @@ BENCH_OPS_FLAGS ?= --budget 420
 bench: setup build
 	$(PY) bench/bench_exchange.py
 	$(PY) bench/bench_ops.py $(BENCH_OPS_FLAGS)
+
+# A million round trips per exchange path against the installed wheel (about 2 minutes):
+# live counts, malloc and resident memory before and after, in bench/results/soak.md.
+# make test runs the same paths 100,000 times each (tests_py/test_churn.py).
+SOAK_N ?= 1000000
+
+soak: setup build
+	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) churn.py --n $(SOAK_N) --out $(CURDIR)/bench/results/soak.md
 
 # ---------------------------------------------------------------------------- cleaning
 

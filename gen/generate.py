@@ -6,7 +6,11 @@ runs `gopy build` on pkg/pybridge into gen/_out (inside the Go module, as gopy n
 ignored by git and by `go ./...` patterns), and copies the compiled extension and
 gopy's Python wrappers into DEST (mxgo/_gen inside a build or install tree).
 
-Usage: python gen/generate.py DEST [--python PYTHON]
+Usage: python gen/generate.py DEST [--python PYTHON] [--out DIR] [--extra-cflags FLAGS]
+
+--extra-cflags (used by tools/asan.sh for -fsanitize=address) is added to CC, not to
+CGO_CFLAGS/CGO_LDFLAGS: gopy overwrites those for its final build, but every cgo compile
+and the c-shared link run $CC. --out keeps such a build's gopy folder apart from gen/_out.
 """
 import argparse
 import glob
@@ -32,7 +36,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dest", help="folder that receives the module (mxgo/_gen)")
     ap.add_argument("--python", default=sys.executable, help="interpreter with pybindgen, for gopy's -vm")
+    ap.add_argument("--out", default=OUT, help="gopy's work folder, inside the Go module (default gen/_out)")
+    ap.add_argument("--extra-cflags", default="", help="flags for every C compile and link, e.g. -fsanitize=address")
     args = ap.parse_args()
+    out = os.path.abspath(args.out)
 
     go = shutil.which("go")
     if not go:
@@ -48,20 +55,22 @@ def main():
     env["CGO_CFLAGS"] = "-I" + include + " -O2"
     run([go, "install", "github.com/go-python/gopy", "golang.org/x/tools/cmd/goimports"], env)
 
-    shutil.rmtree(OUT, ignore_errors=True)
-    run([os.path.join(TOOLS, "gopy"), "build", "-output=" + OUT, "-vm=" + args.python, "-name=" + NAME,
+    if args.extra_cflags:
+        env["CC"] = (os.environ.get("CC") or "gcc") + " " + args.extra_cflags
+    shutil.rmtree(out, ignore_errors=True)
+    run([os.path.join(TOOLS, "gopy"), "build", "-output=" + out, "-vm=" + args.python, "-name=" + NAME,
          "-no-make=true", "-dynamic-link=true", PACKAGE], env)
 
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    ext = glob.glob(os.path.join(OUT, "_" + NAME + "*.so"))
+    ext = glob.glob(os.path.join(out, "_" + NAME + "*.so"))
     if len(ext) != 1:
-        sys.exit("generate.py: expected one compiled module in %s, found %s" % (OUT, ext))
+        sys.exit("generate.py: expected one compiled module in %s, found %s" % (out, ext))
     os.makedirs(args.dest, exist_ok=True)
     for old in glob.glob(os.path.join(args.dest, "_" + NAME + "*.so")):
         os.remove(old)
     shutil.copy2(ext[0], os.path.join(args.dest, os.path.basename(ext[0])))
     for py in ("pybridge.py", "go.py", "__init__.py"):
-        shutil.copy2(os.path.join(OUT, py), os.path.join(args.dest, py))
+        shutil.copy2(os.path.join(out, py), os.path.join(args.dest, py))
     print("generate.py: installed %s (%s) into %s" % (os.path.basename(ext[0]), suffix, args.dest))
 
 
