@@ -44,6 +44,33 @@ func map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
 	})
 }
 
+// mapRows is map1 for a kernel f that maps a whole slice (dst[i] from src[i], dst may
+// be src), so that its loop compiles without a call per element. A row of out that is
+// contiguous but whose input is strided is first gathered into out and mapped in place
+// (separate guarantees in and out do not partly overlap); a strided row of out is
+// mapped one element at a time. Every path runs the same code, hence the same bits.
+func mapRows[T any](out, in *ndarray.NDArray, f func(dst, src []T)) {
+	po, pi := out.Storage().Ptr(), in.Storage().Ptr()
+	ndarray.ParallelRows(out.Shape(), operands(out, in), func(offs []int, n int, st []int) {
+		o, x := elemAt[T](po, offs[0]), elemAt[T](pi, offs[1])
+		switch {
+		case st[0] == 1 && st[1] == 1:
+			f(unsafe.Slice(o, n), unsafe.Slice(x, n))
+		case st[0] == 1:
+			os, px := unsafe.Slice(o, n), unsafe.Pointer(x)
+			for i := range os {
+				os[i] = *elemAt[T](px, i*st[1])
+			}
+			f(os, os)
+		default:
+			po, px := unsafe.Pointer(o), unsafe.Pointer(x)
+			for i := 0; i < n; i++ {
+				f(unsafe.Slice(elemAt[T](po, i*st[0]), 1), unsafe.Slice(elemAt[T](px, i*st[1]), 1))
+			}
+		}
+	})
+}
+
 // map2 sets out[i] = f(a[i], b[i]).
 func map2[A, B, O any](out, a, b *ndarray.NDArray, f func(A, B) O) {
 	po, pa, pb := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr()

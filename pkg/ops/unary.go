@@ -35,26 +35,27 @@ type unaryDef struct {
 	dtypes    []ndarray.DType
 	real      func(float64) float64       // floats (and integers, for floatFn)
 	cplx      func(complex128) complex128 // complex dtypes (nil where not supported)
+	f32       func(dst, src []float32)    // optional float32 row kernel (exp32.go), faster than real
 }
 
 var unaryDefs = []unaryDef{
 	{"negative", "Numerical negative, elementwise: -x. Unsigned integers wrap, as in NumPy; bool is not supported (NumPy refuses it too).",
-		uNeg, numericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }},
+		uNeg, numericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }, nil},
 	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
-		uAbs, allDTypes, math.Abs, nil},
+		uAbs, allDTypes, math.Abs, nil, nil},
 	{"sign", "Sign of each element: -1, 0 or 1 (NaN stays NaN), in the input's dtype. Not defined for bool or complex arrays.",
-		uSign, realNumericDTypes, signFloat, nil},
+		uSign, realNumericDTypes, signFloat, nil, nil},
 	{"square", "Square of each element, in the input's dtype (integers wrap).",
-		uSquare, numericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }},
+		uSquare, numericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, nil},
 	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
-		uRelu, realNumericDTypes, reluFloat, nil},
-	{"exp", "Exponential, elementwise.", floatFn, allDTypes, math.Exp, cmplx.Exp},
-	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", floatFn, allDTypes, math.Log, cmplx.Log},
-	{"sqrt", "Square root, elementwise (NaN for negative reals).", floatFn, allDTypes, math.Sqrt, cmplx.Sqrt},
-	{"sin", "Sine, elementwise (radians).", floatFn, allDTypes, math.Sin, cmplx.Sin},
-	{"cos", "Cosine, elementwise (radians).", floatFn, allDTypes, math.Cos, cmplx.Cos},
-	{"tanh", "Hyperbolic tangent, elementwise.", floatFn, allDTypes, math.Tanh, cmplx.Tanh},
-	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", floatFn, realDTypes, sigmoid, nil},
+		uRelu, realNumericDTypes, reluFloat, nil, nil},
+	{"exp", "Exponential, elementwise.", floatFn, allDTypes, math.Exp, cmplx.Exp, exp32Rows},
+	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", floatFn, allDTypes, math.Log, cmplx.Log, nil},
+	{"sqrt", "Square root, elementwise (NaN for negative reals).", floatFn, allDTypes, math.Sqrt, cmplx.Sqrt, nil},
+	{"sin", "Sine, elementwise (radians).", floatFn, allDTypes, math.Sin, cmplx.Sin, nil},
+	{"cos", "Cosine, elementwise (radians).", floatFn, allDTypes, math.Cos, cmplx.Cos, nil},
+	{"tanh", "Hyperbolic tangent, elementwise.", floatFn, allDTypes, math.Tanh, cmplx.Tanh, tanh32Rows},
+	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", floatFn, realDTypes, sigmoid, nil, sigmoid32Rows},
 }
 
 const floatFnDoc = "\n\nFloating-point and complex arrays keep their dtype; bool and integer arrays give NumPy's " +
@@ -102,6 +103,8 @@ func (d *unaryDef) run(out, in *ndarray.NDArray) {
 		map1(out, in, cmplx.Abs)
 	case dt.Kind() == ndarray.KindComplex:
 		complexMap(out, in, d.cplx)
+	case dt == ndarray.Float32 && d.f32 != nil:
+		mapRows(out, in, d.f32)
 	case isFloat(dt) || d.kind == floatFn:
 		realMap(out, in, d.real)
 	case dt == ndarray.Bool: // abs of bool is itself

@@ -1,0 +1,249 @@
+package mxgotest
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// The float32 kernels of exp, sigmoid and tanh (pkg/ops/exp32.go) against float64
+// math rounded to float32: accuracy over a sweep of all float32 bit patterns, special
+// values, and the same bits on every layout (contiguous, strided, broadcast, in place).
+
+// f32Ref is each operator's float64 reference.
+var f32Ref = map[string]func(float64) float64{
+	"exp":     math.Exp,
+	"sigmoid": func(x float64) float64 { return 1 / (1 + math.Exp(-x)) },
+	"tanh":    math.Tanh,
+}
+
+// f32Array allocates a float32 array holding vals in C order.
+func f32Array(t *testing.T, vals []float32, shape ...int) *ndarray.NDArray {
+	t.Helper()
+	if shape == nil {
+		shape = []int{len(vals)}
+	}
+	a := empty(t, ndarray.Float32, shape...)
+	require.NoError(t, ops.WaitToWrite(a))
+	copy(unsafe.Slice((*float32)(a.Data()), len(vals)), vals)
+	return a
+}
+
+// f32Values reads a float32 array in C order (straight from memory when contiguous).
+func f32Values(t *testing.T, a *ndarray.NDArray) []float32 {
+	t.Helper()
+	require.NoError(t, ops.WaitToRead(a))
+	if a.Contiguous() {
+		return append([]float32{}, unsafe.Slice((*float32)(a.Data()), a.Size())...)
+	}
+	return rawValues[float32](a)
+}
+
+// ulpDiff is the number of float32 values between a and b (0 for two NaNs; huge for
+// NaN against a number). -0 and +0 are 0 apart.
+func ulpDiff(a, b float32) int64 {
+	if a != a || b != b {
+		if a != a && b != b {
+			return 0
+		}
+		return math.MaxInt64
+	}
+	ord := func(f float32) int64 {
+		u := int64(math.Float32bits(f))
+		if u&(1<<31) != 0 {
+			return -(u &^ (1 << 31))
+		}
+		return u
+	}
+	d := ord(a) - ord(b)
+	return max(d, -d)
+}
+
+// checkF32 asserts that got is within maxUlp of the rounded reference at every input,
+// and exactly 0 or ±Inf only where the reference is (no flushing of subnormals).
+func checkF32(t *testing.T, name string, in, got []float32, maxUlp int64) (worst int64) {
+	t.Helper()
+	ref := f32Ref[name]
+	bad := 0
+	for i, x := range in {
+		want := float32(ref(float64(x)))
+		d := ulpDiff(got[i], want)
+		worst = max(worst, d)
+		if d > maxUlp || (got[i] == 0) != (want == 0) || math.IsInf(float64(got[i]), 0) != math.IsInf(float64(want), 0) {
+			if bad++; bad <= 10 {
+				t.Errorf("%s(%v) [%#08x] = %v, want %v (%d ulp)", name, x, math.Float32bits(x), got[i], want, d)
+			}
+		}
+	}
+	return worst
+}
+
+// TestF32KernelsAccuracySweep runs every 97th float32 bit pattern (every 9973rd with
+// -short) through each operator: at most 1 ulp from float32(math.F(float64(x))).
+func TestF32KernelsAccuracySweep(t *testing.T) {
+	checkLeaks(t)
+	step := uint64(97)
+	if testing.Short() {
+		step = 9973
+	}
+	const chunk = 1 << 22
+	for _, name := range []string{"exp", "sigmoid", "tanh"} {
+		t.Run(name, func(t *testing.T) {
+			in := make([]float32, 0, chunk)
+			var worst int64
+			run := func() { // frees each chunk's arrays now, not when the test ends
+				x, err := ndarray.Empty(ndarray.Float32, []int{len(in)}, device.Host)
+				require.NoError(t, err)
+				defer x.Release()
+				copy(unsafe.Slice((*float32)(x.Data()), len(in)), in)
+				out, err := ewTry(name, nil, nil, x)
+				require.NoError(t, err)
+				defer out.Release()
+				worst = max(worst, checkF32(t, name, in, f32Values(t, out), 1))
+				in = in[:0]
+			}
+			for b := uint64(0); b < 1<<32; b += step {
+				if in = append(in, math.Float32frombits(uint32(b))); len(in) == chunk {
+					run()
+				}
+			}
+			run()
+			t.Logf("%s: max error %d ulp", name, worst)
+		})
+	}
+}
+
+// f32Specials are edge inputs: signed zeros, infinities, NaN, the extremes of the
+// finite and subnormal ranges, and the thresholds where exp overflows (88.72),
+// leaves the normal range (-87.34) and underflows to 0 (-103.97).
+func f32Specials() []float32 {
+	bits := func(u uint32) float32 { return math.Float32frombits(u) }
+	vals := []float32{
+		0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
+		bits(0x00800000), bits(0x80800000), 1, -1, 0.5, -0.5, 1e-3, -1e-3, 1e-8, -1e-8,
+		9, 9.1, -9.1, 17, -17, 20, 110, -110, 1e4, -1e4,
+	}
+	for _, c := range []float32{88.72283935546875, -87.33654022216797, -103.97208404541016, -103.2789306640625} {
+		u := math.Float32bits(c)
+		for d := uint32(0); d < 4; d++ {
+			vals = append(vals, bits(u+d), bits(u-d))
+		}
+	}
+	return vals
+}
+
+func TestF32KernelsSpecialValues(t *testing.T) {
+	checkLeaks(t)
+	in := f32Specials()
+	for _, name := range []string{"exp", "sigmoid", "tanh"} {
+		got := f32Values(t, ewInvoke(t, name, nil, f32Array(t, in)))
+		checkF32(t, name, in, got, 1)
+	}
+	// Values NumPy gives for float32 (np.exp, np.tanh, 1/(1+np.exp(-x))).
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	negZero := float32(math.Copysign(0, -1))
+	bits := math.Float32frombits // the last finite and first infinite exp, the last subnormal and first 0
+	x := f32Array(t, []float32{inf, -inf, nan, 0, negZero, bits(0x42b17217), bits(0x42b17218), bits(0xc2cff1b4), bits(0xc2cff1b5)})
+	exp := f32Values(t, ewInvoke(t, "exp", nil, x))
+	assert.Equal(t, []float32{inf, 0}, exp[:2])
+	assert.True(t, math.IsNaN(float64(exp[2])))
+	assert.Equal(t, []float32{1, 1}, exp[3:5])
+	assert.Equal(t, float32(3.4027985e38), exp[5], "largest finite result")
+	assert.Equal(t, []float32{inf, math.SmallestNonzeroFloat32, 0}, exp[6:])
+
+	sig := f32Values(t, ewInvoke(t, "sigmoid", nil, x))
+	assert.Equal(t, []float32{1, 0}, sig[:2])
+	assert.True(t, math.IsNaN(float64(sig[2])))
+	assert.Equal(t, []float32{0.5, 0.5, 1, 1}, sig[3:7])
+
+	th := f32Values(t, ewInvoke(t, "tanh", nil, x))
+	assert.Equal(t, []float32{1, -1}, th[:2])
+	assert.True(t, math.IsNaN(float64(th[2])))
+	assert.Equal(t, uint32(0), math.Float32bits(th[3]), "tanh(+0) is +0")
+	assert.Equal(t, uint32(1<<31), math.Float32bits(th[4]), "tanh(-0) is -0")
+}
+
+// TestF32KernelsLayouts checks that every way of walking the data gives the bits of
+// the contiguous kernel: transposed, stepped and reversed inputs, a broadcast input,
+// a strided out, out aliasing the input (contiguous and strided), on shapes small
+// and large enough to be split across cores.
+func TestF32KernelsLayouts(t *testing.T) {
+	checkLeaks(t)
+	for _, dims := range [][2]int{{7, 9}, {300, 401}} {
+		rows, cols := dims[0], dims[1]
+		n := rows * cols
+		vals := make([]float32, n)
+		for i := range vals {
+			vals[i] = float32(i%997)/997*40 - 20 // spans where exp, sigmoid and tanh are non-trivial
+		}
+		vals[n/2] = float32(math.NaN())
+		vals[n/3] = float32(math.Inf(-1))
+		for _, name := range []string{"exp", "sigmoid", "tanh"} {
+			f := func(in []float32) []float32 { // the contiguous kernel, run on in
+				return f32Values(t, ewInvoke(t, name, nil, f32Array(t, in)))
+			}
+			same := func(want, got []float32, what string) {
+				t.Helper()
+				require.Len(t, got, len(want), what)
+				for i := range want {
+					if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s %s %dx%d: element %d: %v, contiguous gives %v", name, what, rows, cols, i, got[i], want[i])
+					}
+				}
+			}
+			base := f(vals)
+			checkF32(t, name, vals, base, 1)
+
+			a := f32Array(t, vals, rows, cols)
+			tr := transposeView(t, a, []int{1, 0})
+			trVals := f32Values(t, tr)
+			same(f(trVals), f32Values(t, ewInvoke(t, name, nil, tr)), "transposed input")
+
+			step := index(t, a, S(nil, nil, -2), S(1, nil, 3))
+			stepVals := f32Values(t, step)
+			same(f(stepVals), f32Values(t, ewInvoke(t, name, nil, step)), "stepped, reversed input")
+
+			row := index(t, a, S(0, 1, nil), all) // shape (1, cols) broadcast to (rows, cols)
+			bc, err := row.BroadcastTo([]int{rows, cols})
+			require.NoError(t, err)
+			t.Cleanup(bc.Release)
+			same(f(f32Values(t, bc)), f32Values(t, ewInvoke(t, name, nil, bc)), "broadcast input")
+
+			// out is every other column of a wider array: a strided out.
+			wide := empty(t, ndarray.Float32, rows, 2*cols)
+			outView := index(t, wide, all, S(nil, nil, 2))
+			require.NoError(t, ewInto(name, nil, outView, a))
+			same(base, f32Values(t, outView), "strided out")
+			require.NoError(t, ewInto(name, nil, outView, transposedLayout(t, a, rows, cols)))
+			same(base, f32Values(t, outView), "strided out, transposed input")
+
+			// In place: out is the input itself, contiguous and strided.
+			c := f32Array(t, vals, rows, cols)
+			require.NoError(t, ewInto(name, nil, c, c))
+			same(base, f32Values(t, c), "in place")
+			w := empty(t, ndarray.Float32, rows, 2*cols)
+			wv := index(t, w, all, S(1, nil, 2))
+			require.NoError(t, ops.Copy(wv, a))
+			require.NoError(t, ewInto(name, nil, wv, wv))
+			same(base, f32Values(t, wv), "in place, strided")
+		}
+	}
+}
+
+// transposedLayout holds a's values in a column-major buffer viewed as (rows, cols):
+// an input whose rows are strided, for an out whose rows are strided too.
+func transposedLayout(t *testing.T, a *ndarray.NDArray, rows, cols int) *ndarray.NDArray {
+	t.Helper()
+	m := empty(t, ndarray.Float32, cols, rows)
+	mt := transposeView(t, m, []int{1, 0})
+	require.NoError(t, ops.Copy(mt, a))
+	return mt
+}
