@@ -61,6 +61,10 @@ func (a *NDArray) BroadcastTo(shape []int) (*NDArray, error) {
 // 1<<13 (split from 16384 elements): on 2 cores, ~30% off exp at 30k; add unchanged.
 const parallelMin = 1 << 13
 
+// SerialBelow is the element count below which ParallelRows runs on the calling
+// goroutine, without forking.
+const SerialBelow = 2 * parallelMin
+
 // ParallelRows is Rows split across the machine's cores for large shapes: the
 // outermost dimension (after merging contiguous ones) is cut into one chunk per
 // worker. fn runs concurrently on disjoint chunks, so it must only write through the
@@ -71,7 +75,7 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 		total *= d
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if total < 2*parallelMin || workers < 2 {
+	if total < SerialBelow || workers < 2 {
 		Rows(shape, ops, fn)
 		return
 	}
