@@ -116,36 +116,6 @@ func Arange(h int64, start, step float64) (zero int, err error) {
 // Seed reseeds the random generator.
 func Seed(seed int64) { ops.Seed(uint64(seed)) }
 
-// Invoke runs the registered operator name on inputs (comma-separated handles) with
-// attrs ("name=value;..." in each parameter's wire form), writing into out when it is
-// not 0. It returns a new handle of the result; the work runs on the engine.
-func Invoke(name, inputs string, out int64, attrs string) (h int64, err error) {
-	defer guard(&err)
-	op, err := ops.Lookup(name)
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	in, err := lookupList(inputs)
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	var o *ndarray.NDArray
-	if out != 0 {
-		if o, err = lookup(out); err != nil {
-			return 0, pyErr(err)
-		}
-	}
-	at, err := ops.ParseAttrs(op, attrs)
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	r, err := op.Invoke(in, o, at)
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	return register(r), nil
-}
-
 // OpInfo describes every registered operator as JSON, for the Python front end that is
 // generated from it at import.
 func OpInfo() string { return opInfoJSON() }

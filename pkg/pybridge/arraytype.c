@@ -54,6 +54,15 @@ PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d) {
 	return (PyObject*)a;
 }
 
+int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
+	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
+		PyErr_Format(PyExc_TypeError, "%s must be NDArrays, got %.100s", what, Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	*h = ((ArrayObject*)o)->handle;
+	return 0;
+}
+
 // NDArray(handle): takes ownership of a handle returned by mxgo's Go functions.
 static PyObject* array_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
 	long long h;

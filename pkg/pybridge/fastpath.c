@@ -89,6 +89,8 @@ static PyObject* set_error_classes(PyObject* self, PyObject* const* args, Py_ssi
 static PyMethodDef methods[] = {
 	{"import_capsule", mxgo_import_capsule, METH_O, "import_capsule(capsule) -> NDArray (consumes the capsule)"},
 	{"from_buffer", (PyCFunction)(void (*)(void))from_buffer, METH_FASTCALL, "from_buffer(obj, dtype, itemsize, writable) -> NDArray"},
+	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
+	 "invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given (see op.py)"},
 	{"set_array_class", set_array_class, METH_O, "set_array_class(cls): the class of arrays made in C"},
 	{"set_error_classes", (PyCFunction)(void (*)(void))set_error_classes, METH_FASTCALL, "set the exception classes"},
 	{NULL, NULL, 0, NULL},

@@ -30,6 +30,10 @@ PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
 // Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
 // after the array's pending writes (and reads too when for_write) are done.
 PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
+// The handle of NDArrayBase o into *h; TypeError naming what (an argument) otherwise.
+int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
+// fastpath.invoke (invoke.c).
+PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);
 // The NDArray base type, and the Python subclass arrays are made as.
 extern PyTypeObject mxgo_array_base_type;
 extern PyTypeObject* mxgo_array_class;

@@ -3,8 +3,6 @@ package pybridge
 import (
 	"encoding/json"
 	"sync"
-
-	"github.com/mxgo/mxgo/pkg/ops"
 )
 
 type paramInfo struct {
@@ -15,6 +13,7 @@ type paramInfo struct {
 }
 
 type opInfo struct {
+	ID       int         `json:"id"` // what fastpath.invoke takes (an index into opTable)
 	Name     string      `json:"name"`
 	Doc      string      `json:"doc"`
 	Category string      `json:"category"`
@@ -27,8 +26,8 @@ type opInfo struct {
 
 var opInfoOnce = sync.OnceValue(func() string {
 	var infos []opInfo
-	for _, op := range ops.Ops() {
-		info := opInfo{Name: op.Name, Doc: op.Doc, Category: string(op.Category), Inputs: op.Inputs,
+	for id, op := range opTable() {
+		info := opInfo{ID: id, Name: op.Name, Doc: op.Doc, Category: string(op.Category), Inputs: op.Inputs,
 			InPlace: op.InPlace, ScalarOp: op.ScalarOp, Params: []paramInfo{}, DTypes: []string{}}
 		for _, p := range op.Params {
 			info.Params = append(info.Params, paramInfo{p.Name, string(p.Kind), p.Default, p.Doc})

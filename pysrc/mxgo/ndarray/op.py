@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from ..base import DTYPE_NAMES, call, core, dtype_code
+from ..base import DTYPE_NAMES, core, dtype_code, fastpath
 from .ndarray import NDArray, _is_scalar, _scalar_args
 
 __all__ = ["invoke", "OPS"]
@@ -85,11 +85,10 @@ def invoke(name, arrays, params=None, out=None):
         arr, f = _as_array(a, "argument %d of %s" % (i, name))
         foreign |= f
         handles.append(arr)
-    out_handle = 0
+    out_arr = None
     if out is not None:
         out_arr, f = _as_array(out, "out")
         foreign |= f
-        out_handle = out_arr.handle
     encoded = []
     kinds = info["kinds"]
     for k, v in (params or {}).items():
@@ -99,7 +98,9 @@ def invoke(name, arrays, params=None, out=None):
             encoded.append("%s=%s" % (k, _ENCODE[kinds[k]](v)))
         except (TypeError, ValueError, OverflowError) as err:
             raise type(err)("%s(): bad value for %s: %s" % (name, k, err)) from None
-    result = NDArray(call(core.Invoke, name, ",".join(str(a.handle) for a in handles), out_handle, ";".join(encoded)))
+    result = fastpath.invoke(info["id"], tuple(handles), out_arr, ";".join(encoded))
+    if result is None:  # written into out
+        result = out_arr
     if foreign:
         result.wait_to_read()  # the other framework may read (or reuse) its memory at once
     return out if isinstance(out, NDArray) else result  # x += y keeps x the same object
