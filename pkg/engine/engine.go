@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 )
 
@@ -58,6 +59,7 @@ func (e *Engine) Naive() bool { return e.naive }
 // Push schedules fn after the pending work it depends on: the last write of every Var
 // in reads and writes, and the reads since then of every Var in writes. A Var listed in
 // both is treated as written. Push returns at once (after fn has run in naive mode).
+// The engine keeps reads and writes: callers must not change them afterwards.
 func (e *Engine) Push(fn Fn, reads, writes []*Var) { e.PushCleanup(fn, nil, reads, writes) }
 
 // PushCleanup is Push with a cleanup that runs exactly once, whether or not fn runs:
@@ -323,22 +325,27 @@ func pruneFinished(ops []*op) []*op {
 	return out
 }
 
-// dedupe returns vs without duplicates and without members of skip.
+// dedupe returns vs without duplicates and without members of skip: vs itself when it
+// has neither (push keeps the slices it is given).
 func dedupe(vs, skip []*Var) []*Var {
+	if distinct(vs, skip) {
+		return vs
+	}
 	out := make([]*Var, 0, len(vs))
-outer:
 	for _, v := range vs {
-		for _, s := range skip {
-			if s == v {
-				continue outer
-			}
+		if !slices.Contains(skip, v) && !slices.Contains(out, v) {
+			out = append(out, v)
 		}
-		for _, u := range out {
-			if u == v {
-				continue outer
-			}
-		}
-		out = append(out, v)
 	}
 	return out
+}
+
+// distinct reports whether vs has no repeats and nothing in skip.
+func distinct(vs, skip []*Var) bool {
+	for i, v := range vs {
+		if slices.Contains(skip, v) || slices.Contains(vs[:i], v) {
+			return false
+		}
+	}
+	return true
 }

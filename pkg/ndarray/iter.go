@@ -18,11 +18,11 @@ func Rows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
 	}
 	shp, strides := coalesce(shape, ops)
 	nd := len(shp)
-	offs := make([]int, len(ops))
+	buf := make([]int, 2*len(ops)+max(nd-1, 0)) // offs, steps and idx in one allocation
+	offs, steps := buf[:len(ops):len(ops)], buf[len(ops):2*len(ops):2*len(ops)]
 	for k, op := range ops {
 		offs[k] = op.Offset
 	}
-	steps := make([]int, len(ops))
 	if nd == 0 {
 		fn(offs, 1, steps)
 		return
@@ -31,7 +31,7 @@ func Rows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
 	for k := range ops {
 		steps[k] = strides[k][inner]
 	}
-	idx := make([]int, inner)
+	idx := buf[2*len(ops):]
 	for {
 		fn(offs, shp[inner], steps)
 		// odometer over the outer dimensions
@@ -58,10 +58,12 @@ func Rows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
 // coalesce drops dimensions of length 1 and merges neighbours that are contiguous with
 // each other in every operand.
 func coalesce(shape []int, ops []Operand) ([]int, [][]int) {
-	shp := make([]int, 0, len(shape))
+	n := len(shape)
+	dims := make([]int, 0, (1+len(ops))*n) // the shape's and every operand's, in one allocation
+	shp := dims[:0:n]
 	strides := make([][]int, len(ops))
 	for k := range ops {
-		strides[k] = make([]int, 0, len(shape))
+		strides[k] = dims[(k+1)*n : (k+1)*n : (k+2)*n]
 	}
 	for d, n := range shape {
 		if n == 1 {

@@ -171,7 +171,11 @@ func (a *NDArray) view(shape, strides []int, offset int) *NDArray {
 
 // Share returns a new reference to the same view.
 func (a *NDArray) Share() *NDArray {
-	return a.view(append([]int(nil), a.shape...), append([]int(nil), a.strides...), a.offset)
+	nd := len(a.shape)
+	dims := make([]int, 2*nd) // one allocation for both: Share is on every operation's path
+	copy(dims, a.shape)
+	copy(dims[nd:], a.strides)
+	return a.view(dims[:nd:nd], dims[nd:], a.offset)
 }
 
 // ReadOnly returns a read-only view of a.

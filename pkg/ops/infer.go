@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"slices"
+
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
@@ -40,6 +42,9 @@ func broadcastShape(in []*ndarray.NDArray) ([]int, error) {
 
 // broadcastKernel runs kernel on read-only views of in broadcast to out's shape.
 func broadcastKernel(in []*ndarray.NDArray, out *ndarray.NDArray, kernel func(in []*ndarray.NDArray) error) error {
+	if sameShapes(in, out.Shape()) { // the common case needs no views (nor their allocations)
+		return kernel(in)
+	}
 	views := make([]*ndarray.NDArray, len(in))
 	for i, a := range in {
 		v, err := a.BroadcastTo(out.Shape())
@@ -51,6 +56,15 @@ func broadcastKernel(in []*ndarray.NDArray, out *ndarray.NDArray, kernel func(in
 	}
 	defer releaseAll(views)
 	return kernel(views)
+}
+
+func sameShapes(in []*ndarray.NDArray, shape []int) bool {
+	for _, a := range in {
+		if !slices.Equal(a.Shape(), shape) {
+			return false
+		}
+	}
+	return true
 }
 
 // dtypesExcept lists every dtype but the ones given.

@@ -174,11 +174,6 @@ func (op *Op) checkDTypes(in []*ndarray.NDArray) error {
 // may run in place, so a kernel never reads what it has already overwritten.
 func separate(in []*ndarray.NDArray, out *ndarray.NDArray, inPlace bool) ([]*ndarray.NDArray, func(), error) {
 	var tmps []*ndarray.NDArray
-	release := func() {
-		for _, t := range tmps {
-			t.Release()
-		}
-	}
 	res := in
 	for i, a := range in {
 		if (inPlace && sameLayout(out, a)) || !ndarray.Overlaps(out, a) {
@@ -192,7 +187,7 @@ func separate(in []*ndarray.NDArray, out *ndarray.NDArray, inPlace bool) ([]*nda
 			if t != nil {
 				t.Release()
 			}
-			release()
+			releaseAll(tmps)
 			return nil, nil, err
 		}
 		if &res[0] == &in[0] {
@@ -201,7 +196,11 @@ func separate(in []*ndarray.NDArray, out *ndarray.NDArray, inPlace bool) ([]*nda
 		res[i] = t
 		tmps = append(tmps, t)
 	}
-	return res, release, nil
+	if len(tmps) == 0 {
+		return res, func() {}, nil // nothing to allocate in the common case
+	}
+	made := tmps // captured by value: tmps itself then stays off the heap
+	return res, func() { releaseAll(made) }, nil
 }
 
 // sameLayout reports whether x and y are the same elements in the same order.
