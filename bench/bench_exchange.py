@@ -25,23 +25,26 @@ from machine import cpu_name
 
 SHAPE = (4, 4)
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-# The objects every statement sees. `x` is mxgo's array, `t` torch's, `a` NumPy's;
-# `locked` is a NumPy array that mxgo's from_numpy has already locked.
-t = torch.ones(SHAPE)
-a = np.ones(SHAPE, np.float32)
-x = mx.nd.ones(SHAPE)
-locked = np.ones(SHAPE, np.float32)
-_keep = mx.nd.from_numpy(locked)
-NAMESPACE = {"mx": mx, "torch": torch, "tdl": tdl, "np": np, "t": t, "a": a, "x": x, "locked": locked}
+SMALL, LARGE = 1 << 8, 1 << 28  # float32 elements: 1 KiB and 1 GiB, for size independence
 
 
-def _torch_capsule():
-    return tdl.to_dlpack(t)
+def namespace(shape):
+    """The objects every statement sees. `x` is mxgo's array, `t` torch's, `a` NumPy's;
+    `locked` is a NumPy array that mxgo's from_numpy has already locked."""
+    locked = np.ones(shape, np.float32)
+    return {"mx": mx, "torch": torch, "tdl": tdl, "np": np, "t": torch.ones(shape), "a": np.ones(shape, np.float32),
+            "x": mx.nd.ones(shape), "locked": locked, "_keep": mx.nd.from_numpy(locked), "shape": shape}
 
 
-def _fresh_array():
-    return np.ones(SHAPE, np.float32)
+NAMESPACE = namespace(SHAPE)
+
+
+def _torch_capsule(ns):
+    return tdl.to_dlpack(ns["t"])
+
+
+def _fresh_array(ns):
+    return np.ones(ns["shape"], np.float32)
 
 
 #: (operation, mxgo statement, peer statement, input maker or None). With an input maker
@@ -63,32 +66,51 @@ ROWS = [
 def verify():
     """Every timed mxgo path is the zero-copy one: results alias their sources."""
     addr = lambda arr: arr._data  # noqa: E731
+    t, a, x, locked = (NAMESPACE[k] for k in ("t", "a", "x", "locked"))
     assert addr(mx.nd.from_dlpack(tdl.to_dlpack(t))) == t.data_ptr()
     assert addr(mx.nd.from_dlpack(t)) == t.data_ptr()
     assert addr(mx.nd.from_dlpack(a)) == a.ctypes.data
     assert tdl.from_dlpack(x.to_dlpack_for_read()).data_ptr() == addr(x)
     assert torch.from_dlpack(x).data_ptr() == addr(x)
     assert np.from_dlpack(x).ctypes.data == addr(x)
-    fresh = _fresh_array()
+    fresh = _fresh_array(NAMESPACE)
     shared = mx.nd.from_numpy(fresh)
     assert addr(shared) == fresh.ctypes.data and shared.writable and not fresh.flags.writeable
     again = mx.nd.from_numpy(locked)
     assert addr(again) == locked.ctypes.data and again.writable
 
 
-def per_call_us(stmt, make, number, repeat):
+def per_call_us(stmt, make, number, repeat, ns=NAMESPACE):
     """Best per-call time of ``stmt`` in microseconds."""
-    g = dict(NAMESPACE)
+    g = dict(ns)
     if make is None:
         timer = timeit.Timer(stmt, globals=g)
         return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
     best = float("inf")
     timer = timeit.Timer("for c in inputs: " + stmt, globals=g)
     for _ in range(repeat):
-        g["inputs"] = [make() for _ in range(number)]
+        g["inputs"] = [make(ns) for _ in range(number)]
         best = min(best, timer.timeit(number=1))
         del g["inputs"]
     return best / number * 1e6
+
+
+def size_independence(number, repeat):
+    """The mxgo side of every row at 1 KiB and at 1 GiB: zero-copy exchange costs the same
+    whatever the size (fresh 1 GiB inputs per call are left out: making them is the cost)."""
+    small, large = namespace((SMALL,)), namespace((LARGE,))
+    lines = ["", "## Size independence", "",
+             "The mxgo statements above on float32 arrays of 1 KiB and of 1 GiB (best of %d runs of %d calls); "
+             "ratio = 1 GiB / 1 KiB." % (repeat, number), "",
+             "| mxgo | 1 KiB µs | 1 GiB µs | ratio |", "|---|---:|---:|---:|"]
+    print("\n".join(lines), flush=True)
+    for _, mine, _, make in ROWS:
+        if make is _fresh_array:
+            continue
+        us = [per_call_us(mine, make, number, repeat, ns) for ns in (small, large)]
+        lines.append("| `%s` | %.3f | %.3f | %.2f |" % (mine, us[0], us[1], us[1] / us[0]))
+        print(lines[-1], flush=True)
+    return lines
 
 
 def machine_info():
@@ -130,6 +152,7 @@ def main(argv=None):
               "`tdl` is `torch.utils.dlpack`.")
     print(legend)
     lines.append(legend)
+    lines += size_independence(args.number // 5, args.repeat)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")
