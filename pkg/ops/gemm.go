@@ -14,16 +14,18 @@ import (
 
 // Batched matrix products, the kernel behind dot, batch_dot and matmul.
 //
-// float32, float64, complex64 and complex128 go through gonum's pure-Go BLAS (Sgemm,
-// Dgemm, Cgemm, Zgemm) on the operands' memory: a matrix whose rows or columns are
-// contiguous is passed as is (a transposed view becomes BLAS's transpose flag), any other
-// layout is first copied. float16 and bfloat16 are widened to float32 and multiplied by
-// Sgemm (so they accumulate in float32), integers by a blocked Go loop in their own type
-// (wrapping on overflow, as NumPy does).
+// float32 goes to the packed AVX2 kernel of gemm_f32.go where the CPU has AVX2 and FMA
+// (any strides, no copies). Otherwise float32, and always float64, complex64 and
+// complex128, go through gonum's pure-Go BLAS (Sgemm, Dgemm, Cgemm, Zgemm) on the
+// operands' memory: a matrix whose rows or columns are contiguous is passed as is (a
+// transposed view becomes BLAS's transpose flag), any other layout is first copied.
+// float16 and bfloat16 are widened to float32 and multiplied by the float32 kernel (so
+// they accumulate in float32), integers by a blocked Go loop in their own type (wrapping
+// on overflow, as NumPy does).
 //
 // Cores: a batch of many or small products is split across the cores, one product per
-// task; a single large product is split by gonum itself (Sgemm, Dgemm) or by rows of the
-// result (the other kernels).
+// task; a single large product is split by gonum itself (Sgemm, Dgemm) or by blocks of
+// the result (the other kernels).
 //
 // Like the reference BLAS, gonum skips the terms of a zero element of lhs, so that
 // 0 * inf and 0 * nan would count as 0 where NumPy gives nan. Products whose operands
@@ -52,12 +54,15 @@ type mview struct {
 // rows returns the view starting at row i.
 func (v mview) rows(i, size int) mview { return mview{unsafe.Add(v.p, i*v.rs*size), v.rs, v.cs} }
 
+// cols returns the view starting at column j.
+func (v mview) cols(j, size int) mview { return mview{unsafe.Add(v.p, j*v.cs*size), v.rs, v.cs} }
+
 // gemmFunc computes c = a @ b for an (m, k) a and a (k, n) b, with m, n, k > 0. c's
 // rows are contiguous (see rowMajorLD); parallel allows it to use several cores.
 type gemmFunc func(m, n, k int, a, b, c mview, parallel bool)
 
 var gemmKernels = map[ndarray.DType]gemmFunc{
-	ndarray.Float32:    blasGemm(blasImpl.Sgemm, true),
+	ndarray.Float32:    sgemm,
 	ndarray.Float64:    blasGemm(blasImpl.Dgemm, true),
 	ndarray.Complex64:  blasGemm(blasImpl.Cgemm, false),
 	ndarray.Complex128: blasGemm(blasImpl.Zgemm, false),
@@ -77,7 +82,9 @@ var gemmKernels = map[ndarray.DType]gemmFunc{
 // each matrix's rows or columns to be contiguous.
 func usesBLAS(dt ndarray.DType) bool {
 	switch dt {
-	case ndarray.Float32, ndarray.Float64, ndarray.Complex64, ndarray.Complex128:
+	case ndarray.Float32:
+		return !packedSgemmOK
+	case ndarray.Float64, ndarray.Complex64, ndarray.Complex128:
 		return true
 	}
 	return false
@@ -180,7 +187,7 @@ func gemmSplitRows(m, rowWork int, parallel bool, fn func(i0, i1 int)) {
 	wg.Wait()
 }
 
-// halfGemm widens a 16-bit float type to float32, multiplies with Sgemm and rounds the
+// halfGemm widens a 16-bit float type to float32, multiplies with sgemm and rounds the
 // result back (accumulation in float32, as NumPy does for float16).
 func halfGemm(toF32 func(uint16) float32, fromF32 func(float32) uint16) gemmFunc {
 	load := func(v mview, rows, cols int) []float32 {
@@ -194,21 +201,16 @@ func halfGemm(toF32 func(uint16) float32, fromF32 func(float32) uint16) gemmFunc
 	}
 	return func(m, n, k int, a, b, c mview, parallel bool) {
 		af, bf, cf := load(a, m, k), load(b, k, n), make([]float32, m*n)
-		av := mview{unsafe.Pointer(&af[0]), k, 1}
-		bv := mview{unsafe.Pointer(&bf[0]), n, 1}
-		if allFinite[float32](av, m, k) && allFinite[float32](bv, k, n) {
-			blasImpl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, af, k, bf, n, 0, cf, n)
-		} else {
-			loopGemm[float32](m, n, k, av, bv, mview{unsafe.Pointer(&cf[0]), n, 1}, parallel)
-		}
-		runtime.KeepAlive(af)
-		runtime.KeepAlive(bf)
+		sgemm(m, n, k, mview{unsafe.Pointer(&af[0]), k, 1}, mview{unsafe.Pointer(&bf[0]), n, 1},
+			mview{unsafe.Pointer(&cf[0]), n, 1}, parallel)
 		for i := 0; i < m; i++ {
 			row := unsafe.Slice((*uint16)(unsafe.Add(c.p, i*c.rs*2)), n)
 			for j := range row {
 				row[j] = fromF32(cf[i*n+j])
 			}
 		}
+		runtime.KeepAlive(af)
+		runtime.KeepAlive(bf)
 	}
 }
 

@@ -1,0 +1,196 @@
+#include "gemm_f32.h"
+
+enum {
+	MR = MXGO_SGEMM_MR,
+	NR = MXGO_SGEMM_NR,
+	KC = MXGO_SGEMM_KC,
+	MC = MXGO_SGEMM_MC,
+	NC = MXGO_SGEMM_NC,
+};
+
+static long lmin(long x, long y) { return x < y ? x : y; }
+static long roundup(long x, long r) { return (x + r - 1) / r * r; }
+
+long mxgo_sgemm_work(long m, long n, long k) {
+	return lmin(k, KC) * (roundup(lmin(n, NC), NR) + roundup(lmin(m, MC), MR));
+}
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,fma")))
+
+int mxgo_sgemm_supported(void) {
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+// pack_a copies an mc x kc block of a into slivers of MR rows, each stored column by
+// column (MR floats per step of k), zero-padding the last sliver.
+static void pack_a(long mc, long kc, const float *a, long rs, long cs, float *dst) {
+	for (long i0 = 0; i0 < mc; i0 += MR, a += MR * rs) {
+		long mr = lmin(MR, mc - i0);
+		for (long p = 0; p < kc; p++, dst += MR) {
+			const float *src = a + p * cs;
+			if (mr == MR && rs == 1) { // a transposed: a column of the sliver is contiguous
+				for (int i = 0; i < MR; i++)
+					dst[i] = src[i];
+				continue;
+			}
+			long i = 0;
+			for (; i < mr; i++)
+				dst[i] = src[i * rs];
+			for (; i < MR; i++)
+				dst[i] = 0;
+		}
+	}
+}
+
+// pack_b copies a kc x nc block of b into slivers of NR columns, each stored row by
+// row (NR floats per step of k), zero-padding the last sliver.
+static void pack_b(long kc, long nc, const float *b, long rs, long cs, float *dst) {
+	for (long j0 = 0; j0 < nc; j0 += NR, b += NR * cs) {
+		long nr = lmin(NR, nc - j0);
+		for (long p = 0; p < kc; p++, dst += NR) {
+			const float *src = b + p * rs;
+			if (nr == NR && cs == 1) { // rows of b are contiguous
+				for (int j = 0; j < NR; j++)
+					dst[j] = src[j];
+				continue;
+			}
+			long j = 0;
+			for (; j < nr; j++)
+				dst[j] = src[j * cs];
+			for (; j < NR; j++)
+				dst[j] = 0;
+		}
+	}
+}
+
+// kernel computes the MR x NR product of a packed sliver pair over kc and stores it in
+// (add: adds it to) the mr x nr tile at c. A partial tile goes through a buffer so that
+// nothing outside the tile is read or written.
+AVX2 static void kernel(long kc, const float *pa, const float *pb, float *c, long ldc,
+			long mr, long nr, int add) {
+	__m256 acc[MR][2];
+#pragma GCC unroll 6
+	for (int i = 0; i < MR; i++)
+		acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+#pragma GCC unroll 4
+	for (long p = 0; p < kc; p++, pa += MR, pb += NR) {
+		__m256 b0 = _mm256_load_ps(pb), b1 = _mm256_load_ps(pb + 8);
+#pragma GCC unroll 6
+		for (int i = 0; i < MR; i++) {
+			__m256 ai = _mm256_broadcast_ss(pa + i);
+			acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
+			acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+		}
+	}
+	if (mr == MR && nr == NR) {
+#pragma GCC unroll 6
+		for (int i = 0; i < MR; i++, c += ldc) {
+			if (add) {
+				acc[i][0] = _mm256_add_ps(acc[i][0], _mm256_loadu_ps(c));
+				acc[i][1] = _mm256_add_ps(acc[i][1], _mm256_loadu_ps(c + 8));
+			}
+			_mm256_storeu_ps(c, acc[i][0]);
+			_mm256_storeu_ps(c + 8, acc[i][1]);
+		}
+		return;
+	}
+	float tile[MR][NR] __attribute__((aligned(32)));
+#pragma GCC unroll 6
+	for (int i = 0; i < MR; i++) {
+		_mm256_store_ps(tile[i], acc[i][0]);
+		_mm256_store_ps(tile[i] + 8, acc[i][1]);
+	}
+	for (long i = 0; i < mr; i++, c += ldc)
+		for (long j = 0; j < nr; j++)
+			c[j] = add ? c[j] + tile[i][j] : tile[i][j];
+}
+
+// The loops around the kernel (Goto's algorithm): pack a KC x NC block of b, then for
+// each MC x KC block of a pack it and run the kernel over its tiles, the b sliver
+// outermost so that it stays in L1.
+AVX2 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
+		     const float *b, long brs, long bcs, float *c, long ldc, float *work) {
+	float *pb = work; // first: its size is a multiple of 16 floats, pa stays aligned
+	float *pa = work + lmin(k, KC) * roundup(lmin(n, NC), NR);
+	for (long jc = 0; jc < n; jc += NC) {
+		long nc = lmin(NC, n - jc);
+		for (long pc = 0; pc < k; pc += KC) {
+			long kc = lmin(KC, k - pc);
+			pack_b(kc, nc, b + pc * brs + jc * bcs, brs, bcs, pb);
+			for (long ic = 0; ic < m; ic += MC) {
+				long mc = lmin(MC, m - ic);
+				pack_a(mc, kc, a + ic * ars + pc * acs, ars, acs, pa);
+				for (long jr = 0; jr < nc; jr += NR)
+					for (long ir = 0; ir < mc; ir += MR)
+						kernel(kc, pa + ir * kc, pb + jr * kc, c + (ic + ir) * ldc + jc + jr,
+						       ldc, lmin(MR, mc - ir), lmin(NR, nc - jr), pc > 0);
+			}
+		}
+	}
+}
+
+// mxgo_sgemv: the rows of m are dot products with x when they are contiguous;
+// otherwise (contiguous columns) y is a sum of columns, built in chunks of GEMV_ROWS
+// rows that stay in L1.
+enum { GEMV_ROWS = 1024 };
+
+AVX2 void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float *x,
+		     float *y, long ys) {
+	if (cs == 1) {
+		for (long i = 0; i < rows; i++) {
+			const float *r = m + i * rs;
+			__m256 s[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+				       _mm256_setzero_ps()};
+			long p = 0;
+			for (; p + 32 <= k; p += 32)
+#pragma GCC unroll 4
+				for (int u = 0; u < 4; u++)
+					s[u] = _mm256_fmadd_ps(_mm256_loadu_ps(r + p + 8 * u),
+							       _mm256_loadu_ps(x + p + 8 * u), s[u]);
+			for (; p + 8 <= k; p += 8)
+				s[0] = _mm256_fmadd_ps(_mm256_loadu_ps(r + p), _mm256_loadu_ps(x + p), s[0]);
+			__m256 t = _mm256_add_ps(_mm256_add_ps(s[0], s[1]), _mm256_add_ps(s[2], s[3]));
+			__m128 h = _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
+			h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+			float sum = _mm_cvtss_f32(_mm_add_ss(h, _mm_movehdup_ps(h)));
+			for (; p < k; p++)
+				sum += r[p] * x[p];
+			y[i * ys] = sum;
+		}
+		return;
+	}
+	float acc[GEMV_ROWS] __attribute__((aligned(32)));
+	for (long i0 = 0; i0 < rows; i0 += GEMV_ROWS, m += GEMV_ROWS * rs) {
+		long nr = lmin(GEMV_ROWS, rows - i0);
+		for (long i = 0; i < nr; i++)
+			acc[i] = 0;
+		for (long p = 0; p < k; p++) {
+			const float *col = m + p * cs;
+			__m256 xp = _mm256_set1_ps(x[p]);
+			long i = 0;
+			for (; i + 8 <= nr; i += 8)
+				_mm256_store_ps(acc + i, _mm256_fmadd_ps(xp, _mm256_loadu_ps(col + i), _mm256_load_ps(acc + i)));
+			for (; i < nr; i++)
+				acc[i] = __builtin_fmaf(x[p], col[i], acc[i]); // as the vector lanes: bits independent of the split
+		}
+		for (long i = 0; i < nr; i++)
+			y[(i0 + i) * ys] = acc[i];
+	}
+}
+
+#else
+
+int mxgo_sgemm_supported(void) { return 0; }
+
+void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
+		const float *b, long brs, long bcs, float *c, long ldc, float *work) {}
+
+void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float *x,
+		float *y, long ys) {}
+
+#endif

@@ -1,0 +1,34 @@
+// Packed, cache-blocked float32 matrix product with an AVX2+FMA micro-kernel
+// (gemm_f32.c); driven from Go by gemm_f32.go.
+#ifndef MXGO_GEMM_F32_H
+#define MXGO_GEMM_F32_H
+
+// Register tile (MR x NR), and the blocking: a KC x NC block of b is packed once and
+// reused for every MC x KC block of a (L2), whose MR-row slivers stream past one
+// KC x NR sliver of b (L1).
+enum {
+	MXGO_SGEMM_MR = 6,
+	MXGO_SGEMM_NR = 16,
+	MXGO_SGEMM_KC = 256,
+	MXGO_SGEMM_MC = 168,
+	MXGO_SGEMM_NC = 4080,
+};
+
+// mxgo_sgemm_supported reports whether the CPU (and OS) run AVX2 and FMA.
+int mxgo_sgemm_supported(void);
+
+// mxgo_sgemm sets c[i*ldc + j] = sum_p a[i*ars + p*acs] * b[p*brs + j*bcs] for
+// i < m, j < n, p < k (m, n, k > 0; any strides, c may hold garbage). work is 64-byte
+// aligned and holds mxgo_sgemm_work(m, n, k) floats.
+void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
+		const float *b, long brs, long bcs, float *c, long ldc, float *work);
+
+// mxgo_sgemv sets y[i*ys] = sum_p m[i*rs + p*cs] * x[p] for i < rows, p < k
+// (rows, k > 0), where cs == 1, rs == 1 or rows == 1: a product with a vector.
+void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float *x,
+		float *y, long ys);
+
+// mxgo_sgemm_work is the size of mxgo_sgemm's work buffer in floats.
+long mxgo_sgemm_work(long m, long n, long k);
+
+#endif
