@@ -80,3 +80,46 @@ PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 	if (kind >= 0) return mxgo_raise(kind, msg);
 	return mxgo_new_array(h, &d);
 }
+
+// import_object(obj) -> NDArray, or NotImplemented: from_dlpack(obj) without keywords in
+// one C call, for an object with __dlpack__. It checks __dlpack_device__, asks for a
+// versioned capsule (max_version=(1, MINOR)), falls back to no keywords for producers
+// that refuse them with TypeError, and consumes the capsule. When __dlpack_device__
+// returns anything but a pair of Python ints it returns NotImplemented, and Python's
+// from_dlpack, which checks more kinds of int, goes on from there.
+PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
+	static PyObject *device_name, *dlpack_name, *kwnames, *max_version;
+	if (!max_version) {
+		device_name = PyUnicode_InternFromString("__dlpack_device__");
+		dlpack_name = PyUnicode_InternFromString("__dlpack__");
+		kwnames = Py_BuildValue("(s)", "max_version");
+		max_version = Py_BuildValue("(ii)", MXGO_DLPACK_MAJOR, MXGO_DLPACK_MINOR);
+		if (!device_name || !dlpack_name || !kwnames || !max_version) return NULL;
+	}
+	PyObject* dev = PyObject_CallMethodNoArgs(obj, device_name);
+	if (!dev) return NULL;
+	if (!PyTuple_Check(dev) || PyTuple_GET_SIZE(dev) != 2 || !PyLong_Check(PyTuple_GET_ITEM(dev, 0)) ||
+			!PyLong_Check(PyTuple_GET_ITEM(dev, 1))) {
+		Py_DECREF(dev);
+		Py_RETURN_NOTIMPLEMENTED;
+	}
+	int overflow;
+	long type = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 0), &overflow);
+	if (type != 1 || overflow) {
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_BufferError, "mxgo cannot import memory on DLPack device %R (only CPU, device type 1)", dev);
+		Py_DECREF(dev);
+		return NULL;
+	}
+	Py_DECREF(dev);
+	PyObject* args[2] = {obj, max_version};
+	PyObject* cap = PyObject_VectorcallMethod(dlpack_name, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+	if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) { // a producer older than the 2023 keywords
+		PyErr_Clear();
+		cap = PyObject_CallMethodNoArgs(obj, dlpack_name);
+	}
+	if (!cap) return NULL;
+	PyObject* out = mxgo_import_capsule(self, cap);
+	Py_DECREF(cap);
+	return out;
+}

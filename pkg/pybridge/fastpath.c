@@ -9,6 +9,7 @@
 #include "_cgo_export.h"
 
 PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap);
+PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
 
 // Exception classes by mxerr.Kind, registered from Python at import.
 #define NKINDS 7
@@ -88,6 +89,7 @@ static PyObject* set_error_classes(PyObject* self, PyObject* const* args, Py_ssi
 
 static PyMethodDef methods[] = {
 	{"import_capsule", mxgo_import_capsule, METH_O, "import_capsule(capsule) -> NDArray (consumes the capsule)"},
+	{"import_object", mxgo_import_object, METH_O, "import_object(obj) -> NDArray, or NotImplemented (see capsule.c)"},
 	{"from_buffer", (PyCFunction)(void (*)(void))from_buffer, METH_FASTCALL, "from_buffer(obj, dtype, itemsize, writable) -> NDArray"},
 	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
 	 "invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given (see op.py)"},

@@ -16,6 +16,7 @@ from .ndarray import NDArray, _borrow_numpy, array
 __all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write"]
 
 _import_capsule = fastpath.import_capsule
+_import_object = fastpath.import_object
 _CPU = (1, 0)
 #: the DLPack version mxgo speaks, asked of producers
 MAX_VERSION = (1, 3)
@@ -48,6 +49,10 @@ def from_dlpack(obj, *, device=None, copy=None):
     copy when it made one, else mxgo's); ``copy=False`` never copies. ``device`` must be
     None or the CPU: mxgo has no other back end, so any other device raises BufferError.
     READ_ONLY tensors give non-writable arrays."""
+    if copy is None and device is None and hasattr(obj, "__dlpack__"):
+        out = _import_object(obj)  # the steps below, in C
+        if out is not NotImplemented:
+            return out
     if copy is not None and not isinstance(copy, bool):
         raise TypeError("copy must be None, True or False, got %r" % (copy,))
     if device is not None and _device_tuple(device) != _CPU:
