@@ -26,47 +26,34 @@ int mxgo_sgemm_supported(void) {
 	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
-// pack_a copies an mc x kc block of a into slivers of MR rows, each stored column by
-// column (MR floats per step of k), zero-padding the last sliver.
-static void pack_a(long mc, long kc, const float *a, long rs, long cs, float *dst) {
-	for (long i0 = 0; i0 < mc; i0 += MR, a += MR * rs) {
-		long mr = lmin(MR, mc - i0);
-		for (long p = 0; p < kc; p++, dst += MR) {
-			const float *src = a + p * cs;
-			if (mr == MR && rs == 1) { // a transposed: a column of the sliver is contiguous
-				for (int i = 0; i < MR; i++)
-					dst[i] = src[i];
+// pack copies n lines (rows of a, or columns of b) of kc elements into slivers of w
+// lines stored k-step by k-step (w floats per step), zero-padding the last sliver. step
+// is the distance between lines, kstep between the k-steps of one line. Inlined with w a
+// constant, so the contiguous case is a fixed-length copy.
+static inline void pack(long n, long kc, const float *src, long step, long kstep, int w, float *dst) {
+	for (long l0 = 0; l0 < n; l0 += w, src += w * step) {
+		long lines = lmin(w, n - l0);
+		for (long p = 0; p < kc; p++, dst += w) {
+			const float *s = src + p * kstep;
+			long l = 0;
+			if (lines == w && step == 1) { // the sliver's lines are neighbours in memory
+				for (; l < w; l++)
+					dst[l] = s[l];
 				continue;
 			}
-			long i = 0;
-			for (; i < mr; i++)
-				dst[i] = src[i * rs];
-			for (; i < MR; i++)
-				dst[i] = 0;
+			for (; l < lines; l++)
+				dst[l] = s[l * step];
+			for (; l < w; l++)
+				dst[l] = 0;
 		}
 	}
 }
 
-// pack_b copies a kc x nc block of b into slivers of NR columns, each stored row by
-// row (NR floats per step of k), zero-padding the last sliver.
-static void pack_b(long kc, long nc, const float *b, long rs, long cs, float *dst) {
-	for (long j0 = 0; j0 < nc; j0 += NR, b += NR * cs) {
-		long nr = lmin(NR, nc - j0);
-		for (long p = 0; p < kc; p++, dst += NR) {
-			const float *src = b + p * rs;
-			if (nr == NR && cs == 1) { // rows of b are contiguous
-				for (int j = 0; j < NR; j++)
-					dst[j] = src[j];
-				continue;
-			}
-			long j = 0;
-			for (; j < nr; j++)
-				dst[j] = src[j * cs];
-			for (; j < NR; j++)
-				dst[j] = 0;
-		}
-	}
-}
+// pack_a: an mc x kc block of a into slivers of MR rows, column by column.
+static void pack_a(long mc, long kc, const float *a, long rs, long cs, float *dst) { pack(mc, kc, a, rs, cs, MR, dst); }
+
+// pack_b: a kc x nc block of b into slivers of NR columns, row by row.
+static void pack_b(long kc, long nc, const float *b, long rs, long cs, float *dst) { pack(nc, kc, b, cs, rs, NR, dst); }
 
 // kernel computes the MR x NR product of a packed sliver pair over kc and stores it in
 // (add: adds it to) the mr x nr tile at c. A partial tile goes through a buffer so that
