@@ -195,8 +195,9 @@ class NDArray(fastpath.NDArrayBase):
             if scalar_op is None:
                 return NotImplemented
             return _ops.invoke(scalar_op, [self], {"scalar": other, "reverse": reverse}, out)
-        if isinstance(other, NDArray):
-            return _ops.invoke(name, [other, self] if reverse else [self, other], None, out)
+        if isinstance(other, NDArray):  # both mxgo's: straight to C (what invoke would do)
+            result = fastpath.invoke(_ops.OPS[name]["id"], (other, self) if reverse else (self, other), out, "")
+            return out if result is None else result
         return NotImplemented
 
     def __add__(self, other):

@@ -9,6 +9,7 @@ waits for its result before returning, since that framework cannot see mxgo's en
 """
 import inspect
 import json
+import keyword
 import numbers
 import operator
 
@@ -125,17 +126,7 @@ def _make(info):
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
     signature = inspect.Signature(sig_params)
 
-    def fn(*args, **kwargs):
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as err:
-            raise TypeError("%s%s: %s" % (name, signature, err)) from None
-        values = bound.arguments
-        out = values.pop("out", None)
-        if variadic:
-            arrays = list(values.pop(inputs[0][1:], ()))
-        else:
-            arrays = [values.pop(n) for n in inputs]
+    def call(arrays, values, out):
         if scalar_op and len(arrays) == 2 and (_is_scalar(arrays[0]) or _is_scalar(arrays[1])):
             reverse = _is_scalar(arrays[0])
             if reverse and _is_scalar(arrays[1]):
@@ -144,6 +135,7 @@ def _make(info):
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
         return invoke(name, arrays, values, out)
 
+    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call)
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = signature
     doc = [info["doc"], "", "Parameters", "----------"]
@@ -157,6 +149,27 @@ def _make(info):
     fn.__doc__ = "\n".join(doc)
     fn.__module__ = "mxgo.ndarray"
     return fn
+
+
+#: the default of every parameter in the compiled functions: only the parameters a
+#: caller gives are sent, and Go applies the registry's defaults (and names the missing)
+_NG = object()
+
+
+def _compile(name, inputs, variadic, params, call):
+    """The function mx.nd.<name>, compiled from source so that CPython binds its arguments
+    (inspect.Signature.bind cost more than the operator); it hands them to call(arrays,
+    params given, out)."""
+    for n in [name] + [i.lstrip("*") for i in inputs] + params:
+        assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG"), n
+    arrays = "list(%s)" % inputs[0][1:] if variadic else "[%s]" % ", ".join(inputs)
+    head = [inputs[0]] if variadic else list(inputs)
+    head += ["%s=_NG" % p for p in params] + ([] if variadic else ["*"]) + ["out=None"]
+    given = "{k: v for k, v in (%s) if v is not _NG}" % "".join("(%r, %s), " % (p, p) for p in params) if params else "{}"
+    src = "def %s(%s):\n    return _call(%s, %s, out)\n" % (name, ", ".join(head), arrays, given)
+    namespace = {"_call": call, "_NG": _NG}
+    exec(compile(src, "<mxgo.nd.%s>" % name, "exec"), namespace)
+    return namespace[name]
 
 
 def _public_ops():
