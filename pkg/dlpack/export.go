@@ -6,7 +6,6 @@ package dlpack
 import "C"
 
 import (
-	"runtime/cgo"
 	"sync/atomic"
 	"unsafe"
 
@@ -61,17 +60,16 @@ func export(a *ndarray.NDArray, versioned bool, flags uint64) (unsafe.Pointer, e
 	return mt, nil
 }
 
-func exportHandle(a *ndarray.NDArray) (cgo.Handle, error) {
+func exportHandle(a *ndarray.NDArray) (uintptr, error) {
 	if a.Device().Type != device.CPU {
 		return 0, mxerr.BufferErr("cannot export memory on %s", a.Device())
 	}
 	liveExports.Add(1)
-	return cgo.NewHandle(a.Share()), nil
+	return keepExport(a.Share()), nil
 }
 
-func releaseHandle(h cgo.Handle) {
-	h.Value().(*ndarray.NDArray).Release()
-	h.Delete()
+func releaseHandle(h uintptr) {
+	dropExport(h).Release()
 	liveExports.Add(-1)
 }
 

@@ -6,7 +6,6 @@ package dlpack
 import "C"
 
 import (
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
@@ -24,7 +23,7 @@ func ImportLegacy(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 	t := (*C.DLManagedTensor)(mt)
 	release := func() { C.mxgo_dl_call_legacy_deleter(t) }
 	if h := C.mxgo_dl_own_legacy(t); h != 0 {
-		return reimport(cgo.Handle(h), false, release), nil
+		return reimport(uintptr(h), false, release), nil
 	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, 0), release)
 }
@@ -42,7 +41,7 @@ func ImportVersioned(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 		return nil, mxerr.BufferErr("version: DLPack %d.%d is newer than mxgo's %d.%d", major, uint32(t.version.minor), Version[0], Version[1])
 	}
 	if h := C.mxgo_dl_own_versioned(t); h != 0 {
-		return reimport(cgo.Handle(h), uint64(t.flags)&FlagReadOnly != 0, release), nil
+		return reimport(uintptr(h), uint64(t.flags)&FlagReadOnly != 0, release), nil
 	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, uint64(t.flags)), release)
 }
@@ -50,8 +49,8 @@ func ImportVersioned(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 // reimport turns one of mxgo's own exports back into a view of the exported array, so it
 // shares that array's storage and engine variable rather than wrapping it as foreign
 // memory; the export itself is released at once.
-func reimport(h cgo.Handle, readOnly bool, release func()) *ndarray.NDArray {
-	v := h.Value().(*ndarray.NDArray).Share()
+func reimport(h uintptr, readOnly bool, release func()) *ndarray.NDArray {
+	v := exported(h).Share()
 	release()
 	if readOnly {
 		ro := v.ReadOnly()

@@ -8,9 +8,7 @@ package dlpack
 */
 import "C"
 
-import "runtime/cgo"
-
 //export mxgoDLReleaseExport
 func mxgoDLReleaseExport(h C.uintptr_t) {
-	releaseHandle(cgo.Handle(h))
+	releaseHandle(uintptr(h))
 }
