@@ -21,7 +21,9 @@ import (
 // (int64, uint64, float64, complex128) a block at a time, so every kernel is written once
 // per accumulator type. Large inputs are split across cores along a kept dimension
 // (disjoint accumulators) or, when the output is too small for that, along a reduced one
-// (one private accumulator per task, combined in task order).
+// (one private accumulator per task, combined in task order); a sum's long contiguous
+// rows are instead split by the row kernel, where its pairwise recursion halves them
+// (reduce_simd.go), so the result does not depend on the number of cores.
 
 type reduceKind int
 
@@ -349,6 +351,13 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 	}
 	if total > 0 {
 		sd, tasks := reduceSplit(dims, total)
+		if k := len(dims) - 1; sd >= 0 && sd == k && rowSum != nil &&
+			dims[k].xs == 1 && dims[k].as == 0 && dims[k].n >= redParRowMin {
+			// Cutting the contiguous rows of a sum into chunks would change its
+			// pairwise structure with the number of cores: rowSum splits each long
+			// row across the cores itself, exactly.
+			tasks = 1
+		}
 		if tasks < 2 {
 			walk(dims, x.Offset(), 0, acc, idx)
 		} else {

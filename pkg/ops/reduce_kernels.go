@@ -94,11 +94,6 @@ func redPairwiseSumOf[T redElem, A redOrdered](v []T) A {
 // redRowFn folds n contiguous elements at p into acc from aoff.
 type redRowFn[A any] func(acc []A, aoff int, p unsafe.Pointer, n int)
 
-// redRowSum adds the sum of the n elements to acc[aoff].
-func redRowSum[T redElem, A redOrdered](acc []A, aoff int, p unsafe.Pointer, n int) {
-	acc[aoff] += redPairwiseSumOf[T, A](unsafe.Slice((*T)(p), n))
-}
-
 // redVecSum adds the n elements to acc[aoff], acc[aoff+1], ...
 func redVecSum[T redElem, A redOrdered](acc []A, aoff int, p unsafe.Pointer, n int) {
 	a := acc[aoff : aoff+n]
@@ -501,12 +496,14 @@ type redIO[A any] struct {
 	rowSum, vecSum redRowFn[A]
 }
 
+// redConvIO and redSameIO add rows by redPairwiseSumOf (see redRowSumBy in
+// reduce_simd.go for long rows).
 func redConvIO[T redElem, A redOrdered]() redIO[A] {
-	return redIO[A]{redLoadConv[T, A], redRowSum[T, A], redVecSum[T, A]}
+	return redIO[A]{redLoadConv[T, A], redRowSumBy(redPairwiseSumOf[T, A]), redVecSum[T, A]}
 }
 
 func redSameIO[A redOrdered]() redIO[A] {
-	return redIO[A]{redLoadSame[A], redRowSum[A, A], redVecSum[A, A]}
+	return redIO[A]{redLoadSame[A], redRowSumBy(redPairwiseSumOf[A, A]), redVecSum[A, A]}
 }
 
 func redIntIO(dt ndarray.DType) redIO[int64] {
@@ -559,10 +556,10 @@ func redFloatIO(dt ndarray.DType) redIO[float64] {
 		return redIO[float64]{load: redLoadFloat16}
 	case ndarray.Bfloat16:
 		return redIO[float64]{load: redLoadBfloat16}
-	case ndarray.Float32:
-		return redConvIO[float32, float64]()
+	case ndarray.Float32: // the same sums, with the AVX2 kernels of reduce_simd.go
+		return redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64]}
 	}
-	return redSameIO[float64]()
+	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64]}
 }
 
 func redComplexIO(dt ndarray.DType) redIO[complex128] {

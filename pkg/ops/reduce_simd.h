@@ -1,0 +1,13 @@
+// Pairwise row sums with AVX2 (reduce_simd.c), driven from Go by reduce_simd.go.
+#ifndef MXGO_REDUCE_SIMD_H
+#define MXGO_REDUCE_SIMD_H
+
+// mxgo_redsum_supported reports whether the CPU (and OS) run AVX2.
+int mxgo_redsum_supported(void);
+
+// mxgo_redsum_f32 and mxgo_redsum_f64 return the pairwise sum of v[0..n), accumulated
+// in double, bit for bit as redPairwiseSumOf in reduce_kernels.go computes it.
+double mxgo_redsum_f32(const float *v, long n);
+double mxgo_redsum_f64(const double *v, long n);
+
+#endif

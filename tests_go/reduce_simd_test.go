@@ -1,0 +1,173 @@
+package mxgotest
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// The AVX2 pairwise row sums (reduce_simd.c) against the Go ones, bit for bit, and sums
+// through the operator that split long rows across cores: the same bits whatever
+// GOMAXPROCS is.
+
+// redSimdValues returns n values of mixed magnitudes; with specials, some are NaN,
+// ±Inf, ±0, huge, tiny or subnormal.
+func redSimdValues(rng *rand.Rand, n int, specials bool) []float64 {
+	sp := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0,
+		3e38, -3e38, 1e-38, -1e-45, 1e300, -1e-310}
+	v := make([]float64, n)
+	for i := range v {
+		switch {
+		case specials && rng.IntN(max(n/3, 4)) == 0:
+			v[i] = sp[rng.IntN(len(sp))]
+		default:
+			v[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+		}
+	}
+	return v
+}
+
+// sameSum compares sums bit for bit, any NaN matching any NaN (payloads are not
+// specified: the hardware keeps one operand's, and the order of operands is the compiler's).
+func sameSum(t *testing.T, want, got float64, msg string, args ...any) {
+	t.Helper()
+	if math.IsNaN(want) && math.IsNaN(got) {
+		return
+	}
+	require.Equal(t, math.Float64bits(want), math.Float64bits(got), "want %v got %v: %s", want, got, fmt.Sprintf(msg, args...))
+}
+
+func TestReduceSimdKernelsMatchGo(t *testing.T) {
+	goF32, simdF32, goF64, simdF64 := ops.PairwiseSumKernels()
+	if simdF32 == nil {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	lengths := []int{}
+	for n := 0; n <= 1000; n++ {
+		lengths = append(lengths, n)
+	}
+	for range 40 {
+		lengths = append(lengths, 1000+rng.IntN(300_000))
+	}
+	for _, n := range lengths {
+		for _, specials := range []bool{false, true} {
+			v64 := redSimdValues(rng, n, specials)
+			v32 := make([]float32, n)
+			for i, x := range v64 {
+				v32[i] = float32(x)
+			}
+			sameSum(t, goF64(v64), simdF64(v64), "float64 n=%d", n)
+			sameSum(t, goF32(v32), simdF32(v32), "float32 n=%d", n)
+		}
+		// Signed zeros: all -0.0 sums to -0.0 from 8 elements on (a running sum), +0.0 below.
+		negz := make([]float64, n)
+		for i := range negz {
+			negz[i] = math.Copysign(0, -1)
+		}
+		sameSum(t, goF64(negz), simdF64(negz), "-0.0 n=%d", n)
+	}
+}
+
+// TestReduceSumLongRowsExact sums long float32 and float64 arrays (contiguous, several
+// rows, and a view whose rows are not contiguous with each other) under several
+// GOMAXPROCS: the bits must be those of the single-threaded pairwise sum.
+func TestReduceSumLongRowsExact(t *testing.T) {
+	goF32, _, goF64, _ := ops.PairwiseSumKernels()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1 << 17, 1<<17 + 13, 1_000_003, 3_000_000 + rng.IntN(1000)} {
+		vals := redSimdValues(rng, n, false)
+		for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+			x := fromValues(t, dt, vals)
+			s := 0 + goF64(vals) // the accumulator starts at 0
+			if dt == ndarray.Float32 {
+				s = 0 + goF32(rawValues[float32](x))
+			}
+			want := map[string]float64{"sum": redStored(dt, s), "mean": redStored(dt, s/float64(n))}
+			for _, procs := range []int{1, 2, 3, 4, 8} {
+				runtime.GOMAXPROCS(procs)
+				for op, w := range want {
+					got := values(t, mustReduce(t, op, x, ""))[0]
+					sameSum(t, w, got, "%s %s n=%d procs=%d", op, dt, n, procs)
+				}
+			}
+		}
+	}
+	// Rows: (3, m) reduced along axis 1, all of it, and all of a view dropping columns.
+	m := 400_001
+	vals := redSimdValues(rng, 3*m, false)
+	x := fromValues(t, ndarray.Float64, vals, 3, m)
+	rowSums := make([]float64, 3)
+	for i := range rowSums {
+		rowSums[i] = goF64(vals[i*m : (i+1)*m])
+	}
+	view := index(t, x, S(nil, nil, nil), S(nil, m-5, nil))
+	viewSum := 0.0
+	for i := range 3 {
+		viewSum += goF64(vals[i*m : i*m+m-5])
+	}
+	for _, procs := range []int{1, 2, 3, 4} {
+		runtime.GOMAXPROCS(procs)
+		got := values(t, mustReduce(t, "sum", x, "axis=1"))
+		for i := range rowSums {
+			sameSum(t, 0+rowSums[i], got[i], "row %d procs=%d", i, procs)
+		}
+		sameSum(t, 0+goF64(vals), values(t, mustReduce(t, "sum", x, ""))[0], "all procs=%d", procs)
+		sameSum(t, viewSum, values(t, mustReduce(t, "sum", view, ""))[0], "view procs=%d", procs)
+	}
+}
+
+// redStored is the float64 accumulator v as stored in dt.
+func redStored(dt ndarray.DType, v float64) float64 {
+	if dt == ndarray.Float32 {
+		return float64(float32(v))
+	}
+	return v
+}
+
+// BenchmarkReduceSumF32 is a full sum of a contiguous float32 array into a preallocated
+// 0-d output. Run with
+//
+//	go test ./tests_go/ -run '^$' -bench ReduceSumF32 -benchtime 100x
+func BenchmarkReduceSumF32(b *testing.B) {
+	op, err := ops.Lookup("sum")
+	require.NoError(b, err)
+	at, err := ops.ParseAttrs(op, "")
+	require.NoError(b, err)
+	for _, n := range []int{100_000, 1_000_000, 10_000_000, 100_000_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			x, err := ndarray.Empty(ndarray.Float32, []int{n}, device.Host)
+			require.NoError(b, err)
+			defer x.Release()
+			require.NoError(b, ops.WaitToWrite(x))
+			xs := unsafe.Slice((*float32)(x.Data()), n)
+			for i := range xs {
+				xs[i] = float32(i%1000) - 500
+			}
+			out, err := ndarray.Empty(ndarray.Float32, []int{}, device.Host)
+			require.NoError(b, err)
+			defer out.Release()
+			b.SetBytes(int64(4 * n))
+			for b.Loop() {
+				r, err := op.Invoke([]*ndarray.NDArray{x}, out, at)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.Release()
+				if err := ops.WaitToRead(out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
