@@ -3,12 +3,21 @@ package ndarray
 /*
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define MXGO_HUGE (2u << 20) // a transparent huge page on x86-64
 
 // Host memory is aligned for any vector unit and for DLPack consumers that prefer it.
+// Blocks of 4 MiB or more are aligned to, and advised into, huge pages, as NumPy does:
+// a fresh 40 MB output then takes 20 page faults instead of 10,000, and streaming
+// kernels fewer TLB misses. The advice is only a hint (THP may be off).
 static void* mxgo_host_alloc(size_t n) {
 	void* p = NULL;
 	if (n == 0) n = 1;                       // never hand out NULL data
-	if (posix_memalign(&p, 64, n) != 0) return NULL;
+	if (posix_memalign(&p, n >= 2 * MXGO_HUGE ? MXGO_HUGE : 64, n) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+	if (n >= 2 * MXGO_HUGE) madvise(p, n - n % MXGO_HUGE, MADV_HUGEPAGE);
+#endif
 	return p;
 }
 */
