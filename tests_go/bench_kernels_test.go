@@ -58,3 +58,15 @@ func BenchmarkKernelsExpF32(b *testing.B)     { benchKernel(b, "exp", 1) }
 func BenchmarkKernelsSigmoidF32(b *testing.B) { benchKernel(b, "sigmoid", 1) }
 func BenchmarkKernelsTanhF32(b *testing.B)    { benchKernel(b, "tanh", 1) }
 func BenchmarkKernelsAddF32(b *testing.B)     { benchKernel(b, "add", 2) }
+
+// The Go kernels of exp, sigmoid and tanh with the AVX2 ones off (pkg/ops/exp32.go),
+// for comparison with the functions above on a CPU that has AVX2.
+func benchKernelGo(b *testing.B, name string) {
+	require.NoError(b, ops.WaitAll())
+	defer ops.SetF32SIMD(ops.SetF32SIMD(false))
+	benchKernel(b, name, 1)
+}
+
+func BenchmarkKernelsExpF32Go(b *testing.B)     { benchKernelGo(b, "exp") }
+func BenchmarkKernelsSigmoidF32Go(b *testing.B) { benchKernelGo(b, "sigmoid") }
+func BenchmarkKernelsTanhF32Go(b *testing.B)    { benchKernelGo(b, "tanh") }

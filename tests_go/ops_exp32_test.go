@@ -2,6 +2,9 @@ package mxgotest
 
 import (
 	"math"
+	"os"
+	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -16,6 +19,55 @@ import (
 // The float32 kernels of exp, sigmoid and tanh (pkg/ops/exp32.go) against float64
 // math rounded to float32: accuracy over a sweep of all float32 bit patterns, special
 // values, and the same bits on every layout (contiguous, strided, broadcast, in place).
+// Each runs on both kernels: the AVX2+FMA one in C (exp32_avx2.c), which takes rows of
+// 32 elements and more on CPUs that have it, and the Go one, which takes the rest; the
+// sweep also checks that the two give the same bits.
+
+// f32Paths are the kernels to test: "go" always, "avx2" where the CPU runs it.
+func f32Paths(t *testing.T) []string {
+	t.Helper()
+	require.NoError(t, ops.WaitAll())
+	was := ops.SetF32SIMD(true)
+	on := ops.SetF32SIMD(was)
+	if !on && cpuHasAVX2FMA() {
+		t.Fatal("the CPU has AVX2 and FMA, yet the C kernels of exp, sigmoid and tanh are off")
+	}
+	if on {
+		return []string{"avx2", "go"}
+	}
+	t.Log("no AVX2+FMA: testing the Go kernels only")
+	return []string{"go"}
+}
+
+// onF32Path runs f with the kernel named by path (see f32Paths) on.
+func onF32Path(t *testing.T, path string, f func()) {
+	t.Helper()
+	require.NoError(t, ops.WaitAll())
+	was := ops.SetF32SIMD(path == "avx2")
+	defer func() {
+		require.NoError(t, ops.WaitAll())
+		ops.SetF32SIMD(was)
+	}()
+	f()
+}
+
+// cpuHasAVX2FMA reads /proc/cpuinfo on linux/amd64 (false elsewhere).
+func cpuHasAVX2FMA() bool {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return false
+	}
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "flags") {
+			f := " " + line + " "
+			return strings.Contains(f, " avx2 ") && strings.Contains(f, " fma ")
+		}
+	}
+	return false
+}
 
 // f32Ref is each operator's float64 reference.
 var f32Ref = map[string]func(float64) float64{
@@ -70,7 +122,7 @@ func ulpDiff(a, b float32) int64 {
 // and exactly 0 or ±Inf only where the reference is (no flushing of subnormals).
 func checkF32(t *testing.T, name string, in, got []float32, maxUlp int64) (worst int64) {
 	t.Helper()
-	ref := f32Ref[name]
+	ref := f32Ref[strings.Fields(name)[0]]
 	bad := 0
 	for i, x := range in {
 		want := float32(ref(float64(x)))
@@ -86,19 +138,21 @@ func checkF32(t *testing.T, name string, in, got []float32, maxUlp int64) (worst
 }
 
 // TestF32KernelsAccuracySweep runs every 97th float32 bit pattern (every 9973rd with
-// -short) through each operator: at most 1 ulp from float32(math.F(float64(x))).
+// -short) through each operator on each kernel: at most 1 ulp from
+// float32(math.F(float64(x))), and the same bits from the C and Go kernels.
 func TestF32KernelsAccuracySweep(t *testing.T) {
 	checkLeaks(t)
 	step := uint64(97)
 	if testing.Short() {
 		step = 9973
 	}
+	paths := f32Paths(t)
 	const chunk = 1 << 22
 	for _, name := range []string{"exp", "sigmoid", "tanh"} {
 		t.Run(name, func(t *testing.T) {
 			in := make([]float32, 0, chunk)
-			var worst int64
-			run := func() { // frees each chunk's arrays now, not when the test ends
+			worst := map[string]int64{}
+			eval := func() []float32 { // frees each chunk's arrays now, not when the test ends
 				x, err := ndarray.Empty(ndarray.Float32, []int{len(in)}, device.Host)
 				require.NoError(t, err)
 				defer x.Release()
@@ -106,7 +160,25 @@ func TestF32KernelsAccuracySweep(t *testing.T) {
 				out, err := ewTry(name, nil, nil, x)
 				require.NoError(t, err)
 				defer out.Release()
-				worst = max(worst, checkF32(t, name, in, f32Values(t, out), 1))
+				return f32Values(t, out)
+			}
+			run := func() {
+				var first []float32
+				for _, path := range paths {
+					var got []float32
+					onF32Path(t, path, func() { got = eval() })
+					worst[path] = max(worst[path], checkF32(t, name+" ("+path+")", in, got, 1))
+					if first == nil {
+						first = got
+						continue
+					}
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(first[i]) {
+							t.Fatalf("%s(%v) [%#08x]: %s kernel gives %v, %s kernel %v", name, in[i],
+								math.Float32bits(in[i]), path, got[i], paths[0], first[i])
+						}
+					}
+				}
 				in = in[:0]
 			}
 			for b := uint64(0); b < 1<<32; b += step {
@@ -115,7 +187,9 @@ func TestF32KernelsAccuracySweep(t *testing.T) {
 				}
 			}
 			run()
-			t.Logf("%s: max error %d ulp", name, worst)
+			for _, path := range paths {
+				t.Logf("%s (%s): max error %d ulp", name, path, worst[path])
+			}
 		})
 	}
 }
@@ -142,33 +216,66 @@ func f32Specials() []float32 {
 
 func TestF32KernelsSpecialValues(t *testing.T) {
 	checkLeaks(t)
+	for _, path := range f32Paths(t) {
+		t.Run(path, func(t *testing.T) { onF32Path(t, path, func() { checkF32Specials(t) }) })
+	}
+}
+
+func checkF32Specials(t *testing.T) {
 	in := f32Specials()
 	for _, name := range []string{"exp", "sigmoid", "tanh"} {
 		got := f32Values(t, ewInvoke(t, name, nil, f32Array(t, in)))
 		checkF32(t, name, in, got, 1)
 	}
-	// Values NumPy gives for float32 (np.exp, np.tanh, 1/(1+np.exp(-x))).
+	// Values NumPy gives for float32 (np.exp, np.tanh, 1/(1+np.exp(-x))), each 4 times
+	// over: a row long enough for the C kernel, whose last 4 take its tail code.
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	negZero := float32(math.Copysign(0, -1))
 	bits := math.Float32frombits // the last finite and first infinite exp, the last subnormal and first 0
-	x := f32Array(t, []float32{inf, -inf, nan, 0, negZero, bits(0x42b17217), bits(0x42b17218), bits(0xc2cff1b4), bits(0xc2cff1b5)})
-	exp := f32Values(t, ewInvoke(t, "exp", nil, x))
-	assert.Equal(t, []float32{inf, 0}, exp[:2])
-	assert.True(t, math.IsNaN(float64(exp[2])))
-	assert.Equal(t, []float32{1, 1}, exp[3:5])
-	assert.Equal(t, float32(3.4027985e38), exp[5], "largest finite result")
-	assert.Equal(t, []float32{inf, math.SmallestNonzeroFloat32, 0}, exp[6:])
-
-	sig := f32Values(t, ewInvoke(t, "sigmoid", nil, x))
-	assert.Equal(t, []float32{1, 0}, sig[:2])
-	assert.True(t, math.IsNaN(float64(sig[2])))
-	assert.Equal(t, []float32{0.5, 0.5, 1, 1}, sig[3:7])
-
-	th := f32Values(t, ewInvoke(t, "tanh", nil, x))
-	assert.Equal(t, []float32{1, -1}, th[:2])
-	assert.True(t, math.IsNaN(float64(th[2])))
-	assert.Equal(t, uint32(0), math.Float32bits(th[3]), "tanh(+0) is +0")
-	assert.Equal(t, uint32(1<<31), math.Float32bits(th[4]), "tanh(-0) is -0")
+	vals := []float32{inf, -inf, nan, 0, negZero, bits(0x42b17217), bits(0x42b17218), bits(0xc2cff1b4), bits(0xc2cff1b5)}
+	const reps = 4
+	var tiled []float32
+	for range reps {
+		tiled = append(tiled, vals...)
+	}
+	x := f32Array(t, tiled)
+	eval := func(name string) [][]float32 {
+		out := f32Values(t, ewInvoke(t, name, nil, x))
+		parts := make([][]float32, reps)
+		for i := range parts {
+			parts[i] = out[i*len(vals) : (i+1)*len(vals)]
+		}
+		return parts
+	}
+	for _, exp := range eval("exp") {
+		assert.Equal(t, []float32{inf, 0}, exp[:2])
+		assert.True(t, math.IsNaN(float64(exp[2])))
+		assert.Equal(t, []float32{1, 1}, exp[3:5])
+		assert.Equal(t, float32(3.4027985e38), exp[5], "largest finite result")
+		assert.Equal(t, []float32{inf, math.SmallestNonzeroFloat32, 0}, exp[6:])
+	}
+	for _, sig := range eval("sigmoid") {
+		assert.Equal(t, []float32{1, 0}, sig[:2])
+		assert.True(t, math.IsNaN(float64(sig[2])))
+		assert.Equal(t, []float32{0.5, 0.5, 1, 1}, sig[3:7])
+	}
+	for _, th := range eval("tanh") {
+		assert.Equal(t, []float32{1, -1}, th[:2])
+		assert.True(t, math.IsNaN(float64(th[2])))
+		assert.Equal(t, uint32(0), math.Float32bits(th[3]), "tanh(+0) is +0")
+		assert.Equal(t, uint32(1<<31), math.Float32bits(th[4]), "tanh(-0) is -0")
+	}
+	// tanh(x) = x for tiny x, either sign, subnormals included.
+	tiny := make([]float32, 0, 64)
+	for _, u := range []uint32{1, 2, 0x7fffff, 0x800000, 0x1000000, 0x20000000, 0x30000000, 0x38000000} {
+		tiny = append(tiny, bits(u), bits(u|1<<31))
+	}
+	for len(tiny) < 40 {
+		tiny = append(tiny, tiny[len(tiny)%16])
+	}
+	for i, y := range f32Values(t, ewInvoke(t, "tanh", nil, f32Array(t, tiny))) {
+		assert.Equal(t, math.Float32bits(tiny[i]), math.Float32bits(y), "tanh(%v)", tiny[i])
+	}
 }
 
 // TestF32KernelsLayouts checks that every way of walking the data gives the bits of
@@ -177,6 +284,12 @@ func TestF32KernelsSpecialValues(t *testing.T) {
 // and large enough to be split across cores.
 func TestF32KernelsLayouts(t *testing.T) {
 	checkLeaks(t)
+	for _, path := range f32Paths(t) {
+		t.Run(path, func(t *testing.T) { onF32Path(t, path, func() { checkF32Layouts(t) }) })
+	}
+}
+
+func checkF32Layouts(t *testing.T) {
 	for _, dims := range [][2]int{{7, 9}, {300, 401}} {
 		rows, cols := dims[0], dims[1]
 		n := rows * cols
