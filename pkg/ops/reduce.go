@@ -232,8 +232,8 @@ func redAbs(x int) int {
 }
 
 // reduceGrain is the number of input elements below which a task is not worth a
-// goroutine.
-const reduceGrain = 1 << 15
+// goroutine: reductions split where elementwise loops do (see ndarray.SerialBelow).
+const reduceGrain = ndarray.SerialBelow / 2
 
 // reduceSplit picks the dimension to cut into tasks (-1 for none) and the number of
 // tasks: a kept dimension when one is long enough (each task then owns its outputs),
