@@ -128,9 +128,11 @@ fuzz:
 
 # The C glue (capsules, deleters, NDArrayBase, run_async callbacks) under AddressSanitizer:
 # an instrumented extension in build/asan (not the wheel) and the Python tests that drive
-# the glue; any ASan report fails the target. `tools/asan.sh --self-test` shows it catches
-# an injected use-after-free.
+# the glue; any ASan report fails the target. It first runs `tools/asan.sh --self-test`,
+# which must catch an injected use-after-free: a build that lost its instrumentation
+# (gopy rewrites the C flags) would otherwise pass silently.
 asan: setup
+	PY=$(CURDIR)/$(PY) bash tools/asan.sh --self-test
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh
 
 test-py: build
