@@ -2,6 +2,9 @@ package mxgotest
 
 import (
 	"fmt"
+	"os"
+	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -209,4 +212,29 @@ func mustWait(err error) {
 	if err != nil {
 		panic(err)
 	}
+}
+
+// cpuHas reports whether /proc/cpuinfo lists every flag (false off linux/amd64), so that
+// tests of the C kernels fail, rather than pass vacuously, when dispatch misses a CPU
+// that could run them.
+func cpuHas(flags ...string) bool {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return false
+	}
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "flags") {
+			have := " " + line + " "
+			for _, f := range flags {
+				if !strings.Contains(have, " "+f+" ") {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }

@@ -2,8 +2,6 @@ package mxgotest
 
 import (
 	"math"
-	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -29,7 +27,7 @@ func f32Paths(t *testing.T) []string {
 	require.NoError(t, ops.WaitAll())
 	was := ops.SetF32SIMD(true)
 	on := ops.SetF32SIMD(was)
-	if !on && cpuHasAVX2FMA() {
+	if !on && cpuHas("avx2", "fma") {
 		t.Fatal("the CPU has AVX2 and FMA, yet the C kernels of exp, sigmoid and tanh are off")
 	}
 	if on {
@@ -49,24 +47,6 @@ func onF32Path(t *testing.T, path string, f func()) {
 		ops.SetF32SIMD(was)
 	}()
 	f()
-}
-
-// cpuHasAVX2FMA reads /proc/cpuinfo on linux/amd64 (false elsewhere).
-func cpuHasAVX2FMA() bool {
-	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		return false
-	}
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "flags") {
-			f := " " + line + " "
-			return strings.Contains(f, " avx2 ") && strings.Contains(f, " fma ")
-		}
-	}
-	return false
 }
 
 // f32Ref is each operator's float64 reference.
