@@ -87,18 +87,26 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 		Rows(shape, ops, fn)
 		return
 	}
-	chunk := (shp[0] + tasks - 1) / tasks
-	var wg sync.WaitGroup
-	for lo := 0; lo < shp[0]; lo += chunk {
-		sub := append([]int{min(chunk, shp[0]-lo)}, shp[1:]...)
+	ForChunks(shp[0], tasks, func(lo, hi int) {
+		sub := append([]int{hi - lo}, shp[1:]...)
 		subOps := make([]Operand, len(ops))
 		for k, op := range ops {
 			subOps[k] = Operand{Strides: strides[k], Offset: op.Offset + lo*strides[k][0]}
 		}
+		Rows(sub, subOps, fn)
+	})
+}
+
+// ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each in
+// its own goroutine and returns when all have.
+func ForChunks(n, tasks int, fn func(lo, hi int)) {
+	chunk := (n + tasks - 1) / tasks
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += chunk {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			Rows(sub, subOps, fn)
+			fn(lo, min(lo+chunk, n))
 		}()
 	}
 	wg.Wait()

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
@@ -174,17 +173,7 @@ func gemmSplitRows(m, rowWork int, parallel bool, fn func(i0, i1 int)) {
 		fn(0, m)
 		return
 	}
-	chunk := (m + tasks - 1) / tasks
-	var wg sync.WaitGroup
-	for lo := 0; lo < m; lo += chunk {
-		hi := min(lo+chunk, m)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
+	ndarray.ForChunks(m, tasks, fn)
 }
 
 // halfGemm widens a 16-bit float type to float32, multiplies with sgemm and rounds the
@@ -364,19 +353,11 @@ func batchGemm(a, b, c *ndarray.NDArray) error {
 		return nil
 	}
 	tasks := min(workers, nb, max(1, nb/max(1, gemmTaskMin/work)))
-	chunk := (nb + tasks - 1) / tasks
-	var wg sync.WaitGroup
-	for lo := 0; lo < nb; lo += chunk {
-		hi := min(lo+chunk, nb)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for bi := lo; bi < hi; bi++ {
-				run(bi, false)
-			}
-		}()
-	}
-	wg.Wait()
+	ndarray.ForChunks(nb, tasks, func(lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			run(bi, false)
+		}
+	})
 	return nil
 }
 
