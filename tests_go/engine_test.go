@@ -707,6 +707,41 @@ func TestEnginePending(t *testing.T) {
 	require.Error(t, waitAll(t, e))
 }
 
+// Busy counts running operations and Vars holding an error: C code exports without
+// calling Go only while it is zero, so it must never read zero while a wait could block
+// or fail, and must come back to zero once everything is waited for.
+func TestEngineBusy(t *testing.T) {
+	for name, e := range map[string]*engine.Engine{"threaded": threadedEngine(t), "naive": naiveEngine(t)} {
+		t.Run(name, func(t *testing.T) {
+			var mirror atomic.Int64
+			mirror.Store(-99) // overwritten: MirrorBusy carries the current count over
+			e.MirrorBusy(&mirror)
+			assert.Zero(t, mirror.Load())
+			v, u := engine.NewVar(), engine.NewVar()
+			if !e.Naive() {
+				g := newGate(t)
+				e.Push(func() error { g.wait(); return nil }, nil, vars(v))
+				e.Push(func() error { return nil }, vars(v), nil)
+				assert.Equal(t, int64(2), mirror.Load(), "two operations pending")
+				g.open()
+				require.NoError(t, waitToWrite(t, e, v))
+				require.NoError(t, waitAll(t, e))
+				assert.Zero(t, mirror.Load())
+			}
+			boom := errors.New("busy-error")
+			e.Push(func() error { return boom }, nil, vars(u, v))
+			require.ErrorIs(t, waitToRead(t, e, u), boom)
+			require.Eventually(t, func() bool { return e.Busy() == 1 }, 5*time.Second, time.Millisecond,
+				"one Var (v) still holds the error")
+			assert.Equal(t, int64(1), mirror.Load())
+			require.ErrorIs(t, waitToRead(t, e, v), boom)
+			assert.Zero(t, mirror.Load(), "no error held")
+			require.ErrorIs(t, waitAll(t, e), boom)
+			assert.Zero(t, mirror.Load())
+		})
+	}
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/dlpack/dlpacktest"
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -127,6 +128,39 @@ func TestExportImportRoundTrip(t *testing.T) {
 			b.Release()
 			assert.Equal(t, live, dlpack.LiveExports())
 			assert.Equal(t, refs-1, s.Refs())
+		}
+	}
+}
+
+// A re-import reads the tensor's fields again: one a consumer changed is refused with a
+// BufferError, and the export is released all the same.
+func TestExportReimportTampered(t *testing.T) {
+	checkLeaksAndExports(t)
+	base := arange(t, ndarray.Float32, 4, 5)
+	cases := []struct {
+		name       string
+		delta      int
+		ndim       int32
+		byteOffset uint64
+	}{
+		{"data off the element grid", 1, 2, 0},
+		{"data before the storage", -4, 2, 0},
+		{"data past the storage", 4 * 20, 2, 0},
+		{"ndim", 0, 3, 0},
+		{"negative ndim", 0, -1, 0},
+		{"byte_offset", 0, 2, 4},
+	}
+	for _, ex := range exporters {
+		for _, c := range cases {
+			refs, live := base.Storage().Refs(), dlpack.LiveExports()
+			p, err := ex.export(base)
+			require.NoError(t, err)
+			dlpacktest.Tamper(p, ex.versioned, c.delta, c.ndim, c.byteOffset)
+			b, err := ex.importer(p)
+			assert.Nil(t, b)
+			requireKind(t, err, mxerr.Buffer)
+			assert.Equal(t, refs, base.Storage().Refs(), "%s %s: the export was released", ex.name, c.name)
+			assert.Equal(t, live, dlpack.LiveExports())
 		}
 	}
 }

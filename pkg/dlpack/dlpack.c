@@ -1,67 +1,97 @@
 // Allocation and deleters of mxgo's exported tensors. Deleters may run on any thread,
-// with or without the GIL; they only free C memory and drop a Go reference.
+// with or without the GIL; they free C memory and drop a storage reference, calling Go
+// only when that was the storage's last.
 #include <stdlib.h>
+#include <string.h>
 #include "dlpack.h"
 #include "_cgo_export.h"
 
 typedef struct {
 	DLManagedTensor mt;
-	uintptr_t handle;
+	mxgo_dl_src src;
 	int64_t dims[]; // shape then strides
 } legacy_block;
 
 typedef struct {
 	DLManagedTensorVersioned mt;
-	uintptr_t handle;
+	mxgo_dl_src src;
 	int64_t dims[];
 } versioned_block;
 
+char mxgo_dl_empty[256];
+static int64_t live_exports;
+
+int64_t mxgo_dl_live_exports(void) { return __atomic_load_n(&live_exports, __ATOMIC_RELAXED); }
+
+static void release(mxgo_store* s) {
+	__atomic_fetch_sub(&live_exports, 1, __ATOMIC_RELAXED);
+	if (mxgo_store_drop(s)) mxgoDLFinalizeStore(s);
+}
+
 static void legacy_deleter(DLManagedTensor* self) {
-	legacy_block* b = (legacy_block*)self;
-	uintptr_t h = b->handle;
-	free(b);
-	mxgoDLReleaseExport(h);
+	mxgo_store* s = ((legacy_block*)self)->src.store;
+	free(self);
+	release(s);
 }
 
 static void versioned_deleter(DLManagedTensorVersioned* self) {
-	versioned_block* b = (versioned_block*)self;
-	uintptr_t h = b->handle;
-	free(b);
-	mxgoDLReleaseExport(h);
+	mxgo_store* s = ((versioned_block*)self)->src.store;
+	free(self);
+	release(s);
 }
 
-DLManagedTensor* mxgo_dl_new_legacy(int32_t ndim, uintptr_t handle) {
-	legacy_block* b = calloc(1, sizeof(legacy_block) + 2 * (size_t)ndim * sizeof(int64_t));
-	if (!b) return NULL;
-	b->handle = handle;
-	b->mt.dl_tensor.ndim = ndim;
-	b->mt.dl_tensor.shape = b->dims;
-	b->mt.dl_tensor.strides = b->dims + ndim;
-	b->mt.manager_ctx = b;
-	b->mt.deleter = legacy_deleter;
-	return &b->mt;
+static void fill(DLTensor* t, int64_t* dims, const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides) {
+	int n = src->ndim;
+	t->data = src->data ? src->data : mxgo_dl_empty;
+	t->device.device_type = src->dev_type;
+	t->device.device_id = src->dev_id;
+	t->ndim = n;
+	t->dtype.code = src->code;
+	t->dtype.bits = src->bits;
+	t->dtype.lanes = 1;
+	t->shape = dims;
+	t->strides = dims + n;
+	t->byte_offset = 0; // folded into data: PyTorch ignores byte_offset
+	if (n > 0) {
+		memcpy(dims, shape, (size_t)n * sizeof(int64_t));
+		memcpy(dims + n, strides, (size_t)n * sizeof(int64_t));
+	}
 }
 
-DLManagedTensorVersioned* mxgo_dl_new_versioned(int32_t ndim, uintptr_t handle) {
-	versioned_block* b = calloc(1, sizeof(versioned_block) + 2 * (size_t)ndim * sizeof(int64_t));
-	if (!b) return NULL;
-	b->handle = handle;
-	b->mt.version.major = MXGO_DLPACK_MAJOR;
-	b->mt.version.minor = MXGO_DLPACK_MINOR;
-	b->mt.dl_tensor.ndim = ndim;
-	b->mt.dl_tensor.shape = b->dims;
-	b->mt.dl_tensor.strides = b->dims + ndim;
-	b->mt.manager_ctx = b;
-	b->mt.deleter = versioned_deleter;
-	return &b->mt;
+void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides, int versioned, uint64_t flags) {
+	size_t dims = 2 * (size_t)src->ndim * sizeof(int64_t);
+	void* out;
+	if (versioned) {
+		versioned_block* b = malloc(sizeof(versioned_block) + dims);
+		if (!b) return NULL;
+		b->src = *src;
+		b->mt.version.major = MXGO_DLPACK_MAJOR;
+		b->mt.version.minor = MXGO_DLPACK_MINOR;
+		b->mt.manager_ctx = b;
+		b->mt.deleter = versioned_deleter;
+		b->mt.flags = flags | (src->writable ? 0 : MXGO_DLPACK_FLAG_READ_ONLY);
+		fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
+		out = b;
+	} else {
+		legacy_block* b = malloc(sizeof(legacy_block) + dims);
+		if (!b) return NULL;
+		b->src = *src;
+		b->mt.manager_ctx = b;
+		b->mt.deleter = legacy_deleter;
+		fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
+		out = b;
+	}
+	mxgo_store_retain(src->store);
+	__atomic_fetch_add(&live_exports, 1, __ATOMIC_RELAXED);
+	return out;
 }
 
-uintptr_t mxgo_dl_own_legacy(DLManagedTensor* t) {
-	return t->deleter == legacy_deleter ? ((legacy_block*)t)->handle : 0;
+const mxgo_dl_src* mxgo_dl_own_legacy(DLManagedTensor* t) {
+	return t->deleter == legacy_deleter ? &((legacy_block*)t)->src : NULL;
 }
 
-uintptr_t mxgo_dl_own_versioned(DLManagedTensorVersioned* t) {
-	return t->deleter == versioned_deleter ? ((versioned_block*)t)->handle : 0;
+const mxgo_dl_src* mxgo_dl_own_versioned(DLManagedTensorVersioned* t) {
+	return t->deleter == versioned_deleter ? &((versioned_block*)t)->src : NULL;
 }
 
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t) {

@@ -4,6 +4,7 @@
 #define MXGO_DLPACK_H
 
 #include <stdint.h>
+#include "../ndarray/store.h"
 
 #define MXGO_DLPACK_MAJOR 1
 #define MXGO_DLPACK_MINOR 3
@@ -40,15 +41,42 @@ typedef struct DLManagedTensorVersioned {
 	DLTensor dl_tensor;
 } DLManagedTensorVersioned;
 
-// mxgo's exports: one C block holds the managed tensor, the Go handle of the exported
-// view, and the shape and strides arrays.
-DLManagedTensor* mxgo_dl_new_legacy(int32_t ndim, uintptr_t handle);
-DLManagedTensorVersioned* mxgo_dl_new_versioned(int32_t ndim, uintptr_t handle);
+// mxgo's exports. One C block holds the managed tensor, what a re-import needs, and the
+// shape and strides arrays. The block holds a reference to the exported storage through
+// its C half (mxgo_store), so exporting and deleting are C only: Go is entered when a
+// deleter drops a storage's last reference.
 
-// For a tensor mxgo exported (recognised by its deleter), the Go handle of the exported
-// view; 0 for any other tensor.
-uintptr_t mxgo_dl_own_legacy(DLManagedTensor* t);
-uintptr_t mxgo_dl_own_versioned(DLManagedTensorVersioned* t);
+// What is exported: the storage's C half, mxgo's dtype code and writability (for
+// re-import), and the DLTensor fields. Shape and strides are passed separately (Go
+// passes its own slices, which a struct given to C may not hold).
+typedef struct {
+	mxgo_store* store;
+	int32_t dtype;
+	int32_t writable;
+	void* data; // the first element; NULL for an empty storage without memory
+	int32_t dev_type;
+	int32_t dev_id;
+	uint8_t code;
+	uint8_t bits;
+	int32_t ndim;
+} mxgo_dl_src;
+
+// Exports src as a DLManagedTensorVersioned (versioned; READ_ONLY is added when src is not
+// writable) or a DLManagedTensor, taking a reference to src->store; NULL when out of memory.
+void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides, int versioned, uint64_t flags);
+
+// For a tensor mxgo exported (recognised by its deleter), what it was exported from
+// (data, ndim, shape and strides are not filled: read them from the tensor); NULL for any
+// other tensor.
+const mxgo_dl_src* mxgo_dl_own_legacy(DLManagedTensor* t);
+const mxgo_dl_src* mxgo_dl_own_versioned(DLManagedTensorVersioned* t);
+
+// The number of mxgo exports whose deleter has not run.
+int64_t mxgo_dl_live_exports(void);
+
+// What an export of an empty storage without memory points at: some consumers reject
+// NULL data even where the standard allows it.
+extern char mxgo_dl_empty[256];
 
 // Calls a foreign tensor's deleter, if it has one.
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t);

@@ -22,8 +22,8 @@ func ImportLegacy(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 	}
 	t := (*C.DLManagedTensor)(mt)
 	release := func() { C.mxgo_dl_call_legacy_deleter(t) }
-	if h := C.mxgo_dl_own_legacy(t); h != 0 {
-		return reimport(uintptr(h), false, release), nil
+	if src := C.mxgo_dl_own_legacy(t); src != nil {
+		return reimport(src, &t.dl_tensor, false, release)
 	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, 0), release)
 }
@@ -40,24 +40,42 @@ func ImportVersioned(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 		release()
 		return nil, mxerr.BufferErr("version: DLPack %d.%d is newer than mxgo's %d.%d", major, uint32(t.version.minor), Version[0], Version[1])
 	}
-	if h := C.mxgo_dl_own_versioned(t); h != 0 {
-		return reimport(uintptr(h), uint64(t.flags)&FlagReadOnly != 0, release), nil
+	if src := C.mxgo_dl_own_versioned(t); src != nil {
+		return reimport(src, &t.dl_tensor, uint64(t.flags)&FlagReadOnly != 0, release)
 	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, uint64(t.flags)), release)
 }
 
-// reimport turns one of mxgo's own exports back into a view of the exported array, so it
-// shares that array's storage and engine variable rather than wrapping it as foreign
-// memory; the export itself is released at once.
-func reimport(h uintptr, readOnly bool, release func()) *ndarray.NDArray {
-	v := exported(h).Share()
-	release()
-	if readOnly {
-		ro := v.ReadOnly()
-		v.Release()
-		v = ro
+// reimport turns one of mxgo's own exports back into a view of the exported storage, so
+// it shares that storage's engine variable rather than wrapping it as foreign memory;
+// the export itself is released at once. The layout is re-checked against the storage,
+// since a consumer could have changed the tensor's fields.
+func reimport(src *C.mxgo_dl_src, t *C.DLTensor, readOnly bool, release func()) (*ndarray.NDArray, error) {
+	defer release()
+	s := ndarray.StorageOf(unsafe.Pointer(src.store))
+	dt := ndarray.DType(src.dtype)
+	nd := int(t.ndim)
+	if nd < 0 || nd > ndarray.MaxDims || nd != int(src.ndim) {
+		return nil, mxerr.BufferErr("ndim: an mxgo tensor's ndim was changed to %d", nd)
 	}
-	return v
+	var shape, strides []int
+	if nd > 0 {
+		shape = unsafe.Slice((*int)(unsafe.Pointer(t.shape)), nd)
+		strides = unsafe.Slice((*int)(unsafe.Pointer(t.strides)), nd)
+	}
+	delta := 0
+	if t.data != unsafe.Pointer(&C.mxgo_dl_empty[0]) {
+		delta = int(uintptr(t.data) - uintptr(s.Ptr()))
+	}
+	if delta < 0 || delta%dt.Size() != 0 || t.byte_offset != 0 {
+		return nil, mxerr.BufferErr("data: an mxgo tensor's data pointer was changed")
+	}
+	offset := delta / dt.Size()
+	a, err := ndarray.View(s, dt, shape, strides, offset, src.writable != 0 && !readOnly)
+	if err != nil {
+		return nil, mxerr.BufferErr("an mxgo tensor's fields were changed: %v", err)
+	}
+	return a, nil
 }
 
 // NewArray makes an array over foreign memory at data described by d (whose Data must

@@ -8,7 +8,15 @@ package dlpack
 */
 import "C"
 
-//export mxgoDLReleaseExport
-func mxgoDLReleaseExport(h C.uintptr_t) {
-	releaseHandle(uintptr(h))
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// mxgoDLFinalizeStore runs when a deleter dropped a storage's last reference.
+//
+//export mxgoDLFinalizeStore
+func mxgoDLFinalizeStore(s *C.mxgo_store) {
+	ndarray.FinalizeHeader(unsafe.Pointer(s))
 }

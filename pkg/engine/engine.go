@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Fn is an operation's work. It runs on an engine goroutine, never holding engine locks.
@@ -44,13 +45,33 @@ type Engine struct {
 	running int        // operations pushed and not finished
 	errs    []error    // errors not yet returned by WaitAll
 	errVars []*Var     // Vars holding an error, cleared by WaitAll
+	// busy counts running operations plus Vars holding an error: zero means no wait can
+	// block or fail. It may live in C memory (MirrorBusy), for C code that wants to know
+	// without calling Go.
+	busy *atomic.Int64
 }
 
 // New returns an engine; synchronous (naive) when MXGO_ENGINE=naive.
 func New() *Engine {
-	e := &Engine{naive: os.Getenv("MXGO_ENGINE") == "naive"}
+	e := &Engine{naive: os.Getenv("MXGO_ENGINE") == "naive", busy: new(atomic.Int64)}
 	e.idle = sync.NewCond(&e.mu)
 	return e
+}
+
+// MirrorBusy moves the engine's busy count to *p (C memory read by C code): from then on
+// *p is zero exactly when no operation is running and no Var holds an error.
+func (e *Engine) MirrorBusy(p *atomic.Int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p.Store(e.busy.Load())
+	e.busy = p
+}
+
+// Busy reports the count MirrorBusy describes.
+func (e *Engine) Busy() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.busy.Load()
 }
 
 // Naive reports whether the engine runs operations synchronously.
@@ -82,6 +103,7 @@ func (e *Engine) push(fn Fn, cleanup func(ran bool), reads, writes []*Var, inlin
 	o := &op{fn: fn, cleanup: cleanup, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
 	e.mu.Lock()
 	e.running++
+	e.busy.Add(1)
 	e.mu.Unlock()
 	e.pushMu.Lock()
 	for _, v := range o.reads {
@@ -193,6 +215,7 @@ func (e *Engine) run(o *op) {
 			if v.err == nil {
 				v.err = err
 				e.errVars = append(e.errVars, v)
+				e.busy.Add(1)
 			}
 			v.mu.Unlock()
 		}
@@ -224,6 +247,7 @@ func (e *Engine) run(o *op) {
 		}
 	}
 	e.mu.Lock()
+	e.busy.Add(-1)
 	if e.running--; e.running == 0 {
 		e.idle.Broadcast()
 	}
@@ -248,7 +272,7 @@ func (e *Engine) WaitToRead(v *Var) error {
 	if w != nil {
 		<-w.done
 	}
-	return v.takeErr()
+	return e.takeErr(v)
 }
 
 // WaitToWrite waits for v's pending reads and writes and returns (and clears) v's error.
@@ -262,7 +286,7 @@ func (e *Engine) WaitToWrite(v *Var) error {
 	for _, o := range pending {
 		<-o.done
 	}
-	return v.takeErr()
+	return e.takeErr(v)
 }
 
 // Pending reports whether v has unfinished writes (reads too when forWrite), so callers
@@ -285,11 +309,14 @@ func (v *Var) Pending(forWrite bool) bool {
 	return false
 }
 
-func (v *Var) takeErr() error {
+func (e *Engine) takeErr(v *Var) error {
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	err := v.err
 	v.err = nil
+	v.mu.Unlock()
+	if err != nil {
+		e.busy.Add(-1)
+	}
 	return err
 }
 
@@ -302,7 +329,7 @@ func (e *Engine) WaitAll() error {
 		e.idle.Wait()
 	}
 	for _, v := range e.errVars {
-		v.takeErr()
+		e.takeErr(v)
 	}
 	e.errVars = nil
 	if len(e.errs) == 0 {

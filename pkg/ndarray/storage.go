@@ -4,6 +4,7 @@ package ndarray
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "store.h"
 
 #define MXGO_HUGE (2u << 20) // a transparent huge page on x86-64
 
@@ -41,9 +42,9 @@ type Storage struct {
 	ptr     unsafe.Pointer
 	nbytes  int
 	dev     device.Device
-	refs    atomic.Int64
-	release func()      // frees the memory or hands it back to its producer; runs once
-	v       *engine.Var // orders the engine's work on this memory
+	hdr     *C.mxgo_store // the C half: reference count and table slot (store.go)
+	release func()        // frees the memory or hands it back to its producer; runs once
+	v       *engine.Var   // orders the engine's work on this memory
 }
 
 var liveStorages atomic.Int64
@@ -72,7 +73,7 @@ func NewForeignStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, releas
 
 func newStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, release func()) *Storage {
 	s := &Storage{ptr: ptr, nbytes: nbytes, dev: dev, release: release, v: engine.NewVar()}
-	s.refs.Store(1)
+	attach(s)
 	liveStorages.Add(1)
 	return s
 }
@@ -90,23 +91,29 @@ func (s *Storage) Device() device.Device { return s.dev }
 func (s *Storage) Var() *engine.Var { return s.v }
 
 // Refs returns the current reference count (for tests).
-func (s *Storage) Refs() int64 { return s.refs.Load() }
+func (s *Storage) Refs() int64 { return s.refs().Load() }
 
 func (s *Storage) retain() {
-	if s.refs.Add(1) <= 1 {
+	if s.refs().Add(1) <= 1 {
 		panic("ndarray: retain of a released storage")
 	}
 }
 
 func (s *Storage) releaseRef() {
-	switch n := s.refs.Add(-1); {
+	switch n := s.refs().Add(-1); {
 	case n == 0:
-		liveStorages.Add(-1)
-		if s.release != nil {
-			s.release()
-		}
+		s.finalize()
 	case n < 0:
 		panic("ndarray: storage released more often than retained")
+	}
+}
+
+// finalize runs once, after the last reference (from Go or from C) is gone.
+func (s *Storage) finalize() {
+	detach(s)
+	liveStorages.Add(-1)
+	if s.release != nil {
+		s.release()
 	}
 }
 

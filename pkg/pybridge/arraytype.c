@@ -18,6 +18,9 @@ typedef struct {
 	int32_t dev_type;
 	int32_t dev_id;
 	uintptr_t data;    // address of the first element
+	mxgo_store* store; // the storage's C half, which exports made in C hold
+	uint8_t dl_code;
+	uint8_t dl_bits;
 	PyObject* weakrefs;
 } ArrayObject;
 
@@ -44,6 +47,9 @@ static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
 	a->dev_type = d->dev_type;
 	a->dev_id = d->dev_id;
 	a->data = d->data;
+	a->store = d->store;
+	a->dl_code = d->dl_code;
+	a->dl_bits = d->dl_bits;
 	return 0;
 }
 
@@ -109,9 +115,10 @@ static int parse_max_version(PyObject* mv, int* versioned) {
 
 // Matches keyword arguments of a METH_FASTCALL|METH_KEYWORDS call against names; vals
 // receives borrowed references (NULL when absent). Positional arguments fill the first
-// npos names.
+// npos names. *interned caches the names as interned strings: CPython interns keyword
+// names, so a match is usually a pointer comparison.
 static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-		const char* const* names, int nnames, int npos, PyObject** vals) {
+		const char* const* names, PyObject** interned, int nnames, int npos, PyObject** vals) {
 	for (int i = 0; i < nnames; i++) vals[i] = NULL;
 	if (nargs > npos) {
 		PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", fn, npos, npos == 1 ? "" : "s", nargs);
@@ -119,51 +126,74 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 	}
 	for (Py_ssize_t i = 0; i < nargs; i++) vals[i] = args[i];
 	Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+	if (nkw && !interned[0]) {
+		for (int i = 0; i < nnames; i++)
+			if (!(interned[i] = PyUnicode_InternFromString(names[i]))) return -1;
+	}
 	for (Py_ssize_t k = 0; k < nkw; k++) {
 		PyObject* key = PyTuple_GET_ITEM(kwnames, k);
-		int found = 0;
-		for (int i = 0; i < nnames; i++) {
-			if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
-				if (vals[i]) { PyErr_Format(PyExc_TypeError, "%s() got multiple values for '%s'", fn, names[i]); return -1; }
-				vals[i] = args[nargs + k];
-				found = 1;
-				break;
-			}
-		}
-		if (!found) { PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fn, key); return -1; }
+		int found = -1;
+		for (int i = 0; i < nnames && found < 0; i++)
+			if (key == interned[i]) found = i;
+		for (int i = 0; i < nnames && found < 0; i++)
+			if (PyUnicode_Compare(key, interned[i]) == 0) found = i;
+		if (found < 0) { PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fn, key); return -1; }
+		if (vals[found]) { PyErr_Format(PyExc_TypeError, "%s() got multiple values for '%s'", fn, names[found]); return -1; }
+		vals[found] = args[nargs + k];
 	}
 	return 0;
 }
 
 // ---- DLPack methods ----------------------------------------------------------------
 
+// export makes a capsule for a: in C alone when nothing could make the export wait or
+// fail (the engine idle, host memory, no copy), which is the common case; through Go
+// (mxgo_export_capsule) otherwise.
+static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
+	if (copy || a->dev_type != 1 || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
+		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
+	int n = (int)PyTuple_GET_SIZE(a->shape);
+	int64_t dims[2 * MXGO_MAX_DIMS];
+	for (int i = 0; i < n; i++) { // ints mxgo made: the conversions cannot fail
+		dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->shape, i));
+		dims[n + i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->strides, i));
+	}
+	mxgo_dl_src src = {a->store, a->dtype, a->writable, (void*)a->data, a->dev_type, a->dev_id, a->dl_code, a->dl_bits, n};
+	void* mt = mxgo_dl_export(&src, dims, dims + n, versioned, flags);
+	if (!mt) return PyErr_NoMemory();
+	return mxgo_capsule(mt, versioned);
+}
+
 static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
 	static const char* const names[] = {"max_version"};
+	static PyObject* interned[1];
 	PyObject* v[1];
 	int versioned;
-	if (parse_kw("to_dlpack_for_read", args, nargs, kwnames, names, 1, 1, v) < 0) return NULL;
+	if (parse_kw("to_dlpack_for_read", args, nargs, kwnames, names, interned, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
-	return mxgo_export_capsule(a->handle, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, 0);
+	return export(a, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, 0);
 }
 
 static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
 	static const char* const names[] = {"max_version"};
+	static PyObject* interned[1];
 	PyObject* v[1];
 	int versioned;
-	if (parse_kw("to_dlpack_for_write", args, nargs, kwnames, names, 1, 1, v) < 0) return NULL;
+	if (parse_kw("to_dlpack_for_write", args, nargs, kwnames, names, interned, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
 	if (!a->writable) {
 		PyErr_SetString(PyExc_BufferError, "to_dlpack_for_write: the array is read-only");
 		return NULL;
 	}
-	return mxgo_export_capsule(a->handle, versioned, 0, 0, 1);
+	return export(a, versioned, 0, 0, 1);
 }
 
 // __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)
 static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
 	static const char* const names[] = {"stream", "max_version", "dl_device", "copy"};
+	static PyObject* interned[4];
 	PyObject* v[4];
-	if (parse_kw("__dlpack__", args, nargs, kwnames, names, 4, 0, v) < 0) return NULL;
+	if (parse_kw("__dlpack__", args, nargs, kwnames, names, interned, 4, 0, v) < 0) return NULL;
 	PyObject *stream = v[0], *dl_device = v[2], *copy = v[3];
 	if (stream && stream != Py_None) {
 		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
@@ -208,10 +238,16 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	}
 	// A consumer may write unless it got a read-only or copied tensor: wait as for_write.
 	int for_write = !do_copy && !(versioned && !a->writable);
-	return mxgo_export_capsule(a->handle, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write);
+	return export(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write);
 }
 
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
+	static PyObject* cpu; // (1, 0), asked for on every import by most consumers
+	if (a->dev_type == 1 && a->dev_id == 0) {
+		if (!cpu && !(cpu = Py_BuildValue("(ii)", 1, 0))) return NULL;
+		Py_INCREF(cpu);
+		return cpu;
+	}
 	return Py_BuildValue("(ii)", a->dev_type, a->dev_id);
 }
 

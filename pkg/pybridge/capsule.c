@@ -41,6 +41,10 @@ PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy
 		if (kind >= 0) return mxgo_raise(kind, msg);
 	}
 	if (kind >= 0) return mxgo_raise(kind, msg);
+	return mxgo_capsule(mt, versioned);
+}
+
+PyObject* mxgo_capsule(void* mt, int versioned) {
 	PyObject* cap = PyCapsule_New(mt, versioned ? VERSIONED : LEGACY, capsule_destructor);
 	if (!cap) {
 		if (versioned) { DLManagedTensorVersioned* t = mt; t->deleter(t); }

@@ -11,6 +11,8 @@
 PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap);
 PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
 
+int64_t mxgo_engine_busy;
+
 // Exception classes by mxerr.Kind, registered from Python at import.
 #define NKINDS 7
 static PyObject* error_classes[NKINDS];

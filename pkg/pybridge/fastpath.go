@@ -9,6 +9,7 @@ package pybridge
 import "C"
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
@@ -187,6 +188,13 @@ func describe(a *ndarray.NDArray, d *C.mxgo_desc) {
 	dev := a.Device()
 	d.dev_type, d.dev_id = C.int32_t(dev.Type), C.int32_t(dev.ID)
 	d.data = C.uintptr_t(uintptr(a.Data()))
+	d.store = a.Storage().Header()
+	code, bits := dlpack.TypeOf(a.DType())
+	d.dl_code, d.dl_bits = C.uint8_t(code), C.uint8_t(bits)
+}
+
+func init() {
+	ops.Engine().MirrorBusy((*atomic.Int64)(unsafe.Pointer(&C.mxgo_engine_busy)))
 }
 
 //export mxgoFastFree

@@ -17,7 +17,14 @@ typedef struct {
 	int32_t dev_type;
 	int32_t dev_id;
 	uintptr_t data;
+	void* store;    // the storage's C half (mxgo_store), for exports made in C
+	uint8_t dl_code; // DLPack type code and bits of dtype
+	uint8_t dl_bits;
 } mxgo_desc;
+
+// The engine's busy count (engine.MirrorBusy): 0 when no operation is running and no
+// error is held, so an export cannot have anything to wait for.
+extern int64_t mxgo_engine_busy;
 
 // Releases a buffer taken by from_buffer (takes the GIL).
 void mxgo_release_buffer(void* view);
@@ -30,6 +37,8 @@ PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
 // Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
 // after the array's pending writes (and reads too when for_write) are done.
 PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
+// Wraps an mxgo export (from mxgo_dl_export) in a capsule that owns it.
+PyObject* mxgo_capsule(void* mt, int versioned);
 // The handle of NDArrayBase o into *h; TypeError naming what (an argument) otherwise.
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
 // fastpath.invoke (invoke.c).

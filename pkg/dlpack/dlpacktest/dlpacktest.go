@@ -275,6 +275,15 @@ func read(mt unsafe.Pointer, versioned bool) Info {
 	return in
 }
 
+// Tamper moves a tensor's data pointer by delta bytes and sets its ndim and byte_offset,
+// as a misbehaving consumer might before handing a tensor back.
+func Tamper(mt unsafe.Pointer, versioned bool, delta int, ndim int32, byteOffset uint64) {
+	t := C.dlt_tensor_of(mt, cbool(versioned))
+	t.data = unsafe.Add(t.data, delta)
+	t.ndim = C.int32_t(ndim)
+	t.byte_offset = C.uint64_t(byteOffset)
+}
+
 // CallLegacyDeleter runs a DLManagedTensor's deleter, as a consumer does when it is done.
 func CallLegacyDeleter(mt unsafe.Pointer) { C.dlt_call_deleter(mt, 0) }
 
