@@ -6,18 +6,6 @@
 #include "dlpack.h"
 #include "_cgo_export.h"
 
-typedef struct {
-	DLManagedTensor mt;
-	mxgo_dl_src src;
-	int64_t dims[]; // shape then strides
-} legacy_block;
-
-typedef struct {
-	DLManagedTensorVersioned mt;
-	mxgo_dl_src src;
-	int64_t dims[];
-} versioned_block;
-
 char mxgo_dl_empty[256];
 static int64_t live_exports;
 
@@ -28,14 +16,14 @@ static void release(mxgo_store* s) {
 	if (mxgo_store_drop(s)) mxgoDLFinalizeStore(s);
 }
 
-static void legacy_deleter(DLManagedTensor* self) {
-	mxgo_store* s = ((legacy_block*)self)->src.store;
+static void delete_legacy(DLManagedTensor* self) {
+	mxgo_store* s = ((mxgo_dl_legacy_block*)self)->src.store;
 	free(self);
 	release(s);
 }
 
-static void versioned_deleter(DLManagedTensorVersioned* self) {
-	mxgo_store* s = ((versioned_block*)self)->src.store;
+static void delete_versioned(DLManagedTensorVersioned* self) {
+	mxgo_store* s = ((mxgo_dl_versioned_block*)self)->src.store;
 	free(self);
 	release(s);
 }
@@ -62,22 +50,22 @@ void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t
 	size_t dims = 2 * (size_t)src->ndim * sizeof(int64_t);
 	void* out;
 	if (versioned) {
-		versioned_block* b = malloc(sizeof(versioned_block) + dims);
+		mxgo_dl_versioned_block* b = malloc(sizeof(mxgo_dl_versioned_block) + dims);
 		if (!b) return NULL;
 		b->src = *src;
 		b->mt.version.major = MXGO_DLPACK_MAJOR;
 		b->mt.version.minor = MXGO_DLPACK_MINOR;
 		b->mt.manager_ctx = b;
-		b->mt.deleter = versioned_deleter;
+		b->mt.deleter = delete_versioned;
 		b->mt.flags = flags | (src->writable ? 0 : MXGO_DLPACK_FLAG_READ_ONLY);
 		fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
 		out = b;
 	} else {
-		legacy_block* b = malloc(sizeof(legacy_block) + dims);
+		mxgo_dl_legacy_block* b = malloc(sizeof(mxgo_dl_legacy_block) + dims);
 		if (!b) return NULL;
 		b->src = *src;
 		b->mt.manager_ctx = b;
-		b->mt.deleter = legacy_deleter;
+		b->mt.deleter = delete_legacy;
 		fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
 		out = b;
 	}
@@ -86,13 +74,8 @@ void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t
 	return out;
 }
 
-const mxgo_dl_src* mxgo_dl_own_legacy(DLManagedTensor* t) {
-	return t->deleter == legacy_deleter ? &((legacy_block*)t)->src : NULL;
-}
-
-const mxgo_dl_src* mxgo_dl_own_versioned(DLManagedTensorVersioned* t) {
-	return t->deleter == versioned_deleter ? &((versioned_block*)t)->src : NULL;
-}
+void (*const mxgo_dl_legacy_deleter)(DLManagedTensor*) = delete_legacy;
+void (*const mxgo_dl_versioned_deleter)(DLManagedTensorVersioned*) = delete_versioned;
 
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t) {
 	if (t->deleter) t->deleter(t);

@@ -65,11 +65,24 @@ typedef struct {
 // writable) or a DLManagedTensor, taking a reference to src->store; NULL when out of memory.
 void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides, int versioned, uint64_t flags);
 
-// For a tensor mxgo exported (recognised by its deleter), what it was exported from
-// (data, ndim, shape and strides are not filled: read them from the tensor); NULL for any
-// other tensor.
-const mxgo_dl_src* mxgo_dl_own_legacy(DLManagedTensor* t);
-const mxgo_dl_src* mxgo_dl_own_versioned(DLManagedTensorVersioned* t);
+// The blocks of mxgo's exports: the managed tensor first, so a deleter can cast its
+// argument back to the block.
+typedef struct {
+	DLManagedTensor mt;
+	mxgo_dl_src src; // what was exported; shape and strides are in dims
+	int64_t dims[];  // shape then strides
+} mxgo_dl_legacy_block;
+
+typedef struct {
+	DLManagedTensorVersioned mt;
+	mxgo_dl_src src;
+	int64_t dims[];
+} mxgo_dl_versioned_block;
+
+// The deleters of mxgo's exports, by which an import recognises its own (in Go, without
+// a cgo call).
+extern void (*const mxgo_dl_legacy_deleter)(DLManagedTensor*);
+extern void (*const mxgo_dl_versioned_deleter)(DLManagedTensorVersioned*);
 
 // The number of mxgo exports whose deleter has not run.
 int64_t mxgo_dl_live_exports(void);

@@ -22,8 +22,8 @@ func ImportLegacy(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 	}
 	t := (*C.DLManagedTensor)(mt)
 	release := func() { C.mxgo_dl_call_legacy_deleter(t) }
-	if src := C.mxgo_dl_own_legacy(t); src != nil {
-		return reimport(src, &t.dl_tensor, false, release)
+	if t.deleter == C.mxgo_dl_legacy_deleter {
+		return reimport(&(*C.mxgo_dl_legacy_block)(mt).src, &t.dl_tensor, false, release)
 	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, 0), release)
 }
@@ -40,8 +40,8 @@ func ImportVersioned(mt unsafe.Pointer) (*ndarray.NDArray, error) {
 		release()
 		return nil, mxerr.BufferErr("version: DLPack %d.%d is newer than mxgo's %d.%d", major, uint32(t.version.minor), Version[0], Version[1])
 	}
-	if src := C.mxgo_dl_own_versioned(t); src != nil {
-		return reimport(src, &t.dl_tensor, uint64(t.flags)&FlagReadOnly != 0, release)
+	if t.deleter == C.mxgo_dl_versioned_deleter {
+		return reimport(&(*C.mxgo_dl_versioned_block)(mt).src, &t.dl_tensor, uint64(t.flags)&FlagReadOnly != 0, release)
 	}
 	return adopt(t.dl_tensor.data, readDesc(&t.dl_tensor, uint64(t.flags)), release)
 }
@@ -117,11 +117,14 @@ func readDesc(t *C.DLTensor, flags uint64) Desc {
 		Flags:      flags,
 	}
 	if d.NDim > 0 && d.NDim <= ndarray.MaxDims {
+		buf := make([]int64, 2*d.NDim)
 		if t.shape != nil {
-			d.Shape = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(t.shape)), d.NDim)...)
+			d.Shape = buf[:d.NDim:d.NDim]
+			copy(d.Shape, unsafe.Slice((*int64)(unsafe.Pointer(t.shape)), d.NDim))
 		}
 		if t.strides != nil {
-			d.Strides = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(t.strides)), d.NDim)...)
+			d.Strides = buf[d.NDim:]
+			copy(d.Strides, unsafe.Slice((*int64)(unsafe.Pointer(t.strides)), d.NDim))
 		}
 	}
 	return d

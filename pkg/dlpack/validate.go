@@ -55,7 +55,8 @@ func Validate(d Desc) (Layout, error) {
 	if d.Strides != nil && nd > 0 && len(d.Strides) != nd {
 		return l, mxerr.BufferErr("strides: %d strides for ndim %d", len(d.Strides), nd)
 	}
-	shape := make([]int, nd)
+	dims := make([]int, 2*nd) // one allocation for both, which the array adopts
+	shape, strides := dims[:nd:nd], dims[nd:]
 	for i := range shape {
 		if d.Shape[i] < 0 {
 			return l, mxerr.BufferErr("shape: negative dimension %d at axis %d", d.Shape[i], i)
@@ -66,7 +67,7 @@ func Validate(d Desc) (Layout, error) {
 	if err != nil {
 		return l, mxerr.BufferErr("shape: %v has too many elements", d.Shape)
 	}
-	strides := ndarray.ContiguousStrides(shape)
+	ndarray.FillContiguousStrides(strides, shape)
 	if d.Strides != nil && nd > 0 {
 		for i := range strides {
 			strides[i] = int(d.Strides[i])

@@ -31,6 +31,12 @@ func Size(shape []int) (int, error) {
 // ContiguousStrides returns the C-order element strides of shape.
 func ContiguousStrides(shape []int) []int {
 	strides := make([]int, len(shape))
+	FillContiguousStrides(strides, shape)
+	return strides
+}
+
+// FillContiguousStrides writes ContiguousStrides(shape) into strides.
+func FillContiguousStrides(strides, shape []int) {
 	acc := 1
 	for i := len(shape) - 1; i >= 0; i-- {
 		strides[i] = acc
@@ -38,7 +44,6 @@ func ContiguousStrides(shape []int) []int {
 			acc *= shape[i]
 		}
 	}
-	return strides
 }
 
 // IsContiguous reports whether shape and strides describe C-order elements with no gaps.

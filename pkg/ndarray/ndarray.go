@@ -58,13 +58,13 @@ func View(s *Storage, dt DType, shape, strides []int, offset int, writable bool)
 		strides: append([]int(nil), strides...), offset: offset, writable: writable}, nil
 }
 
-// Adopt makes an array that takes over the caller's reference to s (for fresh storages).
+// Adopt makes an array that takes over the caller's reference to s (for fresh storages)
+// and the shape and strides slices, which the caller must not use again.
 func Adopt(s *Storage, dt DType, shape, strides []int, offset int, writable bool) (*NDArray, error) {
 	if err := CheckLayout(s, dt, shape, strides, offset); err != nil {
 		return nil, err
 	}
-	return &NDArray{storage: s, dtype: dt, shape: append([]int(nil), shape...),
-		strides: append([]int(nil), strides...), offset: offset, writable: writable}, nil
+	return &NDArray{storage: s, dtype: dt, shape: shape, strides: strides, offset: offset, writable: writable}, nil
 }
 
 // CheckLayout verifies that an array of dtype dt, shape, strides and offset stays inside s.
@@ -133,7 +133,7 @@ func (a *NDArray) Size() int {
 }
 
 // Var returns the engine variable of the array's storage (shared by all its views).
-func (a *NDArray) Var() *engine.Var { return a.storage.v }
+func (a *NDArray) Var() *engine.Var { return &a.storage.v }
 
 // Device returns where the array's memory lives.
 func (a *NDArray) Device() device.Device { return a.storage.dev }

@@ -44,7 +44,7 @@ type Storage struct {
 	dev     device.Device
 	hdr     *C.mxgo_store // the C half: reference count and table slot (store.go)
 	release func()        // frees the memory or hands it back to its producer; runs once
-	v       *engine.Var   // orders the engine's work on this memory
+	v       engine.Var    // orders the engine's work on this memory
 }
 
 var liveStorages atomic.Int64
@@ -72,7 +72,7 @@ func NewForeignStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, releas
 }
 
 func newStorage(ptr unsafe.Pointer, nbytes int, dev device.Device, release func()) *Storage {
-	s := &Storage{ptr: ptr, nbytes: nbytes, dev: dev, release: release, v: engine.NewVar()}
+	s := &Storage{ptr: ptr, nbytes: nbytes, dev: dev, release: release}
 	attach(s)
 	liveStorages.Add(1)
 	return s
@@ -88,7 +88,7 @@ func (s *Storage) Bytes() int { return s.nbytes }
 func (s *Storage) Device() device.Device { return s.dev }
 
 // Var returns the engine variable that orders work on this storage.
-func (s *Storage) Var() *engine.Var { return s.v }
+func (s *Storage) Var() *engine.Var { return &s.v }
 
 // Refs returns the current reference count (for tests).
 func (s *Storage) Refs() int64 { return s.refs().Load() }

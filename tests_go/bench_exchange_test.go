@@ -1,0 +1,46 @@
+package mxgotest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/dlpack"
+	"github.com/mxgo/mxgo/pkg/dlpack/dlpacktest"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// The Go share of an exchange, for profiling (go test -bench Exchange -cpuprofile ...);
+// make bench measures the calls from Python against the peers.
+
+// BenchmarkExchangeImport imports a foreign 4x4 float32 tensor and releases the array,
+// which runs the producer's deleter.
+func BenchmarkExchangeImport(b *testing.B) {
+	ft := dlpacktest.NewLegacy(f32Spec(16, []int64{4, 4}, []int64{4, 1}))
+	defer ft.Free()
+	b.ReportAllocs()
+	for range b.N {
+		a, err := dlpack.ImportLegacy(ft.Ptr())
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.Release()
+	}
+	require.Equal(b, b.N, ft.DeleterCalls())
+}
+
+// BenchmarkExchangeExport exports a 4x4 float32 array and runs the deleter.
+func BenchmarkExchangeExport(b *testing.B) {
+	a, err := ndarray.Empty(ndarray.Float32, []int{4, 4}, device.Host)
+	require.NoError(b, err)
+	defer a.Release()
+	b.ReportAllocs()
+	for range b.N {
+		p, err := dlpack.ExportVersioned(a, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dlpacktest.CallVersionedDeleter(p)
+	}
+}
