@@ -1,5 +1,8 @@
 """mx.nd.from_numpy: zero-copy sharing, the read-only lock it puts on the NumPy array,
 NumPy arrays that are read-only for their own reasons, copies, and refused inputs."""
+import gc
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -169,3 +172,77 @@ def test_unsupported_inputs(make, error, match, zero_copy):
         mx.nd.from_numpy(src, zero_copy=zero_copy)
     if isinstance(src, np.ndarray):
         assert src.flags.writeable == writable
+
+
+# ---- the C path (numpy.c) -----------------------------------------------------------------
+
+def test_the_c_path_is_on():
+    # NumPy's array layout matched the probe at import, so from_numpy runs in C. A NumPy
+    # whose layout differed would turn it off (correct, but slow): fail loudly instead.
+    assert mx.base.NUMPY_FASTPATH
+
+
+USES = {
+    "handle": lambda x: x.handle,
+    "operator": lambda x: x + 1,
+    "to_dlpack_for_read": lambda x: x.to_dlpack_for_read(),
+    "__dlpack__": lambda x: x.__dlpack__(max_version=(1, 0)),
+    "np.from_dlpack": np.from_dlpack,
+    "torch.from_dlpack": torch.from_dlpack,
+    "asnumpy": lambda x: x.asnumpy(),
+    "setitem": lambda x: x.__setitem__(0, 5),
+}
+
+
+HOLD_MEMORY = {"to_dlpack_for_read", "__dlpack__", "np.from_dlpack", "torch.from_dlpack"}
+
+
+@pytest.mark.parametrize("use", USES, ids=str)
+def test_c_path_keeps_the_numpy_array_alive_exactly_as_long_as_needed(use):
+    from interop_helpers import live_counts
+    n = np.arange(6.0)
+    refs, live = sys.getrefcount(n), live_counts()
+    x = mx.nd.from_numpy(n)
+    assert sys.getrefcount(n) == refs + 1
+    del x  # never used by Go: the reference goes at once
+    assert sys.getrefcount(n) == refs and live_counts() == live
+
+    x = mx.nd.from_numpy(n)  # n is locked now: writable through mxgo all the same
+    assert x.writable
+    out = USES[use](x)  # makes the Go side, which takes over the reference
+    x.wait_to_read()
+    assert x.handle > 0
+    if use == "setitem":
+        assert n[0] == 5
+    del x
+    mx.nd.waitall()
+    assert sys.getrefcount(n) == refs + (use in HOLD_MEMORY)  # through the storage
+    del out
+    mx.nd.waitall()
+    gc.collect()
+    assert sys.getrefcount(n) == refs and live_counts() == live
+    np.testing.assert_array_equal(n[1:], np.arange(1.0, 6.0))
+
+
+def test_lock_registry_is_not_fooled_by_a_reused_id():
+    # The registry remembers arrays by id and checks a weak reference: a new, read-only
+    # NumPy array at a dead locked array's address must not pass for locked.
+    for _ in range(100):
+        a = np.zeros(7)
+        mx.nd.from_numpy(a)
+        ident = id(a)
+        del a
+        b = np.zeros(7)
+        b.flags.writeable = False
+        if id(b) == ident:
+            assert not mx.nd.from_numpy(b).writable
+            return
+    pytest.fail("CPython never reused the address; the test needs another way to reuse it")
+
+
+def test_lock_registry_stays_small():
+    import mxgo.base
+    for _ in range(5000):
+        mx.nd.from_numpy(np.zeros(3))
+    gc.collect()
+    assert mxgo.base.fastpath.numpy_locks() < 200  # dead entries are swept as it grows

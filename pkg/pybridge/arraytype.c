@@ -1,6 +1,8 @@
 // NDArrayBase: the C part of mxgo's Python NDArray. It owns a Go handle (freed in
-// tp_dealloc) and the metadata read from Go when the object is made, and implements
-// the per-call DLPack methods so that an export is one CPython -> C -> Go call.
+// tp_dealloc) and the array's metadata, and implements the per-call DLPack methods in C.
+// An array made by from_numpy (numpy.c) starts without a handle, holding the NumPy array
+// instead: the first use that needs Go (an operation, an export, reading .handle) makes
+// the Go side then (mxgo_array_materialize).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
@@ -10,7 +12,8 @@
 
 typedef struct {
 	PyObject_HEAD
-	int64_t handle;
+	int64_t handle;    // 0 until materialised, for arrays made in C
+	PyObject* owner;   // without a handle: the object whose memory the array views
 	PyObject* shape;   // tuple of ints
 	PyObject* strides; // tuple of ints, in elements
 	int32_t dtype;
@@ -60,13 +63,51 @@ PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d) {
 	return (PyObject*)a;
 }
 
+PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner) {
+	ArrayObject* a = (ArrayObject*)mxgo_array_class->tp_alloc(mxgo_array_class, 0);
+	if (!a) return NULL;
+	Py_INCREF(owner);
+	a->owner = owner;
+	if (fill(a, 0, d) < 0) { Py_DECREF(a); return NULL; }
+	return (PyObject*)a;
+}
+
+// Makes the Go side of an array made in C: a storage over its memory whose release drops
+// the reference to the owner, which passes to Go.
+static int materialize(ArrayObject* a) {
+	if (a->handle) return 0;
+	int n = (int)PyTuple_GET_SIZE(a->shape);
+	int64_t dims[2 * MXGO_MAX_DIMS];
+	for (int i = 0; i < n; i++) {
+		dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->shape, i));
+		dims[n + i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->strides, i));
+	}
+	int64_t h = 0;
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoFastAdopt((void*)a->data, a->dtype, n, dims, dims + n, a->writable, a->owner, &h, &d, &msg);
+	if (kind >= 0) { mxgo_raise(kind, msg); return -1; }
+	a->owner = NULL; // Go's storage holds the reference now
+	a->handle = h;
+	a->store = d.store;
+	a->dl_code = d.dl_code;
+	a->dl_bits = d.dl_bits;
+	return 0;
+}
+
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
 		PyErr_Format(PyExc_TypeError, "%s must be NDArrays, got %.100s", what, Py_TYPE(o)->tp_name);
 		return -1;
 	}
+	if (materialize((ArrayObject*)o) < 0) return -1;
 	*h = ((ArrayObject*)o)->handle;
 	return 0;
+}
+
+static PyObject* get_handle(ArrayObject* a, void* unused) {
+	if (materialize(a) < 0) return NULL;
+	return PyLong_FromLongLong(a->handle);
 }
 
 // NDArray(handle): takes ownership of a handle returned by mxgo's Go functions.
@@ -87,6 +128,7 @@ static PyObject* array_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
 static void array_dealloc(ArrayObject* a) {
 	if (a->weakrefs) PyObject_ClearWeakRefs((PyObject*)a);
 	if (a->handle) mxgoFastFree(a->handle);
+	Py_XDECREF(a->owner);
 	Py_XDECREF(a->shape);
 	Py_XDECREF(a->strides);
 	Py_TYPE(a)->tp_free((PyObject*)a);
@@ -150,6 +192,7 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 // fail (the engine idle, host memory, no copy), which is the common case; through Go
 // (mxgo_export_capsule) otherwise.
 static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
+	if (materialize(a) < 0) return NULL;
 	if (copy || a->dev_type != 1 || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
 		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
 	int n = (int)PyTuple_GET_SIZE(a->shape);
@@ -270,8 +313,6 @@ static PyMethodDef array_methods[] = {
 
 #define RO READONLY
 static PyMemberDef array_members[] = {
-	{"handle", T_LONGLONG, offsetof(ArrayObject, handle), RO, "The Go handle of this array."},
-	{"_h", T_LONGLONG, offsetof(ArrayObject, handle), RO, NULL},
 	{"shape", T_OBJECT_EX, offsetof(ArrayObject, shape), RO, "Tuple of dimensions."},
 	{"_shape", T_OBJECT_EX, offsetof(ArrayObject, shape), RO, NULL},
 	{"strides", T_OBJECT_EX, offsetof(ArrayObject, strides), RO, "Strides in elements (not bytes, unlike NumPy)."},
@@ -286,6 +327,12 @@ static PyMemberDef array_members[] = {
 	{NULL},
 };
 
+static PyGetSetDef array_getset[] = {
+	{"handle", (getter)get_handle, NULL, "The Go handle of this array.", NULL},
+	{"_h", (getter)get_handle, NULL, NULL, NULL},
+	{NULL},
+};
+
 PyTypeObject mxgo_array_base_type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "mxgo._fastpath.NDArrayBase",
@@ -296,5 +343,6 @@ PyTypeObject mxgo_array_base_type = {
 	.tp_weaklistoffset = offsetof(ArrayObject, weakrefs),
 	.tp_methods = array_methods,
 	.tp_members = array_members,
+	.tp_getset = array_getset,
 	.tp_new = array_new,
 };

@@ -90,7 +90,8 @@ PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 // versioned capsule (max_version=(1, MINOR)), falls back to no keywords for producers
 // that refuse them with TypeError, and consumes the capsule. When __dlpack_device__
 // returns anything but a pair of Python ints it returns NotImplemented, and Python's
-// from_dlpack, which checks more kinds of int, goes on from there.
+// from_dlpack, which checks more kinds of int, goes on from there. A plain NumPy array
+// is viewed directly (numpy.c), with the result the capsule would have given.
 PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
 	static PyObject *device_name, *dlpack_name, *kwnames, *max_version;
 	if (!max_version) {
@@ -100,6 +101,9 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
 		max_version = Py_BuildValue("(ii)", MXGO_DLPACK_MAJOR, MXGO_DLPACK_MINOR);
 		if (!device_name || !dlpack_name || !kwnames || !max_version) return NULL;
 	}
+	PyObject* view = mxgo_numpy_view(obj); // NumPy's own arrays need no capsule
+	if (view != Py_NotImplemented) return view;
+	Py_DECREF(view);
 	PyObject* dev = PyObject_CallMethodNoArgs(obj, device_name);
 	if (!dev) return NULL;
 	if (!PyTuple_Check(dev) || PyTuple_GET_SIZE(dev) != 2 || !PyLong_Check(PyTuple_GET_ITEM(dev, 0)) ||

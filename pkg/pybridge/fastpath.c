@@ -10,6 +10,11 @@
 
 PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap);
 PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
+PyObject* mxgo_set_numpy(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* mxgo_from_numpy(PyObject* self, PyObject* obj);
+PyObject* mxgo_numpy_lock(PyObject* self, PyObject* arr);
+PyObject* mxgo_numpy_locked(PyObject* self, PyObject* arr);
+PyObject* mxgo_numpy_locks(PyObject* self, PyObject* unused);
 
 int64_t mxgo_engine_busy;
 
@@ -67,6 +72,13 @@ void mxgo_release_buffer(void* p) {
 	free(view);
 }
 
+void mxgo_release_owner(void* owner) {
+	if (_Py_IsFinalizing()) return; // the interpreter is going away; leak instead of crashing
+	PyGILState_STATE st = PyGILState_Ensure();
+	Py_DECREF((PyObject*)owner);
+	PyGILState_Release(st);
+}
+
 // set_array_class(cls): arrays made in C are instances of cls (a subclass of NDArrayBase).
 static PyObject* set_array_class(PyObject* self, PyObject* cls) {
 	if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &mxgo_array_base_type)) {
@@ -93,6 +105,11 @@ static PyMethodDef methods[] = {
 	{"import_capsule", mxgo_import_capsule, METH_O, "import_capsule(capsule) -> NDArray (consumes the capsule)"},
 	{"import_object", mxgo_import_object, METH_O, "import_object(obj) -> NDArray, or NotImplemented (see capsule.c)"},
 	{"from_buffer", (PyCFunction)(void (*)(void))from_buffer, METH_FASTCALL, "from_buffer(obj, dtype, itemsize, writable) -> NDArray"},
+	{"from_numpy", mxgo_from_numpy, METH_O, "from_numpy(arr) -> NDArray, or NotImplemented (see numpy.c)"},
+	{"numpy_lock", mxgo_numpy_lock, METH_O, "numpy_lock(arr): make arr read-only, remembering mxgo did"},
+	{"numpy_locked", mxgo_numpy_locked, METH_O, "numpy_locked(arr) -> whether mxgo locked arr or an array it views"},
+	{"numpy_locks", mxgo_numpy_locks, METH_NOARGS, "numpy_locks() -> size of the lock registry (for tests)"},
+	{"set_numpy", (PyCFunction)(void (*)(void))mxgo_set_numpy, METH_FASTCALL, "set_numpy(...): see numpy.c"},
 	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
 	 "invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given (see op.py)"},
 	{"set_array_class", set_array_class, METH_O, "set_array_class(cls): the class of arrays made in C"},

@@ -164,6 +164,37 @@ func fromBuffer(data unsafe.Pointer, dt ndarray.DType, ndim int, shape, strides 
 	return dlpack.NewArray(data, d, release)
 }
 
+// mxgoFastAdopt makes the Go side of an array made in C over owner's memory: a storage
+// whose release drops the reference to owner. On failure owner is left to the caller.
+//
+//export mxgoFastAdopt
+func mxgoFastAdopt(data unsafe.Pointer, dtype C.int32_t, ndim C.int, shape, strides *C.int64_t, writable C.char,
+	owner unsafe.Pointer, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	dt := ndarray.DType(dtype)
+	code, bits := dlpack.TypeOf(dt)
+	desc := dlpack.Desc{Data: uintptr(data), Device: device.Host, NDim: int32(ndim), Code: code, Bits: bits, Lanes: 1}
+	if ndim > 0 {
+		desc.Shape = unsafe.Slice((*int64)(unsafe.Pointer(shape)), int(ndim))
+		desc.Strides = unsafe.Slice((*int64)(unsafe.Pointer(strides)), int(ndim))
+	}
+	if writable == 0 {
+		desc.Flags = dlpack.FlagReadOnly
+	}
+	adopted := false
+	a, err := dlpack.NewArray(data, desc, func() {
+		if adopted {
+			C.mxgo_release_owner(owner)
+		}
+	})
+	if err == nil {
+		adopted = true
+		*out = C.int64_t(register(a))
+		describe(a, d)
+	}
+	return fastResult(err, msg)
+}
+
 //export mxgoFastDescribe
 func mxgoFastDescribe(h C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)

@@ -28,12 +28,19 @@ extern int64_t mxgo_engine_busy;
 
 // Releases a buffer taken by from_buffer (takes the GIL).
 void mxgo_release_buffer(void* view);
+// Drops the reference a materialised foreign array held to its owner (takes the GIL).
+void mxgo_release_owner(void* owner);
 
 #ifdef Py_PYTHON_H
 // Raises the exception class registered for an mxerr.Kind with msg (which it frees).
 PyObject* mxgo_raise(int kind, char* msg);
 // Makes an array object of the registered class owning handle h, described by d.
 PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
+// Makes an array object viewing owner's memory, described by d (whose store and DLPack
+// fields are filled later); Go is entered when the array is first used by Go.
+PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner);
+// An NDArray viewing NumPy array obj as from_dlpack(obj) would, or NotImplemented (numpy.c).
+PyObject* mxgo_numpy_view(PyObject* obj);
 // Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
 // after the array's pending writes (and reads too when for_write) are done.
 PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);

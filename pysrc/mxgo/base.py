@@ -96,6 +96,27 @@ if NUMPY_BFLOAT16 is not None:
 _CODE_OF_NP = {dt: code for code, dt in _NP_OF_CODE.items()}
 
 
+def _init_numpy_fastpath():
+    """Gives the C from_numpy (numpy.c) NumPy's type numbers and lets it check its view of
+    NumPy's array layout against a probe read here through NumPy's API; the C path stays
+    off if they differ."""
+    codes = {}
+    for ch in np.typecodes["All"]:
+        try:
+            dt = np.dtype(ch)
+        except TypeError:
+            continue
+        if _CODE_OF_NP.get(dt, BFLOAT16) != BFLOAT16:
+            codes[dt.num] = _CODE_OF_NP[dt]
+    probe = np.zeros((3, 5), np.int16)[1:, ::2]
+    return fastpath.set_numpy(np.ndarray, probe, probe.ctypes.data, probe.shape, probe.strides,
+                              probe.dtype.num, probe.flags.num, codes)
+
+
+#: whether mx.nd.from_numpy runs in C (NumPy's array layout checked at import)
+NUMPY_FASTPATH = _init_numpy_fastpath()
+
+
 def dtype_code(dtype):
     """Returns the Go code of a dtype given as a name, NumPy type or np.dtype.
 

@@ -6,7 +6,6 @@ this module adds MXNet's module-level forms. Import:
 ``from_numpy`` views a NumPy array's memory through the buffer protocol.
 """
 import numbers
-import weakref
 
 import numpy as np
 
@@ -17,6 +16,7 @@ __all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_wri
 
 _import_capsule = fastpath.import_capsule
 _import_object = fastpath.import_object
+_from_numpy = fastpath.from_numpy
 _CPU = (1, 0)
 #: the DLPack version mxgo speaks, asked of producers
 MAX_VERSION = (1, 3)
@@ -94,20 +94,6 @@ def _device_tuple(device):
     return device
 
 
-# NumPy arrays that from_numpy made read-only, so that a second from_numpy of them (or of
-# their views) stays writable through mxgo, as in MXNet. Keyed by id; entries vanish with
-# the arrays.
-_locked = weakref.WeakValueDictionary()
-
-
-def _locked_by_mxgo(arr):
-    while isinstance(arr, np.ndarray):
-        if _locked.get(id(arr)) is arr:
-            return True
-        arr = arr.base
-    return False
-
-
 def from_numpy(ndarray, zero_copy=True):
     """Returns an NDArray for a NumPy array, sharing its memory when ``zero_copy``.
 
@@ -115,6 +101,10 @@ def from_numpy(ndarray, zero_copy=True):
     read-only so that NumPy cannot race mxgo; writes through mxgo stay visible in NumPy.
     A NumPy array that is read-only for its own reasons gives a non-writable NDArray.
     ``zero_copy=False`` copies and leaves the NumPy array as it was."""
+    if zero_copy is True:
+        out = _from_numpy(ndarray)  # the steps below, in C, for the common cases
+        if out is not NotImplemented:
+            return out
     if not isinstance(ndarray, np.ndarray):
         raise TypeError("from_numpy expects a numpy.ndarray, got %s" % type(ndarray).__name__)
     code = dtype_code(ndarray.dtype)
@@ -124,8 +114,8 @@ def from_numpy(ndarray, zero_copy=True):
         raise ValueError("only C-contiguous arrays can be shared without a copy; "
                          "pass np.ascontiguousarray(a) or zero_copy=False")
     own_writable = ndarray.flags.writeable
-    out = _borrow_numpy(ndarray, own_writable or _locked_by_mxgo(ndarray), code)
+    # A NumPy array mxgo locked (or a view of one) stays writable through mxgo, as in MXNet.
+    out = _borrow_numpy(ndarray, own_writable or fastpath.numpy_locked(ndarray), code)
     if own_writable:
-        ndarray.flags.writeable = False
-        _locked[id(ndarray)] = ndarray
+        fastpath.numpy_lock(ndarray)
     return out
