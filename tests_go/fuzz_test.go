@@ -85,11 +85,19 @@ func FuzzValidate(f *testing.F) {
 			d.Strides = decodeInt64s(strideBytes)
 		}
 		l, err := dlpack.Validate(d)
+		q, quick := dlpack.QuickCheck(d)
 		if err != nil {
 			require.Equal(t, mxerr.Buffer, mxerr.KindOf(err), "%v", err)
+			require.False(t, quick, "C's quick check accepted what Validate refuses: %v", err)
 			return
 		}
 		checkValidated(t, d, l)
+		if quick { // C made the array; Go adopts it later from what C saw
+			require.Equal(t, l.DType, q.DType)
+			require.Equal(t, !l.ReadOnly, q.Writable)
+			require.Equal(t, uint64(l.Base)+uint64(l.Offset*l.DType.Size()), uint64(q.First), "first element")
+			require.Equal(t, int64s(l.Strides), q.Strides)
+		}
 	})
 }
 
@@ -99,6 +107,55 @@ func TestValidateSpanWrap(t *testing.T) {
 		Shape: []int64{2, 2}, Strides: []int64{math.MaxInt64, math.MinInt64}}
 	_, err := dlpack.Validate(d)
 	requireKind(t, err, mxerr.Buffer, "shape")
+}
+
+// The tensors most producers make take C's quick path (mxgo_dl_quick_check), which
+// FuzzValidate holds to Validate's judgement; the rest go to Go.
+func TestQuickCheck(t *testing.T) {
+	f32 := func(shape, strides []int64) dlpack.Desc {
+		return dlpack.Desc{Data: 0x10000, Device: device.Host, NDim: int32(len(shape)), Code: dlpack.CodeFloat,
+			Bits: 32, Lanes: 1, Shape: shape, Strides: strides}
+	}
+	with := func(d dlpack.Desc, f func(*dlpack.Desc)) dlpack.Desc { f(&d); return d }
+	accepted := map[string]dlpack.Desc{
+		"contiguous":       f32([]int64{3, 4}, []int64{4, 1}),
+		"NULL strides":     f32([]int64{3, 4}, nil),
+		"negative strides": f32([]int64{3, 4}, []int64{-4, 1}),
+		"size-1 dims":      f32([]int64{1, 3, 1}, []int64{7, 1, 9}),
+		"device id":        with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Device.ID = 3 }),
+		"byte offset":      with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.ByteOffset = 64 }),
+		"read-only":        with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Flags = dlpack.FlagReadOnly }),
+		"MXNet bool":       with(f32([]int64{5}, nil), func(d *dlpack.Desc) { d.Code, d.Bits = dlpack.CodeUInt, 1 }),
+		"complex128":       with(f32([]int64{5}, nil), func(d *dlpack.Desc) { d.Code, d.Bits = dlpack.CodeComplex, 128 }),
+	}
+	declined := map[string]dlpack.Desc{
+		"0-d":                f32(nil, nil),
+		"empty":              f32([]int64{3, 0}, nil),
+		"huge stride":        f32([]int64{2, 2}, []int64{1 << 40, 1}),
+		"2^31 elements":      f32([]int64{1 << 16, 1 << 15}, nil),
+		"NULL data":          with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Data = 0 }),
+		"misaligned":         with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.ByteOffset = 2 }),
+		"GPU":                with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Device.Type = 2 }),
+		"vector lanes":       with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Lanes = 4 }),
+		"unknown dtype":      with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Code = dlpack.CodeOpaque }),
+		"reaching below 0":   with(f32([]int64{3}, []int64{-1}), func(d *dlpack.Desc) { d.Data = 4 }),
+		"NULL shape":         with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Shape = nil }),
+		"negative dimension": f32([]int64{-2}, nil),
+	}
+	for name, d := range accepted {
+		q, ok := dlpack.QuickCheck(d)
+		require.True(t, ok, name)
+		l, err := dlpack.Validate(d)
+		require.NoError(t, err, name)
+		assert.Equal(t, l.DType, q.DType, name)
+		assert.Equal(t, !l.ReadOnly, q.Writable, name)
+		assert.Equal(t, int64s(l.Strides), q.Strides, name)
+		assert.Equal(t, uint64(d.Data)+d.ByteOffset, uint64(q.First), name)
+	}
+	for name, d := range declined {
+		_, ok := dlpack.QuickCheck(d)
+		assert.False(t, ok, name)
+	}
 }
 
 // keyFromBytes decodes up to eight index items, four bytes each:

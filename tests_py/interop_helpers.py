@@ -180,6 +180,22 @@ def live_counts():
     return core.LiveHandles(), core.LiveStorages(), core.LiveExports()
 
 
+#: Arrays that from_numpy and from_dlpack make in C get their Go side on first use: each
+#: of these uses makes it (and keeps what it returns).
+FIRST_USES = {
+    "handle": lambda x: x.handle,
+    "operator": lambda x: x + 1,
+    "to_dlpack_for_read": lambda x: x.to_dlpack_for_read(),
+    "__dlpack__": lambda x: x.__dlpack__(max_version=(1, 0)),
+    "np.from_dlpack": np.from_dlpack,
+    "torch.from_dlpack": torch.from_dlpack,
+    "asnumpy": lambda x: x.asnumpy(),
+    "setitem": lambda x: x.__setitem__(0, 5),
+}
+#: the FIRST_USES whose result holds the array's memory
+HOLDS_MEMORY = {"to_dlpack_for_read", "__dlpack__", "np.from_dlpack", "torch.from_dlpack"}
+
+
 _builder = CountingProducer()  # gives mxgo arrays layouts its own indexing cannot make
 
 

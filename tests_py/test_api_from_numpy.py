@@ -9,6 +9,7 @@ import torch
 
 import mxgo as mx
 from api_helpers import ALL_DTYPES, Snapshot, assert_bits, assert_nd, name, sample
+from interop_helpers import FIRST_USES, HOLDS_MEMORY, live_counts
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
@@ -182,41 +183,26 @@ def test_the_c_path_is_on():
     assert mx.base.NUMPY_FASTPATH
 
 
-USES = {
-    "handle": lambda x: x.handle,
-    "operator": lambda x: x + 1,
-    "to_dlpack_for_read": lambda x: x.to_dlpack_for_read(),
-    "__dlpack__": lambda x: x.__dlpack__(max_version=(1, 0)),
-    "np.from_dlpack": np.from_dlpack,
-    "torch.from_dlpack": torch.from_dlpack,
-    "asnumpy": lambda x: x.asnumpy(),
-    "setitem": lambda x: x.__setitem__(0, 5),
-}
-
-
-HOLD_MEMORY = {"to_dlpack_for_read", "__dlpack__", "np.from_dlpack", "torch.from_dlpack"}
-
-
-@pytest.mark.parametrize("use", USES, ids=str)
+@pytest.mark.parametrize("use", FIRST_USES, ids=str)
 def test_c_path_keeps_the_numpy_array_alive_exactly_as_long_as_needed(use):
-    from interop_helpers import live_counts
     n = np.arange(6.0)
     refs, live = sys.getrefcount(n), live_counts()
     x = mx.nd.from_numpy(n)
     assert sys.getrefcount(n) == refs + 1
+    assert live_counts() == live  # made in C: no Go handle or storage yet
     del x  # never used by Go: the reference goes at once
     assert sys.getrefcount(n) == refs and live_counts() == live
 
     x = mx.nd.from_numpy(n)  # n is locked now: writable through mxgo all the same
     assert x.writable
-    out = USES[use](x)  # makes the Go side, which takes over the reference
+    out = FIRST_USES[use](x)  # makes the Go side, which takes over the reference
     x.wait_to_read()
-    assert x.handle > 0
+    assert live_counts()[:2] > live[:2]
     if use == "setitem":
         assert n[0] == 5
     del x
     mx.nd.waitall()
-    assert sys.getrefcount(n) == refs + (use in HOLD_MEMORY)  # through the storage
+    assert sys.getrefcount(n) == refs + (use in HOLDS_MEMORY)  # through the storage
     del out
     mx.nd.waitall()
     gc.collect()

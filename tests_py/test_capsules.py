@@ -12,8 +12,8 @@ import mxgo as mx
 
 from dlpack_producer import (FLAG_IS_COPIED, FLAG_READ_ONLY, CountingProducer, capsule_name, capsule_pointer,
                              dl_dtype, inspect_capsule, make_capsule)
-from interop_helpers import (LAYOUTS, MX, MX_DTYPES, NUMPY_EXPORTS_READ_ONLY, live_counts, mx_address,
-                             reference)
+from interop_helpers import (FIRST_USES, HOLDS_MEMORY, LAYOUTS, MX, MX_DTYPES, NUMPY_EXPORTS_READ_ONLY,
+                             live_counts, mx_address, reference)
 
 VERSIONED = (1, 0)
 
@@ -309,3 +309,43 @@ def test_import_refuses_invalid_tensors(name):
     assert producer.deleter_calls(tag) == 1  # refused, but consumed: mxgo ran the deleter
     assert capsule_name(capsule).startswith("used_")
     assert live_counts() == baseline
+
+
+# ---- plain tensors are imported in C (capsule.c), and Go adopts them on first use ----------
+
+@pytest.mark.parametrize("versioned", [False, True], ids=["legacy", "versioned"])
+@pytest.mark.parametrize("use", FIRST_USES, ids=str)
+def test_plain_tensor_deleter_runs_once_when_the_last_holder_goes(use, versioned):
+    producer = CountingProducer()
+    source = np.arange(12.0).reshape(3, 4)
+    capsule, tag = producer.capsule(source[:, 1::2], versioned=versioned)  # torch: no negative strides
+    live = live_counts()
+    x = mx.nd.from_dlpack(capsule)
+    assert live_counts() == live  # made in C: no Go handle or storage yet
+    assert x.shape == (3, 2) and x.strides == (4, 2) and x.writable
+    out = FIRST_USES[use](x)
+    x.wait_to_read()
+    assert live_counts()[:2] > live[:2]  # the Go side exists now
+    del x
+    mx.nd.waitall()
+    assert producer.deleter_calls(tag) == (0 if use in HOLDS_MEMORY else 1)
+    del out
+    mx.nd.waitall()
+    gc.collect()
+    assert producer.deleter_calls(tag) == 1 and live_counts() == live
+    expected = np.arange(12.0).reshape(3, 4)[:, 1::2]
+    if use == "setitem":
+        expected[0] = 5
+    np.testing.assert_array_equal(source[:, 1::2], expected)
+
+
+@pytest.mark.parametrize("versioned", [False, True], ids=["legacy", "versioned"])
+def test_plain_tensor_never_used_by_go(versioned):
+    producer = CountingProducer()
+    capsule, tag = producer.capsule(np.arange(5, dtype=np.int8), versioned=versioned,
+                                    flags=FLAG_READ_ONLY if versioned else 0, byte_offset=2, shape=(3,))
+    x = mx.nd.from_dlpack(capsule)
+    assert x.shape == (3,) and x.writable == (not versioned) and x.dtype is np.int8
+    assert x.__dlpack_device__() == (1, 0)
+    del x
+    assert producer.deleter_calls(tag) == 1

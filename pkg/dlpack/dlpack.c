@@ -77,6 +77,45 @@ void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t
 void (*const mxgo_dl_legacy_deleter)(DLManagedTensor*) = delete_legacy;
 void (*const mxgo_dl_versioned_deleter)(DLManagedTensorVersioned*) = delete_versioned;
 
+int8_t mxgo_dl_dtype_of[8][129];
+int8_t mxgo_dl_align_of[32];
+
+// Bounds that keep every product and sum below in int64 without overflow checks per step:
+// |stride| * (dim - 1) < 2^62 / 64 for each of at most 64 dimensions.
+#define QUICK_MAX_DIM (1LL << 31)
+#define QUICK_MAX_STRIDE (1LL << 27)
+
+int mxgo_dl_quick_check(const DLTensor* t, uint64_t flags, mxgo_dl_quick* q) {
+	int n = t->ndim;
+	if (t->device.device_type != 1 || n < 1 || n > 64 || t->dtype.lanes != 1 || t->dtype.code > 7 ||
+			t->dtype.bits > 128 || !t->shape || !t->data || t->byte_offset > (1ULL << 40))
+		return 0;
+	int dt = mxgo_dl_dtype_of[t->dtype.code][t->dtype.bits] - 1;
+	if (dt < 0) return 0;
+	int64_t size = t->dtype.bits == 1 ? 1 : t->dtype.bits / 8, count = 1, lo = 0, hi = 0, acc = 1;
+	for (int i = n - 1; i >= 0; i--) {
+		int64_t d = t->shape[i];
+		if (d < 1 || d >= QUICK_MAX_DIM || __builtin_mul_overflow(count, d, &count) || count >= QUICK_MAX_DIM)
+			return 0; // empty arrays, and counts past 2^31 elements, go to Go
+		int64_t s = t->strides ? t->strides[i] : acc;
+		if (s <= -QUICK_MAX_STRIDE || s >= QUICK_MAX_STRIDE) return 0;
+		q->strides[i] = s;
+		if (d > 1) {
+			if (s < 0) lo += s * (d - 1);
+			else hi += s * (d - 1);
+			acc *= d;
+		}
+	}
+	uintptr_t first = (uintptr_t)t->data + t->byte_offset;
+	uint64_t back = (uint64_t)(-lo) * size, ahead = (uint64_t)(hi + 1) * size;
+	if (first < (uintptr_t)t->data || first < back || first > UINTPTR_MAX - ahead || first % mxgo_dl_align_of[dt])
+		return 0;
+	q->dtype = dt;
+	q->writable = !(flags & MXGO_DLPACK_FLAG_READ_ONLY);
+	q->first = first;
+	return 1;
+}
+
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t) {
 	if (t->deleter) t->deleter(t);
 }

@@ -85,7 +85,7 @@ static int materialize(ArrayObject* a) {
 	int64_t h = 0;
 	mxgo_desc d;
 	char* msg = NULL;
-	int kind = mxgoFastAdopt((void*)a->data, a->dtype, n, dims, dims + n, a->writable, a->owner, &h, &d, &msg);
+	int kind = mxgoFastAdopt((void*)a->data, a->dtype, n, dims, dims + n, a->writable, a->dev_id, a->owner, &h, &d, &msg);
 	if (kind >= 0) { mxgo_raise(kind, msg); return -1; }
 	a->owner = NULL; // Go's storage holds the reference now
 	a->handle = h;

@@ -53,6 +53,55 @@ PyObject* mxgo_capsule(void* mt, int versioned) {
 	return cap;
 }
 
+// Owners of tensors imported in C: capsules under private names that call the deleter
+// when the array (or, once it has one, its Go storage) lets go.
+static const char* const OWNER_LEGACY = "mxgo.dltensor_owner";
+static const char* const OWNER_VERSIONED = "mxgo.dltensor_versioned_owner";
+
+static void owner_destructor(PyObject* cap) {
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	if (PyCapsule_IsValid(cap, OWNER_LEGACY)) mxgo_dl_call_legacy_deleter(PyCapsule_GetPointer(cap, OWNER_LEGACY));
+	else if (PyCapsule_IsValid(cap, OWNER_VERSIONED))
+		mxgo_dl_call_versioned_deleter(PyCapsule_GetPointer(cap, OWNER_VERSIONED));
+	PyErr_Restore(type, value, tb);
+}
+
+// import_plain makes an array of a foreign tensor that mxgo_dl_quick_check accepts, in C
+// (Go adopts it on first use, as from_numpy's arrays); NotImplemented where Go must
+// import: mxgo's own exports, newer major versions, anything the quick check declines.
+static PyObject* import_plain(void* mt, int versioned) {
+	DLTensor* t;
+	uint64_t flags = 0;
+	if (versioned) {
+		DLManagedTensorVersioned* v = mt;
+		if (v->deleter == mxgo_dl_versioned_deleter || v->version.major > MXGO_DLPACK_MAJOR) Py_RETURN_NOTIMPLEMENTED;
+		t = &v->dl_tensor;
+		flags = v->flags;
+	} else {
+		DLManagedTensor* l = mt;
+		if (l->deleter == mxgo_dl_legacy_deleter) Py_RETURN_NOTIMPLEMENTED;
+		t = &l->dl_tensor;
+	}
+	mxgo_dl_quick q;
+	if (!mxgo_dl_quick_check(t, flags, &q)) Py_RETURN_NOTIMPLEMENTED;
+	PyObject* owner = PyCapsule_New(mt, versioned ? OWNER_VERSIONED : OWNER_LEGACY, owner_destructor);
+	if (!owner) {
+		if (versioned) mxgo_dl_call_versioned_deleter(mt);
+		else mxgo_dl_call_legacy_deleter(mt);
+		return NULL;
+	}
+	mxgo_desc d = {.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = 1,
+		.dev_id = t->device.device_id, .data = q.first};
+	for (int i = 0; i < t->ndim; i++) {
+		d.shape[i] = t->shape[i];
+		d.strides[i] = q.strides[i];
+	}
+	PyObject* out = mxgo_new_foreign_array(&d, owner);
+	Py_DECREF(owner); // the array's now, or gone with the deleter when it failed
+	return out;
+}
+
 // import_capsule(capsule) -> NDArray. Consumes the capsule, even when the tensor is
 // refused (its deleter has then run).
 PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
@@ -77,6 +126,9 @@ PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 	void* mt = PyCapsule_GetPointer(cap, name);
 	if (!mt) return NULL;
 	if (PyCapsule_SetName(cap, versioned ? USED_VERSIONED : USED_LEGACY) < 0) return NULL;
+	PyObject* plain = import_plain(mt, versioned);
+	if (plain != Py_NotImplemented) return plain;
+	Py_DECREF(plain);
 	int64_t h = 0;
 	mxgo_desc d;
 	char* msg = NULL;

@@ -169,11 +169,12 @@ func fromBuffer(data unsafe.Pointer, dt ndarray.DType, ndim int, shape, strides 
 //
 //export mxgoFastAdopt
 func mxgoFastAdopt(data unsafe.Pointer, dtype C.int32_t, ndim C.int, shape, strides *C.int64_t, writable C.char,
-	owner unsafe.Pointer, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
+	devID C.int32_t, owner unsafe.Pointer, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	dt := ndarray.DType(dtype)
 	code, bits := dlpack.TypeOf(dt)
-	desc := dlpack.Desc{Data: uintptr(data), Device: device.Host, NDim: int32(ndim), Code: code, Bits: bits, Lanes: 1}
+	dev := device.Device{Type: device.CPU, ID: int32(devID)}
+	desc := dlpack.Desc{Data: uintptr(data), Device: dev, NDim: int32(ndim), Code: code, Bits: bits, Lanes: 1}
 	if ndim > 0 {
 		desc.Shape = unsafe.Slice((*int64)(unsafe.Pointer(shape)), int(ndim))
 		desc.Strides = unsafe.Slice((*int64)(unsafe.Pointer(strides)), int(ndim))

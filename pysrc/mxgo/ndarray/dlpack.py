@@ -5,6 +5,7 @@ this module adds MXNet's module-level forms. Import:
 ``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for one;
 ``from_numpy`` views a NumPy array's memory through the buffer protocol.
 """
+import datetime
 import numbers
 
 import numpy as np
@@ -17,6 +18,7 @@ __all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_wri
 _import_capsule = fastpath.import_capsule
 _import_object = fastpath.import_object
 _from_numpy = fastpath.from_numpy
+_Capsule = type(datetime.datetime_CAPI)  # PyCapsule, which Python < 3.13 does not name
 _CPU = (1, 0)
 #: the DLPack version mxgo speaks, asked of producers
 MAX_VERSION = (1, 3)
@@ -49,10 +51,13 @@ def from_dlpack(obj, *, device=None, copy=None):
     copy when it made one, else mxgo's); ``copy=False`` never copies. ``device`` must be
     None or the CPU: mxgo has no other back end, so any other device raises BufferError.
     READ_ONLY tensors give non-writable arrays."""
-    if copy is None and device is None and hasattr(obj, "__dlpack__"):
-        out = _import_object(obj)  # the steps below, in C
-        if out is not NotImplemented:
-            return out
+    if copy is None and device is None:  # the steps below, in C
+        if type(obj) is _Capsule:
+            return _import_capsule(obj)
+        if hasattr(obj, "__dlpack__"):
+            out = _import_object(obj)
+            if out is not NotImplemented:
+                return out
     if copy is not None and not isinstance(copy, bool):
         raise TypeError("copy must be None, True or False, got %r" % (copy,))
     if device is not None and _device_tuple(device) != _CPU:
