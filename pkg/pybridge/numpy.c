@@ -143,6 +143,7 @@ static PyObject* view(PyObject* obj, int lock_it) {
 			(a->flags & (NP_C_CONTIGUOUS | NP_ALIGNED)) != (NP_C_CONTIGUOUS | NP_ALIGNED) || a->nd > MXGO_MAX_DIMS)
 		Py_RETURN_NOTIMPLEMENTED;
 	int own_writable = (a->flags & NP_WRITEABLE) != 0;
+	if (!lock_it && !own_writable) Py_RETURN_NOTIMPLEMENTED; // NumPy < 2.1 refuses these: let it say so
 	int writable = own_writable;
 	if (lock_it && !writable && (writable = is_locked(obj)) < 0) return NULL;
 	mxgo_desc desc = {.dtype = code_of_type[t] - 1, .ndim = a->nd, .writable = writable, .dev_type = 1,
@@ -161,6 +162,7 @@ static PyObject* view(PyObject* obj, int lock_it) {
 // from_numpy(arr) -> NDArray or NotImplemented: mx.nd.from_numpy(arr) (see view).
 PyObject* mxgo_from_numpy(PyObject* self, PyObject* obj) { return view(obj, 1); }
 
-// What from_dlpack(arr) of a NumPy array gives, without the capsule: the same memory and
-// writability, the NumPy array kept alive by the result (see view).
+// What from_dlpack(arr) of a writable NumPy array gives, without the capsule: the same
+// memory, the NumPy array kept alive by the result (see view). Read-only arrays go
+// through __dlpack__, which NumPy before 2.1 refuses for them.
 PyObject* mxgo_numpy_view(PyObject* obj) { return view(obj, 0); }
