@@ -742,6 +742,61 @@ func TestEngineBusy(t *testing.T) {
 	}
 }
 
+// RunNow runs on the caller exactly when nothing it would wait for is pending, holds
+// its error like a pushed operation's, and keeps pushes from overtaking it.
+func TestEngineRunNow(t *testing.T) {
+	e := threadedEngine(t)
+	v, w := engine.NewVar(), engine.NewVar()
+	ran := 0
+	require.True(t, e.RunNow(func() error { ran++; return nil }, vars(v), vars(w)))
+	assert.Equal(t, 1, ran, "ran on the caller, before RunNow returned")
+
+	g := newGate(t)
+	e.Push(func() error { g.wait(); return nil }, nil, vars(v)) // a pending write of v
+	assert.False(t, e.RunNow(func() error { ran++; return nil }, vars(v), nil), "a read waits for the write")
+	assert.False(t, e.RunNow(func() error { ran++; return nil }, nil, vars(v)), "so does a write")
+	assert.True(t, e.RunNow(func() error { ran++; return nil }, vars(w), nil), "other Vars are free")
+	g.open()
+	require.NoError(t, waitAll(t, e))
+
+	gr := newGate(t)
+	started := make(chan struct{}, 1)
+	e.Push(func() error { started <- struct{}{}; gr.wait(); return nil }, vars(v), nil) // a pending read
+	recv(t, "blocked read", started)
+	assert.True(t, e.RunNow(func() error { ran++; return nil }, vars(v), nil), "reads run beside reads")
+	assert.False(t, e.RunNow(func() error { ran++; return nil }, nil, vars(v)), "a write waits for reads")
+	gr.open()
+	require.NoError(t, waitAll(t, e))
+	assert.Equal(t, 3, ran)
+
+	// Errors and panics are held for the next wait, as a pushed operation's are; a Var
+	// holding one is not quiet.
+	boom := errors.New("run-now")
+	require.True(t, e.RunNow(func() error { return boom }, nil, vars(v)))
+	assert.False(t, e.RunNow(func() error { ran++; return nil }, vars(v), nil))
+	require.ErrorIs(t, waitToRead(t, e, v), boom)
+	require.True(t, e.RunNow(func() error { panic("run-now panic") }, nil, vars(w)))
+	err := waitToWrite(t, e, w)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "run-now panic")
+	require.Error(t, waitAll(t, e))
+	assert.Zero(t, e.Busy())
+
+	// A push made while RunNow runs is wired after it: a write to v waits for it.
+	inside, release := make(chan struct{}), make(chan struct{})
+	order := make(chan string, 2)
+	go e.RunNow(func() error { close(inside); <-release; order <- "run-now"; return nil }, vars(v), nil)
+	<-inside
+	pushed := make(chan struct{})
+	go func() { e.Push(func() error { order <- "push"; return nil }, nil, vars(v)); close(pushed) }()
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	recv(t, "push", pushed)
+	require.NoError(t, waitAll(t, e))
+	assert.Equal(t, "run-now", <-order)
+	assert.Equal(t, "push", <-order)
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors
 

@@ -99,6 +99,54 @@ func (e *Engine) PushInline(fn Fn, cleanup func(ran bool), reads, writes []*Var)
 	e.push(fn, cleanup, reads, writes, true)
 }
 
+// RunNow runs fn on the caller, at once, when nothing it would wait for is pending (no
+// unfinished write of any Var, no unfinished read of a written one, no error held), and
+// reports whether it did; otherwise it does nothing and the caller pushes instead. It
+// is the cheapest way to run a small operation: no operation record, and the caller's
+// own references stay valid throughout, so nothing needs to be retained. Other pushes
+// wait while fn runs, which keeps the order a push would have had; fn must not push.
+// An error of fn is held as a pushed operation's would be, for the next wait.
+func (e *Engine) RunNow(fn Fn, reads, writes []*Var) bool {
+	if e.busy.Load() != 0 && !e.quiet(reads, writes) {
+		return false
+	}
+	e.pushMu.Lock()
+	if e.busy.Load() != 0 && !e.quiet(reads, writes) {
+		e.pushMu.Unlock()
+		return false
+	}
+	e.mu.Lock()
+	e.running++
+	e.busy.Add(1)
+	e.mu.Unlock()
+	err := call(fn)
+	e.pushMu.Unlock()
+	e.finish(err, writes)
+	return true
+}
+
+// quiet reports whether none of the Vars has anything RunNow would have to wait for.
+func (e *Engine) quiet(reads, writes []*Var) bool {
+	for _, v := range reads {
+		v.mu.Lock()
+		busy := v.lastWrite != nil || v.err != nil
+		v.mu.Unlock()
+		if busy {
+			return false
+		}
+	}
+	for _, v := range writes {
+		v.mu.Lock()
+		v.reads = pruneFinished(v.reads)
+		busy := v.lastWrite != nil || v.err != nil || len(v.reads) > 0
+		v.mu.Unlock()
+		if busy {
+			return false
+		}
+	}
+	return true
+}
+
 func (e *Engine) push(fn Fn, cleanup func(ran bool), reads, writes []*Var, inline bool) {
 	o := &op{fn: fn, cleanup: cleanup, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
 	e.mu.Lock()
@@ -207,20 +255,7 @@ func (e *Engine) run(o *op) {
 			err = cerr
 		}
 	}
-	if err != nil {
-		e.mu.Lock()
-		e.errs = append(e.errs, err)
-		for _, v := range o.writes {
-			v.mu.Lock()
-			if v.err == nil {
-				v.err = err
-				e.errVars = append(e.errVars, v)
-				e.busy.Add(1)
-			}
-			v.mu.Unlock()
-		}
-		e.mu.Unlock()
-	}
+	e.holdErr(err, o.writes)
 	for _, v := range o.writes {
 		v.mu.Lock()
 		if v.lastWrite == o {
@@ -246,6 +281,31 @@ func (e *Engine) run(o *op) {
 			}
 		}
 	}
+	e.finish(nil, nil)
+}
+
+// holdErr records err (if any) for WaitAll and, on every Var in writes, for the next wait.
+func (e *Engine) holdErr(err error, writes []*Var) {
+	if err == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.errs = append(e.errs, err)
+	for _, v := range writes {
+		v.mu.Lock()
+		if v.err == nil {
+			v.err = err
+			e.errVars = append(e.errVars, v)
+			e.busy.Add(1)
+		}
+		v.mu.Unlock()
+	}
+}
+
+// finish ends a running operation, holding its error (if any) on writes.
+func (e *Engine) finish(err error, writes []*Var) {
+	e.holdErr(err, writes)
 	e.mu.Lock()
 	e.busy.Add(-1)
 	if e.running--; e.running == 0 {

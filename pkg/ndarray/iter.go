@@ -16,6 +16,15 @@ func Rows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
 			return
 		}
 	}
+	if n, ok := flat(shape, ops); ok { // the common case: one row, without coalescing
+		buf := make([]int, 2*len(ops))
+		offs, steps := buf[:len(ops):len(ops)], buf[len(ops):]
+		for k, op := range ops {
+			offs[k], steps[k] = op.Offset, 1
+		}
+		fn(offs, n, steps)
+		return
+	}
 	shp, strides := coalesce(shape, ops)
 	nd := len(shp)
 	buf := make([]int, 2*len(ops)+max(nd-1, 0)) // offs, steps and idx in one allocation
@@ -53,6 +62,28 @@ func Rows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
 			return
 		}
 	}
+}
+
+// flat reports whether every operand is C-contiguous over shape (what coalesce would
+// merge into a single row of unit stride), and the number of elements.
+func flat(shape []int, ops []Operand) (int, bool) {
+	for _, op := range ops {
+		acc := 1
+		for d := len(shape) - 1; d >= 0; d-- {
+			if shape[d] == 1 {
+				continue
+			}
+			if op.Strides[d] != acc {
+				return 0, false
+			}
+			acc *= shape[d]
+		}
+	}
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n, true
 }
 
 // coalesce drops dimensions of length 1 and merges neighbours that are contiguous with

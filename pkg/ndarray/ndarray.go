@@ -43,8 +43,12 @@ func Empty(dt DType, shape []int, dev device.Device) (*NDArray, error) {
 		return nil, err
 	}
 	s.dev = dev // every CPU ordinal is host memory; keep the one asked for, as MXNet does
-	shape = append([]int(nil), shape...)
-	return &NDArray{storage: s, dtype: dt, shape: shape, strides: ContiguousStrides(shape), writable: true}, nil
+	nd := len(shape)
+	dims := make([]int, 2*nd) // shape and strides in one allocation
+	sh, st := dims[:nd:nd], dims[nd:]
+	copy(sh, shape)
+	FillContiguousStrides(st, sh)
+	return &NDArray{storage: s, dtype: dt, shape: sh, strides: st, writable: true}, nil
 }
 
 // View makes an array over s with the given layout, after checking that every element it

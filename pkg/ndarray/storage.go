@@ -43,7 +43,8 @@ type Storage struct {
 	nbytes  int
 	dev     device.Device
 	hdr     *C.mxgo_store // the C half: reference count and table slot (store.go)
-	release func()        // frees the memory or hands it back to its producer; runs once
+	host    bool          // mxgo allocated the memory (C.free it); otherwise release, if any
+	release func()        // hands foreign memory back to its producer; runs once
 	v       engine.Var    // orders the engine's work on this memory
 }
 
@@ -61,7 +62,9 @@ func NewHostStorage(nbytes int) (*Storage, error) {
 	if p == nil {
 		return nil, mxerr.New(mxerr.Memory, "cannot allocate %d bytes", nbytes)
 	}
-	return newStorage(p, nbytes, device.Host, func() { C.free(p) }), nil
+	s := newStorage(p, nbytes, device.Host, nil)
+	s.host = true
+	return s, nil
 }
 
 // NewForeignStorage wraps memory owned by someone else. release is called exactly once,
@@ -112,7 +115,9 @@ func (s *Storage) releaseRef() {
 func (s *Storage) finalize() {
 	detach(s)
 	liveStorages.Add(-1)
-	if s.release != nil {
+	if s.host {
+		C.free(s.ptr)
+	} else if s.release != nil {
 		s.release()
 	}
 }

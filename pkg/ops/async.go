@@ -30,6 +30,6 @@ func PushFunc(reads, writes []*ndarray.NDArray, fn func() error, finally func(ra
 		if finally != nil {
 			finally(ran)
 		}
-	}, vars(ri), vars(ro))
+	}, varsInto(nil, ri), varsInto(nil, ro))
 	return nil
 }

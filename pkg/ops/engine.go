@@ -19,10 +19,17 @@ func Engine() *engine.Engine {
 	return eng
 }
 
-// push runs kernel on the engine after the pending work on ins and outs. It holds its own
-// references to the arrays, so callers may release theirs at once; kernel receives those
-// references, never the callers' arrays.
+// push runs kernel on the engine after the pending work on ins and outs. Small arrays
+// with nothing pending run at once on the caller (engine.RunNow), on the caller's
+// arrays; otherwise push holds its own references, so callers may release theirs at
+// once, and kernel receives those. Either way kernel must not keep or release them.
 func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
+	if serial(ins) && serial(outs) {
+		var rv, wv [4]*engine.Var // most operations: no allocation for the Var lists
+		if Engine().RunNow(func() error { return kernel(ins, outs) }, varsInto(rv[:0], ins), varsInto(wv[:0], outs)) {
+			return
+		}
+	}
 	ri, ro := shareAll(ins), shareAll(outs)
 	pushFn := Engine().PushCleanup
 	if serial(ri) && serial(ro) {
@@ -31,7 +38,7 @@ func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray
 	pushFn(func() error { return kernel(ri, ro) }, func(bool) {
 		releaseAll(ri) // also when the kernel is skipped after a failed dependency
 		releaseAll(ro)
-	}, vars(ri), vars(ro))
+	}, varsInto(nil, ri), varsInto(nil, ro))
 }
 
 // serial reports whether every array is smaller than ndarray.SerialBelow. An operation
@@ -62,12 +69,12 @@ func releaseAll(arrs []*ndarray.NDArray) {
 	}
 }
 
-func vars(arrs []*ndarray.NDArray) []*engine.Var {
-	out := make([]*engine.Var, len(arrs))
-	for i, a := range arrs {
-		out[i] = a.Var()
+// varsInto appends the arrays' Vars to dst.
+func varsInto(dst []*engine.Var, arrs []*ndarray.NDArray) []*engine.Var {
+	for _, a := range arrs {
+		dst = append(dst, a.Var())
 	}
-	return out
+	return dst
 }
 
 // WaitToRead waits until a's pending writes are done and returns their error, if any.

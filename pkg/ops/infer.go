@@ -32,7 +32,12 @@ func sameDType(in []*ndarray.NDArray) error {
 	return nil
 }
 
+// broadcastShape returns the shape of in broadcast together: in[0]'s own slice when all
+// have the same shape (callers must not modify it).
 func broadcastShape(in []*ndarray.NDArray) ([]int, error) {
+	if sameShapes(in[1:], in[0].Shape()) {
+		return in[0].Shape(), nil
+	}
 	shapes := make([][]int, len(in))
 	for i, a := range in {
 		shapes[i] = a.Shape()
