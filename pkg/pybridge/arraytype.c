@@ -284,6 +284,22 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	return export(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write);
 }
 
+// wait_to_read and wait_to_write return at once while the engine is idle (and for arrays
+// Go has not seen, which have no work); otherwise they wait in Go with the GIL released.
+static PyObject* wait(ArrayObject* a, int for_write) {
+	if (!a->handle || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) == 0) Py_RETURN_NONE;
+	char* msg = NULL;
+	int kind;
+	Py_BEGIN_ALLOW_THREADS
+	kind = mxgoFastWait(a->handle, for_write, &msg);
+	Py_END_ALLOW_THREADS
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	Py_RETURN_NONE;
+}
+
+static PyObject* wait_to_read(ArrayObject* a, PyObject* unused) { return wait(a, 0); }
+static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait(a, 1); }
+
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
 	static PyObject* cpu; // (1, 0), asked for on every import by most consumers
 	if (a->dev_type == 1 && a->dev_id == 0) {
@@ -306,6 +322,11 @@ static PyMethodDef array_methods[] = {
 	 "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\nExports the array as a DLPack "
 	 "capsule (the Array API standard's contract): legacy\nunless max_version asks for 1.x; READ_ONLY for read-only "
 	 "arrays;\ncopy=True exports a copy (IS_COPIED)."},
+	{"wait_to_read", (PyCFunction)wait_to_read, METH_NOARGS,
+	 "wait_to_read()\n--\n\nWaits until pending writes to this array are done, and raises their error, if any."},
+	{"wait_to_write", (PyCFunction)wait_to_write, METH_NOARGS,
+	 "wait_to_write()\n--\n\nWaits until pending reads and writes of this array are done, and raises the "
+	 "error of the writes, if any."},
 	{"__dlpack_device__", (PyCFunction)dlpack_device, METH_NOARGS,
 	 "__dlpack_device__()\n--\n\nReturns (device_type, device_id) in DLPack's numbering."},
 	{NULL, NULL, 0, NULL},

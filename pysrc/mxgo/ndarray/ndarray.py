@@ -64,14 +64,6 @@ class NDArray(fastpath.NDArrayBase):
     # ---- synchronisation ----------------------------------------------------------------
     # Operations run asynchronously on mxgo's dependency engine; these wait for them and
     # raise the first error of an operation that wrote this array.
-    def wait_to_read(self):
-        """Waits until pending writes to this array are done."""
-        call(core.WaitToRead, self._h)
-
-    def wait_to_write(self):
-        """Waits until pending reads and writes of this array are done."""
-        call(core.WaitToWrite, self._h)
-
     # ---- conversion ---------------------------------------------------------------
     def asnumpy(self):
         """Returns a NumPy copy of the array."""
@@ -188,6 +180,8 @@ class NDArray(fastpath.NDArrayBase):
         _copy_from_numpy(target, src)
 
     # ---- arithmetic ---------------------------------------------------------------------
+    # +, -, *, /, @ and the comparisons (with their reflected and in-place forms) are set
+    # by op._operator; they call _binary for anything but two NDArrays.
     def _binary(self, name, other, out=None, reverse=False):
         """self <name> other through the operator registry (other <name> self when reverse)."""
         if _is_scalar(other):
@@ -200,44 +194,6 @@ class NDArray(fastpath.NDArrayBase):
             return out if result is None else result
         return NotImplemented
 
-    def __add__(self, other):
-        return self._binary("add", other)
-
-    def __radd__(self, other):
-        return self._binary("add", other, reverse=True)
-
-    def __iadd__(self, other):
-        return self._binary("add", other, out=self)
-
-    def __sub__(self, other):
-        return self._binary("subtract", other)
-
-    def __rsub__(self, other):
-        return self._binary("subtract", other, reverse=True)
-
-    def __isub__(self, other):
-        return self._binary("subtract", other, out=self)
-
-    def __mul__(self, other):
-        return self._binary("multiply", other)
-
-    def __rmul__(self, other):
-        return self._binary("multiply", other, reverse=True)
-
-    def __imul__(self, other):
-        return self._binary("multiply", other, out=self)
-
-    def __truediv__(self, other):
-        return self._binary("divide", other)
-
-    def __rtruediv__(self, other):
-        return self._binary("divide", other, reverse=True)
-
-    def __itruediv__(self, other):
-        return self._binary("divide", other, out=self)
-
-    __div__, __rdiv__, __idiv__ = __truediv__, __rtruediv__, __itruediv__
-
     def __pow__(self, other, modulo=None):
         if modulo is not None:
             return NotImplemented
@@ -249,35 +205,7 @@ class NDArray(fastpath.NDArrayBase):
     def __ipow__(self, other):
         return self._binary("power", other, out=self)
 
-    def __matmul__(self, other):
-        return self._binary("matmul", other)
-
-    def __rmatmul__(self, other):
-        return self._binary("matmul", other, reverse=True)
-
-    def __imatmul__(self, other):
-        return self._binary("matmul", other, out=self)
-
-    # Comparisons give bool NDArrays, as in MXNet and NumPy (2 < x calls x.__gt__(2)).
-    # Arrays stay hashable by identity, as MXNet's are.
-    def __eq__(self, other):
-        return self._binary("equal", other)
-
-    def __ne__(self, other):
-        return self._binary("not_equal", other)
-
-    def __gt__(self, other):
-        return self._binary("greater", other)
-
-    def __ge__(self, other):
-        return self._binary("greater_equal", other)
-
-    def __lt__(self, other):
-        return self._binary("lesser", other)
-
-    def __le__(self, other):
-        return self._binary("lesser_equal", other)
-
+    # Arrays stay hashable by identity, as MXNet's are, although they define __eq__.
     __hash__ = object.__hash__
 
     def __neg__(self):

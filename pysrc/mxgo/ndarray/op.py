@@ -174,3 +174,41 @@ def _compile(name, inputs, variadic, params, call):
 
 def _public_ops():
     return {name: _make(info) for name, info in OPS.items() if not name.startswith("_")}
+
+
+def _operator(name, reverse=False, inplace=False):
+    """The NDArray method of a binary operator: two mxgo arrays go straight to C (one
+    Python frame per ``x + y``), anything else through NDArray._binary."""
+    op_id, invoke = OPS[name]["id"], fastpath.invoke
+
+    if inplace:
+        def method(self, other):
+            if isinstance(other, NDArray):
+                invoke(op_id, (self, other), self, "")
+                return self
+            return self._binary(name, other, out=self)
+    elif reverse:
+        def method(self, other):
+            if isinstance(other, NDArray):
+                return invoke(op_id, (other, self), None, "")
+            return self._binary(name, other, reverse=True)
+    else:
+        def method(self, other):
+            if isinstance(other, NDArray):
+                return invoke(op_id, (self, other), None, "")
+            return self._binary(name, other)
+    return method
+
+
+for _short, _name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "divide"),
+                      ("div", "divide"), ("matmul", "matmul")):
+    for _prefix, _kw in (("", {}), ("r", {"reverse": True}), ("i", {"inplace": True})):
+        _method = _operator(_name, **_kw)
+        _method.__name__ = _method.__qualname__ = "__%s%s__" % (_prefix, _short)
+        setattr(NDArray, _method.__name__, _method)
+# Comparisons give bool NDArrays, as in MXNet and NumPy (2 < x calls x.__gt__(2)).
+for _short, _name in (("eq", "equal"), ("ne", "not_equal"), ("gt", "greater"), ("ge", "greater_equal"),
+                      ("lt", "lesser"), ("le", "lesser_equal")):
+    _method = _operator(_name)
+    _method.__name__ = _method.__qualname__ = "__%s__" % _short
+    setattr(NDArray, _method.__name__, _method)
