@@ -2,82 +2,102 @@ package ops
 
 import "math"
 
-// Fast float32 kernels for exp, sigmoid and tanh: in Go here, and with AVX2+FMA in C
-// (exp32_avx2.c, 8 lanes at a time) where the CPU has them and the row is long. The
-// two do the same IEEE operations in the same order, so they give the same bits: a
-// result does not depend on which one ran (rows of a strided out go element by
-// element through Go, those of a contiguous one through C).
+// Fast float32 kernels for exp, sigmoid and tanh: in Go here, and with AVX2 in C
+// (exp32_avx2.c, 8 lanes at a time) where the CPU has it and the row is long. The two
+// do the same IEEE float32 operations in the same order, so they give the same bits: a
+// result does not depend on which one ran (rows of a strided out go element by element
+// through Go, those of a contiguous one through C).
 //
-// Each works in float64 and rounds once to float32 at the end: a float32 input times
-// log2(e) is exact enough in float64 that no Cody-Waite split of ln2 is needed, and
-// the final conversion rounds overflow to +Inf and tiny results to correctly rounded
-// subnormals or 0 (2**k stays a normal float64 for every clamped argument), so the
-// only special handling is a clamp of the argument (clampArg; NaN passes through).
+// They compute in float32, 8 lanes to an AVX2 register (float64 gave 4, at half the
+// speed), and fuse no multiply-add: Go has no float32 FMA, and a float64 one rounds
+// twice. So every product that is added to is rounded on its own: float32(a*b) + c
+// here (an explicit conversion stops Go from fusing), an asm barrier in C.
 //
-// e**x = 2**k * 2**r with k = round(x*log2e) and |r| <= 1/2: 2**k is built in the
-// exponent field, 2**r - 1 is a degree-7 Taylor polynomial in r, relative error below
-// 1.3e-8 (a fifth of a float32 ulp) including near r = 0, which tanh needs. No table:
-// SIMD lanes would need a gather for it. The error is at most 1 ulp against float32 of
-// the float64 function (tests_go/ops_exp32_test.go sweeps every 97th float32).
+// e**x = 2**k * e**r with k = round(x*log2e) and r = x - k*ln2, |r| <= ln2/2, in two
+// steps (Cody-Waite: k*expLn2Hi is exact, and so is x minus it); e**r = 1 + t with
+// t = r + r*r*P(r), P minimax of degree 4 (relative error 2**-28). No table: SIMD
+// lanes would need a gather. 2**k goes on as two normal factors s1*s2, ~2**(k/2)
+// each: y*s1 is exact, so (y*s1)*s2 rounds y*2**k once, to +Inf on overflow and to
+// a subnormal below 2**-126; the only special case is a clamp of x. NaN passes the
+// clamp; k is garbage then, but s1 and s2 are powers of 2, 0 or Inf, never NaN, so
+// the result is a NaN with the input's payload (as every NaN below is).
 //
-// Fusion is explicit, for the bits to match C's: math.FMA where C has an FMA, and
-// float64(...) around a product that Go could otherwise fuse with what follows.
+// Errors against float32 of the float64 function, over every float32 input (checked
+// exhaustively; tests_go/ops_exp32_test.go sweeps every 97th): exp and tanh at most
+// 1 ulp, sigmoid 2 (see sigmoid32Rows).
 
-// The constants are written in hex so that C (exp32_avx2.c) has the same bits.
+// The constants are written in hex, each exactly a float32, so that C (exp32_avx2.c)
+// has the same bits.
 const (
-	expLog2e = 0x1.71547652b82fep+0
-	// expShift rounds z (|z| < 2**51) to an integer when added: z + expShift has the
-	// integer in its low mantissa bits and, minus expShift, as a float64.
-	expShift = 0x1.8p52
-	// Taylor coefficients ln2**n / n! of 2**r - 1.
-	expC1 = 0x1.62e42fefa39efp-1
-	expC2 = 0x1.ebfbdff82c58fp-3
-	expC3 = 0x1.c6b08d704a0c0p-5
-	expC4 = 0x1.3b2ab6fba4e77p-7
-	expC5 = 0x1.5d87fe78a6731p-10
-	expC6 = 0x1.430912f86c787p-13
-	expC7 = 0x1.ffcbfc588b0c7p-17
-	// expClamp bounds the argument: e**±110 is still a normal float64, yet overflows
-	// float32 (+Inf) or rounds to 0 in it, as the true values do.
-	expClamp = 110
-	// tanhClamp bounds 2|x| for tanh: tanh(x) rounds to 1 in float32 from |x| > 9.02.
-	tanhClamp = 40
+	expLog2e float32 = 0x1.715476p+0
+	// expShift rounds z (|z| < 2**22) to an integer when added: z + expShift has the
+	// integer in its low mantissa bits and, minus expShift, as a float32.
+	expShift float32 = 0x1.8p23
+	// ln2 = expLn2Hi + expLn2Lo; expLn2Hi has 16 significant bits, so k*expLn2Hi is
+	// exact for |k| < 2**8.
+	expLn2Hi float32 = 0x1.62e4p-1
+	expLn2Lo float32 = 0x1.7f7d1cp-20
+	// P(r) ~ (e**r - 1 - r)/r**2 on |r| <= 0.3467.
+	expP0 float32 = 0x1.fffffcp-2
+	expP1 float32 = 0x1.555492p-3
+	expP2 float32 = 0x1.5558f2p-5
+	expP3 float32 = 0x1.123a0ap-7
+	expP4 float32 = 0x1.6a23f2p-10
+	// expClamp bounds the argument: e**±110 overflows float32 (+Inf) or rounds to 0
+	// in it, as the true values do, and |k| stays below 2**8.
+	expClamp float32 = 110
+	// tanhClamp bounds 2|x| for tanh, keeping e**2|x| normal: tanh(x) rounds to 1
+	// from |x| = 9.02.
+	tanhClamp float32 = 40
+	// tanh(a) = a + a**3 * Q(a*a) below tanhPoly (Q minimax of degree 4, relative
+	// error 2**-26.8); 1 - 2/(e**2a + 1) from there, which loses too much to the
+	// roundings of e**2a and the division closer to 0.
+	tanhPoly float32 = 0.625
+	tanhQ0   float32 = -0x1.555532p-2
+	tanhQ1   float32 = 0x1.110726p-3
+	tanhQ2   float32 = -0x1.b83c5ap-5
+	tanhQ3   float32 = 0x1.52269cp-6
+	tanhQ4   float32 = -0x1.75e1cep-8
 )
 
-// exp2Split returns 2**k and q = 2**r - 1 for z = k + r, |z| < 1022 (NaN gives a NaN
-// q).
-func exp2Split(z float64) (s, q float64) {
-	kd := z + expShift
-	r := z - (kd - expShift)
-	p := math.FMA(expC7, r, expC6)
-	p = math.FMA(p, r, expC5)
-	p = math.FMA(p, r, expC4)
-	p = math.FMA(p, r, expC3)
-	p = math.FMA(p, r, expC2)
-	p = math.FMA(p, r, expC1)
-	s = math.Float64frombits(math.Float64bits(kd)<<52 + 0x3ff<<52) // k<<52 + bits of 1.0
-	return s, float64(p * r)
+// expParts splits e**x, |x| <= expClamp or NaN, into y * 2**k with y = 1 + t rounded,
+// t ~ e**r - 1; kd holds k in its low mantissa bits. P goes as in C, by Estrin's
+// scheme (a shorter dependency chain there).
+func expParts(x float32) (y, kd float32) {
+	kd = float32(x*expLog2e) + expShift
+	kf := kd - expShift // x*log2e rounded to an integer, as C's ROUNDPS gives it
+	r := x - float32(kf*expLn2Hi)
+	r -= float32(kf * expLn2Lo)
+	r2 := r * r
+	r4 := r2 * r2
+	a := float32(expP1*r) + expP0
+	b := (float32(expP3*r) + expP2) + float32(expP4*r2)
+	t := r + (float32(r2*a) + float32(r4*b))
+	return 1 + t, kd
 }
 
-// exp64 is e**x for |x| <= 700 (to a relative 1.3e-8) or NaN.
-func exp64(x float64) float64 {
-	s, q := exp2Split(float64(x * expLog2e))
-	return math.FMA(s, q, s)
+// pow2 is 2**(k+j) for the k in kd, when that is normal: k << 23 is kd's bits << 23,
+// as expShift's low 9 bits are 0. Else a power of 2, 0 or Inf, never NaN.
+func pow2(kd float32, j int32) float32 {
+	return math.Float32frombits(math.Float32bits(kd)<<23 + uint32(j+127)<<23)
 }
 
-// clampArg limits x to [-lim, lim], NaN staying NaN. A predictable branch: min/max
-// cost about a third of exp's time, as Go compiles their NaN and -0 rules.
-func clampArg(x, lim float64) float64 {
-	if math.Abs(x) > lim {
-		return math.Copysign(lim, x)
-	}
-	return x
+// exp32 is e**x for |x| <= expClamp or NaN, as (y*s1)*s2. (C takes y*2**k in one
+// product where all 8 lanes have |x| <= 87: the same value, all being normal there.)
+func exp32(x float32) float32 {
+	y, kd := expParts(x)
+	k := int32(math.Float32bits(kd) - math.Float32bits(expShift))
+	k1 := k >> 1
+	s1 := math.Float32frombits(uint32(k1+127) << 23)
+	s2 := math.Float32frombits(uint32(k-k1+127) << 23)
+	return float32(float32(y*s1) * s2)
 }
 
 // The row kernels below set dst[i] from src[i] for len(dst) == len(src); dst may be
 // src itself. They hand long rows to C (f32SIMDRows) and are otherwise written as
-// loops (not a call per element) so that exp64, exp2Split and clampArg inline into a
-// tight body.
+// loops (not a call per element) so that expParts inlines into a tight body. Clamps
+// are if statements, not min/max (whose NaN and -0 rules cost), and let NaN through
+// as C's MINPS/MAXPS do.
 
 // exp32Rows sets dst[i] = e**src[i].
 func exp32Rows(dst, src []float32) {
@@ -86,39 +106,68 @@ func exp32Rows(dst, src []float32) {
 	}
 	dst = dst[:len(src)]
 	for i, x := range src {
-		dst[i] = float32(exp64(clampArg(float64(x), expClamp)))
+		if x > expClamp {
+			x = expClamp
+		} else if x < -expClamp {
+			x = -expClamp
+		}
+		dst[i] = exp32(x)
 	}
 }
 
-// sigmoid32Rows sets dst[i] = 1 / (1 + e**-src[i]); e**-x does not overflow float64,
-// so this is 1 or 0 (as float32) where it saturates.
+// sigmoid32Rows sets dst[i] = 1 / (1 + e**-x), x = src[i], as n/(1 + e) with
+// e = e**-|x| and n = 1 for x >= 0, n = e for x < 0 (e**x/(1 + e**x): e**-x would
+// overflow where the result is still a subnormal). e is (y * 2**(k+64)) * 2**-64:
+// the first product is exact for every k <= 0 down to the clamp's, the second
+// rounds once (to a subnormal for x < -87.3). Three roundings (y, 1 + e, n/d)
+// leave some x in [-16, -1] 2 ulp off; correcting two of them (Fast2Sum) would make
+// it 1 ulp everywhere, at half again the time.
 func sigmoid32Rows(dst, src []float32) {
 	if f32SIMDRows(f32OpSigmoid, dst, src) {
 		return
 	}
 	dst = dst[:len(src)]
 	for i, x := range src {
-		dst[i] = float32(1 / (1 + exp64(clampArg(-float64(x), expClamp))))
+		nx := math.Float32frombits(math.Float32bits(x) | 1<<31) // -|x|
+		if nx < -expClamp {
+			nx = -expClamp
+		}
+		y, kd := expParts(nx)
+		e := float32(float32(y*pow2(kd, 64)) * 0x1p-64)
+		n := float32(1)
+		if math.Float32bits(x)&(1<<31) != 0 { // as C's BLENDVPS: -0 and NaN give 0.5 and NaN either way
+			n = e
+		}
+		dst[i] = n / (1 + e)
 	}
 }
 
-// tanh32Rows sets dst[i] = tanh(src[i]) as sign(x) * m/(m+2) with m = e**2|x| - 1,
-// computed as (s-1) + s*q with q = 2**r - 1: s-1 is exact for s near 1, and q is the
-// whole of m when s is 1, so small |x| keep full relative accuracy (e**2x - 1 would
-// cancel), down to tanh(x) = x for tiny x and -0 for -0.
+// tanh32Rows sets dst[i] = tanh(src[i]) as sign(x) * tanh(a), a = |x|: a + a**3 *
+// Q(a*a) below tanhPoly (relative accuracy down to tanh(x) = x for tiny x), 1 -
+// 2/(e**2a + 1) from there, with 2a clamped to tanhClamp (tanh rounds to 1 from a =
+// 9.02), where 2**k and e**2a are normal. The sign goes on with an OR, so that -0
+// gives -0 and NaN keeps its sign.
 func tanh32Rows(dst, src []float32) {
 	if f32SIMDRows(f32OpTanh, dst, src) {
 		return
 	}
 	dst = dst[:len(src)]
 	for i, x := range src {
-		a := 2 * math.Abs(float64(x))
-		if a > tanhClamp { // NaN stays
-			a = tanhClamp
+		a := math.Float32frombits(math.Float32bits(x) &^ (1 << 31))
+		var th float32
+		if a < tanhPoly {
+			z := a * a
+			z2 := z * z
+			p := (float32(tanhQ1*z) + tanhQ0) + float32(z2*((float32(tanhQ3*z)+tanhQ2)+float32(tanhQ4*z2)))
+			th = float32(float32(a*z)*p) + a
+		} else { // NaN too
+			a2 := a + a
+			if a2 > tanhClamp {
+				a2 = tanhClamp
+			}
+			y, kd := expParts(a2)
+			th = 1 - 2/(float32(y*pow2(kd, 0))+1)
 		}
-		s, q := exp2Split(float64(a * expLog2e))
-		m := math.FMA(s, q, s-1)
-		t := float32(m / (m + 2))
-		dst[i] = math.Float32frombits(math.Float32bits(t) | math.Float32bits(x)&(1<<31))
+		dst[i] = math.Float32frombits(math.Float32bits(th) | math.Float32bits(x)&(1<<31))
 	}
 }

@@ -5,109 +5,185 @@
 #include <immintrin.h>
 #include <string.h>
 
-#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX2 __attribute__((target("avx2")))
 #define INLINE static inline __attribute__((always_inline))
 
 int mxgo_f32_unary_supported(void) {
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	return __builtin_cpu_supports("avx2");
 }
 
-// Each float32 lane is widened to float64 and rounded back once at the end, as in
-// exp32.go (which explains the algorithm): float64 needs no Cody-Waite split and no
-// table (a table would need a gather, which measured slower than the longer
-// polynomial), overflow and subnormal results come from the final rounding (CVTPD2PS
-// rounds directly to float32, subnormals included), and the error stays at most 1 ulp
-// with no special case but a clamp. The constants are exp32.go's, bit for bit, and
-// every step is the same IEEE operation as there (fused exactly where it fuses: see
-// rounded), so the C and Go kernels agree on every input. Built with -fno-fast-math:
-// gopy's -ffast-math would let the compiler drop NaN and Inf handling and reassociate.
+// exp32.go's algorithm (explained there) on 8 float32 lanes at a time: the constants
+// are exp32.go's, bit for bit, and every step is the same IEEE float32 operation, in
+// the same order, as there, so the C and Go kernels agree on every input, NaN
+// payloads included (every NaN derives from the input's; where an operation has two,
+// they are the same). No FMA: Go has none for float32. Built with -fno-fast-math:
+// -ffast-math would let the compiler drop NaN and Inf handling and reassociate.
+//
+// The kernels are bound by the latency of their dependency chains (~50 cycles, more
+// than the out-of-order window covers at this throughput), so the code shortens them:
+// k from ROUNDPS (Go adds and subtracts SHIFT: the same value, one step more), P by
+// Estrin's scheme, and the two-stage loop of rows.
 
-// e**x = 2**k * 2**r with k = round(x*log2e), |r| <= 1/2, and 2**r - 1 a degree-7
-// Taylor polynomial in r (relative error below 1.3e-8, a fifth of a float32 ulp,
-// also near r = 0 where tanh needs it).
-static const double LOG2E = 0x1.71547652b82fep+0, SHIFT = 0x1.8p52;
-static const double C1 = 0x1.62e42fefa39efp-1, C2 = 0x1.ebfbdff82c58fp-3,
-		    C3 = 0x1.c6b08d704a0c0p-5, C4 = 0x1.3b2ab6fba4e77p-7,
-		    C5 = 0x1.5d87fe78a6731p-10, C6 = 0x1.430912f86c787p-13,
-		    C7 = 0x1.ffcbfc588b0c7p-17;
-static const double EXP_CLAMP = 110, TANH_CLAMP = 40;
+static const float LOG2E = 0x1.715476p+0f, SHIFT = 0x1.8p23f;
+static const float LN2HI = 0x1.62e4p-1f, LN2LO = 0x1.7f7d1cp-20f;
+static const float E0 = 0x1.fffffcp-2f, E1 = 0x1.555492p-3f, E2 = 0x1.5558f2p-5f,
+		   E3 = 0x1.123a0ap-7f, E4 = 0x1.6a23f2p-10f;
+static const float T0 = -0x1.555532p-2f, T1 = 0x1.110726p-3f, T2 = -0x1.b83c5ap-5f,
+		   T3 = 0x1.52269cp-6f, T4 = -0x1.75e1cep-8f;
+static const float EXP_CLAMP = 110, EXP_FAST = 87, TANH_CLAMP = 40, TANH_POLY = 0.625f;
 
-#define SET1 _mm256_set1_pd
+typedef __m256 V;
+#define SET1 _mm256_set1_ps
+#define ADD _mm256_add_ps
+#define SUB _mm256_sub_ps
+#define DIV _mm256_div_ps
 
-// rounded returns x as it is, after the compiler has rounded it to a register: GNU C
-// contracts a*b + c into an FMA by default (-ffp-contract=fast, which -fno-fast-math
-// keeps), which would change bits against the Go kernel (that fuses only where it
-// calls math.FMA). Applied to each product that is then added to.
-AVX2 INLINE __m256d rounded(__m256d x) {
+// MUL is a product rounded to float32: GNU C contracts a*b + c into an FMA where the
+// target has one (-ffp-contract=fast, which -fno-fast-math keeps; this file's target
+// has no FMA, but CGO_CFLAGS may add one), which would change bits against Go. The
+// empty asm makes the product a value the compiler cannot see through.
+AVX2 INLINE V MUL(V a, V b) {
+	V x = _mm256_mul_ps(a, b);
 	__asm__("" : "+x"(x));
 	return x;
 }
 
-// exp2split returns 2**k and sets *q = 2**r - 1 for z = k + r (|z| < 1022; NaN gives
-// a NaN *q).
-AVX2 INLINE __m256d exp2split(__m256d z, __m256d *q) {
-	__m256d kd = _mm256_add_pd(z, SET1(SHIFT)); // k in the low mantissa bits
-	__m256d r = _mm256_sub_pd(z, _mm256_sub_pd(kd, SET1(SHIFT)));
-	__m256d p = _mm256_fmadd_pd(SET1(C7), r, SET1(C6));
-	p = _mm256_fmadd_pd(p, r, SET1(C5));
-	p = _mm256_fmadd_pd(p, r, SET1(C4));
-	p = _mm256_fmadd_pd(p, r, SET1(C3));
-	p = _mm256_fmadd_pd(p, r, SET1(C2));
-	p = _mm256_fmadd_pd(p, r, SET1(C1));
-	*q = rounded(_mm256_mul_pd(p, r));
-	// k<<52 (mod 2**64) added to the bits of 1.0 is 2**k.
-	__m256i e = _mm256_slli_epi64(_mm256_castpd_si256(kd), 52);
-	return _mm256_castsi256_pd(_mm256_add_epi64(e, _mm256_set1_epi64x(0x3ff0000000000000)));
+// exp_parts returns y = 1 + t rounded, t ~ e**r - 1, and kd, which holds k, for
+// e**x = y * 2**k, |x| <= EXP_CLAMP or NaN (exp32.go's expParts).
+typedef struct {
+	V y, kd;
+} parts;
+
+AVX2 INLINE parts exp_parts(V x) {
+	parts e;
+	V kf = _mm256_round_ps(MUL(x, SET1(LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+	e.kd = ADD(kf, SET1(SHIFT)); // k in the low mantissa bits
+	V r = SUB(x, MUL(kf, SET1(LN2HI))); // exact
+	r = SUB(r, MUL(kf, SET1(LN2LO)));
+	V r2 = MUL(r, r), r4 = MUL(r2, r2);
+	V a = ADD(MUL(SET1(E1), r), SET1(E0));
+	V b = ADD(ADD(MUL(SET1(E3), r), SET1(E2)), MUL(SET1(E4), r2));
+	e.y = ADD(SET1(1), ADD(r, ADD(MUL(r2, a), MUL(r4, b))));
+	return e;
 }
 
-// exp4 is e**x for x in [-EXP_CLAMP, EXP_CLAMP] or NaN.
-AVX2 INLINE __m256d exp4(__m256d x) {
-	__m256d q, s = exp2split(rounded(_mm256_mul_pd(x, SET1(LOG2E))), &q);
-	return _mm256_fmadd_pd(s, q, s);
+// pow2 is 2**(k+j) for the k in kd, as float32 bits (k+j+127) << 23: k << 23 is kd's
+// bits << 23, as SHIFT's low 9 bits are 0. A power of 2, 0 or Inf, never NaN.
+AVX2 INLINE V pow2(V kd, int j) {
+	__m256i b = _mm256_slli_epi32(_mm256_castps_si256(kd), 23);
+	return _mm256_castsi256_ps(_mm256_add_epi32(b, _mm256_set1_epi32((j + 127) << 23)));
 }
 
-// clamp4 limits x to [-EXP_CLAMP, EXP_CLAMP]; MINPD/MAXPD return their second
-// operand when either is NaN, so x goes second to stay NaN.
-AVX2 INLINE __m256d clamp4(__m256d x) {
-	return _mm256_max_pd(SET1(-EXP_CLAMP), _mm256_min_pd(SET1(EXP_CLAMP), x));
+// Each op runs in two stages, so that the loop can overlap the second stage of one
+// vector with the first of the next (see rows); st carries what the second needs
+// (fields an op does not use are optimized away).
+typedef struct {
+	V a, b, c, d;
+} st;
+
+// exp: |x| <= EXP_FAST (or NaN) in all 8 lanes, the common case, takes y * 2**k in
+// one product: 2**k and the result are normal, so it is the exact y * s1 * s2 of
+// exp32.go. Otherwise stage 2 starts over from x with the clamp and the two factors.
+AVX2 INLINE V exp_slow(V x) {
+	// MINPS/MAXPS return their second operand when either is NaN, so x goes second
+	// to stay NaN, as in Go's if x > lim.
+	x = _mm256_max_ps(SET1(-EXP_CLAMP), _mm256_min_ps(SET1(EXP_CLAMP), x));
+	parts e = exp_parts(x);
+	__m256i k = _mm256_sub_epi32(_mm256_castps_si256(e.kd), _mm256_castps_si256(SET1(SHIFT)));
+	__m256i k1 = _mm256_srai_epi32(k, 1), bias = _mm256_set1_epi32(127);
+	V s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, bias), 23));
+	V s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(k, k1), bias), 23));
+	return MUL(MUL(e.y, s1), s2);
 }
 
-AVX2 INLINE __m256d op4(int op, __m256d x) {
+AVX2 INLINE st exp_1(V x) {
+	parts e = exp_parts(x);
+	V far = _mm256_cmp_ps(_mm256_andnot_ps(SET1(-0.0f), x), SET1(EXP_FAST), _CMP_GT_OQ);
+	return (st){.a = e.y, .b = e.kd, .c = x, .d = far};
+}
+
+AVX2 INLINE V exp_2(st s) {
+	if (__builtin_expect(_mm256_movemask_ps(s.d), 0))
+		return exp_slow(s.c);
+	return MUL(s.a, pow2(s.b, 0));
+}
+
+// sigmoid: e = e**-|x| = (y * 2**(k+64)) * 2**-64, normal in the first product for
+// every k <= 0 down to the clamp's, rounded once in the second (subnormal e).
+AVX2 INLINE st sigmoid_1(V x) {
+	V nx = _mm256_max_ps(SET1(-EXP_CLAMP), _mm256_or_ps(x, SET1(-0.0f))); // -|x|
+	parts ep = exp_parts(nx);
+	V e = MUL(MUL(ep.y, pow2(ep.kd, 64)), SET1(0x1p-64f));
+	// BLENDVPS picks by the sign bit: e where x < 0, and where x is -0 or a NaN
+	// with its sign bit, whose result is the same either way (0.5; NaN).
+	return (st){.a = _mm256_blendv_ps(SET1(1), e, x), .b = ADD(SET1(1), e)};
+}
+
+AVX2 INLINE V sigmoid_2(st s) {
+	return DIV(s.a, s.b);
+}
+
+AVX2 INLINE st tanh_1(V x) {
+	V sign = _mm256_and_ps(x, SET1(-0.0f)), a = _mm256_andnot_ps(SET1(-0.0f), x);
+	V z = MUL(a, a), z2 = MUL(z, z);
+	V p = ADD(ADD(MUL(SET1(T1), z), SET1(T0)),
+		  MUL(z2, ADD(ADD(MUL(SET1(T3), z), SET1(T2)), MUL(SET1(T4), z2))));
+	V small = ADD(MUL(MUL(a, z), p), a);
+	parts ep = exp_parts(_mm256_min_ps(SET1(TANH_CLAMP), ADD(a, a)));
+	V den = ADD(MUL(ep.y, pow2(ep.kd, 0)), SET1(1)); // e**2a + 1, 2a <= TANH_CLAMP
+	return (st){.a = small, .b = den, .c = _mm256_cmp_ps(a, SET1(TANH_POLY), _CMP_LT_OQ), .d = sign};
+}
+
+AVX2 INLINE V tanh_2(st s) {
+	V large = SUB(SET1(1), DIV(SET1(2), s.b));
+	return _mm256_or_ps(_mm256_blendv_ps(large, s.a, s.c), s.d);
+}
+
+AVX2 INLINE st stage1(int op, V x) {
 	switch (op) {
 	case MXGO_F32_EXP:
-		return exp4(clamp4(x));
-	case MXGO_F32_SIGMOID: // e**-x overflows to no Inf in float64: 1/(1+e) is 0 or 1 there
-		return _mm256_div_pd(SET1(1), _mm256_add_pd(SET1(1), exp4(clamp4(_mm256_xor_pd(x, SET1(-0.0))))));
-	default: { // tanh: sign(x) * m/(m+2), m = e**2|x| - 1 = (s-1) + s*q (see exp32.go)
-		__m256d sign = _mm256_and_pd(x, SET1(-0.0));
-		__m256d a = _mm256_add_pd(_mm256_andnot_pd(SET1(-0.0), x), _mm256_andnot_pd(SET1(-0.0), x));
-		a = _mm256_min_pd(SET1(TANH_CLAMP), a);
-		__m256d q, s = exp2split(rounded(_mm256_mul_pd(a, SET1(LOG2E))), &q);
-		__m256d m = _mm256_fmadd_pd(s, q, _mm256_sub_pd(s, SET1(1)));
-		__m256d t = _mm256_div_pd(m, _mm256_add_pd(m, SET1(2)));
-		return _mm256_or_pd(t, sign); // keeps -0 (t is +0 there) and tiny x's sign
-	}
+		return exp_1(x);
+	case MXGO_F32_SIGMOID:
+		return sigmoid_1(x);
+	default:
+		return tanh_1(x);
 	}
 }
 
-// op8 applies op to 8 floats as two halves of 4 doubles, rounding once each.
-AVX2 INLINE __m256 op8(int op, __m256 x) {
-	__m256d lo = op4(op, _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-	__m256d hi = op4(op, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
-	return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+AVX2 INLINE V stage2(int op, st s) {
+	switch (op) {
+	case MXGO_F32_EXP:
+		return exp_2(s);
+	case MXGO_F32_SIGMOID:
+		return sigmoid_2(s);
+	default:
+		return tanh_2(s);
+	}
 }
 
-// rows runs op over n floats, 8 at a time; the last n%8 go through the same vector
-// code in a padded buffer, so every element gets the same bits wherever it falls.
+// rows runs op over n floats, 8 at a time, software-pipelined: stage 1 of vector i
+// comes before stage 2 of vector i-1 in program order, so the out-of-order core has
+// independent work while the tail of i-1's chain (the division) completes; about
+// 20% faster for sigmoid. Loads run one vector ahead of stores, so dst == src is
+// fine. The last n%8 go through the same code in a padded buffer.
 AVX2 INLINE void rows(int op, float *dst, const float *src, long n) {
 	long i = 0;
+	if (n >= 16) {
+		st s = stage1(op, _mm256_loadu_ps(src));
+		for (i = 8; i + 8 <= n; i += 8) {
+			st next = stage1(op, _mm256_loadu_ps(src + i));
+			_mm256_storeu_ps(dst + i - 8, stage2(op, s));
+			s = next;
+		}
+		_mm256_storeu_ps(dst + i - 8, stage2(op, s));
+	}
 	for (; i + 8 <= n; i += 8)
-		_mm256_storeu_ps(dst + i, op8(op, _mm256_loadu_ps(src + i)));
+		_mm256_storeu_ps(dst + i, stage2(op, stage1(op, _mm256_loadu_ps(src + i))));
 	if (i < n) {
 		float buf[8] = {0};
 		memcpy(buf, src + i, (n - i) * sizeof(float));
-		_mm256_storeu_ps(buf, op8(op, _mm256_loadu_ps(buf)));
+		_mm256_storeu_ps(buf, stage2(op, stage1(op, _mm256_loadu_ps(buf))));
 		memcpy(dst + i, buf, (n - i) * sizeof(float));
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"unsafe"
 )
 
-// The AVX2+FMA versions of exp32.go's row kernels (exp32_avx2.c), used on CPUs that
-// have them for rows long enough to pay for a cgo call (~50-100 ns, the time of ~30
+// The AVX2 versions of exp32.go's row kernels (exp32_avx2.c), used on CPUs that
+// have it for rows long enough to pay for a cgo call (~50-100 ns, the time of ~30
 // elements in Go). They give the same bits as the Go kernels, which do the rest:
 // short rows, and the element-at-a-time walk of a strided out.
 
