@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -107,7 +108,8 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 	if err != nil {
 		return nil, err
 	}
-	if out == nil {
+	fresh := out == nil // a new result cannot overlap an input: nothing to separate
+	if fresh {
 		dev := device.Host
 		if len(in) > 0 {
 			dev = in[0].Device()
@@ -131,6 +133,9 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 		op.Prepare(at)
 	}
 	push(in, []*ndarray.NDArray{out}, func(ins, outs []*ndarray.NDArray) error {
+		if fresh {
+			return op.Kernel(ins, outs, at)
+		}
 		ins, release, err := separate(ins, outs[0], op.InPlace)
 		if err != nil {
 			return err
@@ -159,11 +164,7 @@ func (op *Op) checkDTypes(in []*ndarray.NDArray) error {
 		return nil
 	}
 	for _, a := range in {
-		ok := false
-		for _, dt := range op.DTypes {
-			ok = ok || dt == a.DType()
-		}
-		if !ok {
+		if !slices.Contains(op.DTypes, a.DType()) {
 			return mxerr.TypeErr("%s does not support dtype %s (supported: %v)", op.Name, a.DType(), op.DTypes)
 		}
 	}
