@@ -246,3 +246,20 @@ def test_many_imports_each_delete_once():
     del arrays, made, x
     gc.collect()
     assert producer.total_calls == 200 and producer.unknown_calls == 0
+
+
+def test_a_stale_handle_never_reaches_the_array_that_reuses_its_slot():
+    # Go reuses handle slots; a handle carries its slot's generation, so one kept past
+    # its array's death is refused rather than taken for the array now in the slot.
+    from mxgo.base import core
+    x = mx.nd.ones((2,))
+    stale = x.handle
+    del x
+    y = mx.nd.zeros((3,))
+    assert y.handle & 0xFFFFFFFF == stale & 0xFFFFFFFF, "the slot was reused"
+    assert y.handle != stale
+    with pytest.raises(RuntimeError, match="invalid or freed array handle"):
+        core.WaitToRead(stale)
+    with pytest.raises(ValueError, match="invalid or freed array handle"):
+        mx.nd.NDArray(stale)
+    assert y.asnumpy().tolist() == [0, 0, 0]

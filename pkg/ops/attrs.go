@@ -37,6 +37,9 @@ type Attrs map[string]any
 // ParseAttrs parses "name=value;name=value" against params, applying defaults; an
 // unknown or missing name is a TypeError, a malformed value a ValueError.
 func ParseAttrs(op *Op, s string) (Attrs, error) {
+	if s == "" && len(op.Params) == 0 && op.Prepare == nil {
+		return nil, nil // nothing to parse or add: reading a nil map is fine
+	}
 	given := map[string]string{}
 	if s != "" {
 		for _, kv := range strings.Split(s, ";") {

@@ -107,6 +107,16 @@ def invoke(name, arrays, params=None, out=None):
     return out if isinstance(out, NDArray) else result  # x += y keeps x the same object
 
 
+def _all_ndarrays(arrays, out):
+    """Whether every array (and out, unless None) is an mxgo NDArray."""
+    if out is not None and type(out) is not NDArray:
+        return False
+    for a in arrays:
+        if type(a) is not NDArray:
+            return False
+    return True
+
+
 def _make(info):
     name = info["name"]
     inputs = info["inputs"]
@@ -126,7 +136,12 @@ def _make(info):
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
     signature = inspect.Signature(sig_params)
 
+    op_id = info["id"]
+
     def call(arrays, values, out):
+        if not values and _all_ndarrays(arrays, out):  # what invoke would do, without its checks
+            result = fastpath.invoke(op_id, tuple(arrays), out, "")
+            return out if result is None else result
         if scalar_op and len(arrays) == 2 and (_is_scalar(arrays[0]) or _is_scalar(arrays[1])):
             reverse = _is_scalar(arrays[0])
             if reverse and _is_scalar(arrays[1]):
