@@ -140,6 +140,12 @@ static void array_dealloc(ArrayObject* a) {
 static int parse_max_version(PyObject* mv, int* versioned) {
 	*versioned = 0;
 	if (!mv || mv == Py_None) return 0;
+	if (PyTuple_CheckExact(mv) && PyTuple_GET_SIZE(mv) == 2 && PyLong_CheckExact(PyTuple_GET_ITEM(mv, 0))) {
+		long m = PyLong_AsLong(PyTuple_GET_ITEM(mv, 0)); // what consumers pass: (1, 0), (1, 3)
+		if (m >= 1 && m < 1000) { *versioned = 1; return 0; }
+		if (m == 0) return 0;
+		PyErr_Clear(); // anything else: the general path below decides
+	}
 	PyObject* major = PySequence_Check(mv) && PySequence_Size(mv) == 2 ? PySequence_GetItem(mv, 0) : NULL;
 	if (!major || !PyLong_Check(major) || PyBool_Check(major)) {
 		Py_XDECREF(major);
