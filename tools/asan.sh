@@ -14,8 +14,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PY:-$ROOT/.venv/bin/python}
 TESTS=(test_capsules.py test_lifetimes.py test_dlpack_validation.py test_dlpack_contract.py
        test_interop_torch.py test_interop_numpy.py test_api_from_numpy.py test_run_async.py
-       test_bad_inputs.py test_threads.py test_exit.py test_properties.py -k "not test_the_harness_isolates")
-# (that harness test needs a child to die by SIGSEGV; under ASan it exits with a report)
+       test_bad_inputs.py test_threads.py test_exit.py test_properties.py
+       -k "not test_the_harness_isolates and not test_lock_registry_is_not_fooled_by_a_reused_id")
+# (the harness test needs a child to die by SIGSEGV, and under ASan it exits with a report;
+# the registry test needs CPython to reuse a freed object's address, which ASan's
+# quarantine prevents. Both run in make test-py.)
 LIBASAN=$(gcc -print-file-name=libasan.so)
 LIBSTDCXX=$(gcc -print-file-name=libstdc++.so)
 [ -f "$LIBASAN" ] || { echo "asan.sh: gcc has no libasan.so (apt-get install libasan8)" >&2; exit 2; }
@@ -72,8 +75,8 @@ run() {
 if [ "${1:-}" = --self-test ]; then
 	dir=$ROOT/build/asan-selftest
 	mkdir -p "$dir"
-	# Read the handle after free(b) in both deleters of exported tensors.
-	sed 's|^\(\s*\)free(b);|&\n\1h = b->handle; // injected use-after-free|' "$ROOT/pkg/dlpack/dlpack.c" >"$dir/dlpack.c"
+	# Read the tensor after free(self) in both deleters of exported tensors.
+	sed 's|^\(\s*\)free(self);|&\n\1if (!self->manager_ctx) s = NULL; // injected use-after-free|' "$ROOT/pkg/dlpack/dlpack.c" >"$dir/dlpack.c"
 	[ "$(grep -c 'injected use-after-free' "$dir/dlpack.c")" = 2 ] || { echo "asan.sh: injection failed" >&2; exit 1; }
 	printf '{"Replace": {"%s": "%s"}}\n' "$ROOT/pkg/dlpack/dlpack.c" "$dir/dlpack.c" >"$dir/overlay.json"
 	build "$dir" "-mod=mod -overlay=$dir/overlay.json"
