@@ -156,6 +156,12 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, r
 		return
 	}
 	pb := b.Storage().Ptr()
+	if n := out.Size(); n < ndarray.SerialBelow && out.Contiguous() && a.Contiguous() && b.Contiguous() {
+		// small and contiguous (same shapes here): one row, without the walk's allocations
+		arithRow(op, unsafe.Slice(elemAt[T](po, out.Offset()), n), unsafe.Slice(elemAt[T](pa, a.Offset()), n),
+			unsafe.Slice(elemAt[T](pb, b.Offset()), n), integral)
+		return
+	}
 	ndarray.ParallelRows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
 		o, x, y := elemAt[T](po, offs[0]), elemAt[T](pa, offs[1]), elemAt[T](pb, offs[2])
 		switch {
