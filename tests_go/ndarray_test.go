@@ -244,3 +244,33 @@ func TestReshapeErrors(t *testing.T) {
 	_, err := e.Reshape([]int{0, -1})
 	requireKind(t, err, mxerr.Value, "cannot reshape")
 }
+
+// Small storages come from a pool of C slabs (ndarray/small.go): every block must be
+// 64-byte aligned, private to its array, and reusable once released.
+func TestSmallStoragePool(t *testing.T) {
+	checkLeaks(t)
+	for round := 0; round < 2; round++ {
+		var arrs []*ndarray.NDArray
+		seen := map[uintptr]bool{}
+		for i := 0; i < 600; i++ { // more than one 64 KiB slab's 256 blocks
+			n := 1 + i%64 // up to 256 bytes of float32
+			a, err := ndarray.Empty(ndarray.Float32, []int{n}, device.Host)
+			require.NoError(t, err)
+			p := uintptr(a.Data())
+			require.Zero(t, p%ndarray.HostAlign, "alignment")
+			require.False(t, seen[p], "two live arrays share a block")
+			seen[p] = true
+			vals := unsafe.Slice((*float32)(a.Data()), n)
+			for j := range vals {
+				vals[j] = float32(i)
+			}
+			arrs = append(arrs, a)
+		}
+		for i, a := range arrs {
+			for _, v := range unsafe.Slice((*float32)(a.Data()), a.Size()) {
+				require.Equal(t, float32(i), v, "a block was overwritten by another array")
+			}
+			a.Release()
+		}
+	}
+}

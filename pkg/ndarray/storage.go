@@ -43,10 +43,19 @@ type Storage struct {
 	nbytes  int
 	dev     device.Device
 	hdr     *C.mxgo_store // the C half: reference count and table slot (store.go)
-	host    bool          // mxgo allocated the memory (C.free it); otherwise release, if any
+	mem     memSource     // where the memory came from, so finalize knows how to let it go
 	release func()        // hands foreign memory back to its producer; runs once
 	v       engine.Var    // orders the engine's work on this memory
 }
+
+// memSource says where a storage's memory came from.
+type memSource uint8
+
+const (
+	fromProducer memSource = iota // someone else's: hand it back through release
+	fromMalloc                    // mxgo_host_alloc
+	fromPool                      // the small-block pool (small.go)
+)
 
 var liveStorages atomic.Int64
 
@@ -58,12 +67,20 @@ func NewHostStorage(nbytes int) (*Storage, error) {
 	if nbytes < 0 {
 		return nil, mxerr.ValueErr("negative allocation size %d", nbytes)
 	}
-	p := C.mxgo_host_alloc(C.size_t(nbytes))
+	mem := fromMalloc
+	p := unsafe.Pointer(nil)
+	if nbytes <= smallBlock {
+		if p = smallAlloc(); p != nil {
+			mem = fromPool
+		}
+	}
 	if p == nil {
-		return nil, mxerr.New(mxerr.Memory, "cannot allocate %d bytes", nbytes)
+		if p = C.mxgo_host_alloc(C.size_t(nbytes)); p == nil {
+			return nil, mxerr.New(mxerr.Memory, "cannot allocate %d bytes", nbytes)
+		}
 	}
 	s := newStorage(p, nbytes, device.Host, nil)
-	s.host = true
+	s.mem = mem
 	return s, nil
 }
 
@@ -115,9 +132,12 @@ func (s *Storage) releaseRef() {
 func (s *Storage) finalize() {
 	detach(s)
 	liveStorages.Add(-1)
-	if s.host {
+	switch {
+	case s.mem == fromMalloc:
 		C.free(s.ptr)
-	} else if s.release != nil {
+	case s.mem == fromPool:
+		smallFree(s.ptr)
+	case s.release != nil:
 		s.release()
 	}
 }
