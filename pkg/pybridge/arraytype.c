@@ -21,6 +21,7 @@ typedef struct {
 	int32_t dev_type;
 	int32_t dev_id;
 	uintptr_t data;    // address of the first element
+	int64_t size;      // number of elements
 	mxgo_store* store; // the storage's C half, which exports made in C hold
 	uint8_t dl_code;
 	uint8_t dl_bits;
@@ -50,6 +51,8 @@ static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
 	a->dev_type = d->dev_type;
 	a->dev_id = d->dev_id;
 	a->data = d->data;
+	a->size = 1;
+	for (int i = 0; i < d->ndim; i++) a->size *= d->shape[i];
 	a->store = d->store;
 	a->dl_code = d->dl_code;
 	a->dl_bits = d->dl_bits;
@@ -94,6 +97,8 @@ static int materialize(ArrayObject* a) {
 	a->dl_bits = d.dl_bits;
 	return 0;
 }
+
+int64_t mxgo_array_size(PyObject* o) { return ((ArrayObject*)o)->size; }
 
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {

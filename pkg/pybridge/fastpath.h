@@ -48,6 +48,8 @@ PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy
 PyObject* mxgo_capsule(void* mt, int versioned);
 // The handle of NDArrayBase o into *h; TypeError naming what (an argument) otherwise.
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
+// The number of elements of NDArrayBase o.
+int64_t mxgo_array_size(PyObject* o);
 // fastpath.invoke (invoke.c).
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);
 // The NDArray base type, and the Python subclass arrays are made as.

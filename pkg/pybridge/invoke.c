@@ -7,6 +7,18 @@
 
 #define STACK_ARRAYS 8
 
+// TINY bounds the elements of an operation that keeps the GIL: it runs at once, in
+// about a microsecond, so releasing and retaking the GIL would cost more than letting
+// other threads wait. Nothing such an operation does in Go waits for anything.
+#define TINY 4096
+
+static int tiny(PyObject* arrays, PyObject* out) {
+	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0) return 0; // it might wait
+	int64_t total = out != Py_None ? mxgo_array_size(out) : 0;
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(arrays); i++) total += mxgo_array_size(PyTuple_GET_ITEM(arrays, i));
+	return total <= TINY;
+}
+
 // invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given. arrays is a
 // tuple of NDArrayBase, out one or None, attrs the parameters' wire form. Go runs with
 // the GIL released: a small ready operation computes right there, and a kernel must not
@@ -38,9 +50,13 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	char* msg = NULL;
 	int kind;
 	// The tuple, its arrays and attrs stay alive through the call: the caller holds them.
-	Py_BEGIN_ALLOW_THREADS
-	kind = mxgoFastInvoke((int)op, hs, (int)k, out, (char*)attrs, (int)alen, &h, &d, &msg);
-	Py_END_ALLOW_THREADS
+	if (tiny(args[1], args[2])) {
+		kind = mxgoFastInvoke((int)op, hs, (int)k, out, (char*)attrs, (int)alen, &h, &d, &msg);
+	} else {
+		Py_BEGIN_ALLOW_THREADS
+		kind = mxgoFastInvoke((int)op, hs, (int)k, out, (char*)attrs, (int)alen, &h, &d, &msg);
+		Py_END_ALLOW_THREADS
+	}
 	if (hs != stack) PyMem_Free(hs);
 	if (kind >= 0) return mxgo_raise(kind, msg);
 	if (!h) Py_RETURN_NONE;
