@@ -16,6 +16,10 @@ static const char* const USED_VERSIONED = "used_dltensor_versioned";
 
 // Producer-side destructor of the capsules mxgo makes.
 static void capsule_destructor(PyObject* cap) {
+	// A consumer renamed the capsule (with its own string) and took the tensor over: the
+	// name is no longer our pointer, and there is nothing to do, nor any strcmp to pay.
+	const char* name = PyCapsule_GetName(cap); // cannot fail: cap is a live capsule
+	if (name != LEGACY && name != VERSIONED) return;
 	PyObject *type, *value, *tb;
 	PyErr_Fetch(&type, &value, &tb); // a destructor must not clobber a pending error
 	if (PyCapsule_IsValid(cap, LEGACY)) {
