@@ -9,7 +9,9 @@
 // gopy's wrapper for that form returns a C string it never frees (a byte or the message
 // leaked per call, found under LeakSanitizer), so those return (0, err) instead.
 //
-// The per-call hot paths (capsule export and consumption, wrapping a buffer, describing
-// and freeing an array) are C functions in fastpath.c that CPython calls directly
-// (METH_FASTCALL); Python registers them once at import through mxgo_fastpath_module.
+// The per-call hot paths (capsule export and consumption, from_numpy, waits, operator
+// calls) are C functions in fastpath.c and its siblings that CPython calls directly;
+// Python registers them once at import through mxgo_fastpath_module. Exports, their
+// deleters and the import of plain tensors and NumPy arrays do not enter Go at all
+// while the engine is idle (see README, "How it is built").
 package pybridge

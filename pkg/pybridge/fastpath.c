@@ -1,7 +1,8 @@
 // The mxgo._fastpath module: C functions CPython calls directly for the per-call work of
 // exchange (no ctypes per call). Python creates it once at import through
-// mxgo_fastpath_module. Capsules are in capsule.c, the NDArray base type in arraytype.c;
-// all of them reach Go through the exports in fastpath.go.
+// mxgo_fastpath_module. Capsules are in capsule.c, the NDArray base type (exports,
+// waits) in arraytype.c, from_numpy in numpy.c, operator calls in invoke.c. They enter
+// Go (the exports in fastpath.go and invoke.go) only for what C cannot do alone.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
