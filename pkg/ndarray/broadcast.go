@@ -97,17 +97,22 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 	})
 }
 
-// ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each in
-// its own goroutine and returns when all have.
+// ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each
+// and returns when all have: the first on the caller, the others in goroutines of
+// their own (one thread wake-up fewer than handing every chunk away).
 func ForChunks(n, tasks int, fn func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
 	chunk := (n + tasks - 1) / tasks
 	var wg sync.WaitGroup
-	for lo := 0; lo < n; lo += chunk {
+	defer wg.Wait() // even if the caller's chunk panics: the others use the same memory
+	for lo := chunk; lo < n; lo += chunk {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			fn(lo, min(lo+chunk, n))
 		}()
 	}
-	wg.Wait()
+	fn(0, min(chunk, n))
 }

@@ -19,12 +19,12 @@ func Engine() *engine.Engine {
 	return eng
 }
 
-// push runs kernel on the engine after the pending work on ins and outs. Small arrays
-// with nothing pending run at once on the caller (engine.RunNow), on the caller's
+// push runs kernel on the engine after the pending work on ins and outs. Arrays below
+// runNowBelow with nothing pending run at once on the caller (engine.RunNow), on the caller's
 // arrays; otherwise push holds its own references, so callers may release theirs at
 // once, and kernel receives those. Either way kernel must not keep or release them.
 func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
-	if serial(ins) && serial(outs) {
+	if smaller(ins, runNowBelow) && smaller(outs, runNowBelow) {
 		var rv, wv [4]*engine.Var // most operations: no allocation for the Var lists
 		if Engine().RunNow(func() error { return kernel(ins, outs) }, varsInto(rv[:0], ins), varsInto(wv[:0], outs)) {
 			return
@@ -41,14 +41,22 @@ func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray
 	}, varsInto(nil, ri), varsInto(nil, ro))
 }
 
-// serial reports whether every array is smaller than ndarray.SerialBelow. An operation
-// on such arrays runs on the caller when its inputs are ready (engine.PushInline): its
-// loops do not fork, and handing it to an engine goroutine costs two thread wake-ups
-// (the worker's and the waiter's: 30-80 µs on a 2-vCPU VM, against 12 µs for a whole
-// 10,000-element add inline).
-func serial(arrs []*ndarray.NDArray) bool {
+// runNowBelow bounds the operations that run on the caller when nothing they depend on
+// is pending (engine.RunNow), splitting across cores themselves from SerialBelow on: a
+// hand-off to an engine goroutine costs two thread wake-ups (the worker's and the
+// waiter's, 30-80 µs on a 2-vCPU VM), more than a 1e6-element add takes. Above it an
+// operation is long enough for the caller to gain from overlapping it with Python.
+const runNowBelow = 1 << 22
+
+// serial reports whether every array is smaller than ndarray.SerialBelow. A pending
+// operation on such arrays still runs on the caller when its inputs are ready
+// (engine.PushInline): its loops do not fork.
+func serial(arrs []*ndarray.NDArray) bool { return smaller(arrs, ndarray.SerialBelow) }
+
+// smaller reports whether every array has fewer than n elements.
+func smaller(arrs []*ndarray.NDArray, n int) bool {
 	for _, a := range arrs {
-		if a.Size() >= ndarray.SerialBelow {
+		if a.Size() >= n {
 			return false
 		}
 	}
