@@ -137,6 +137,11 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, r
 	if b == nil {
 		var c T
 		s.store(a.DType(), unsafe.Pointer(&c))
+		if n := out.Size(); n < ndarray.SerialBelow && out.Contiguous() && a.Contiguous() {
+			arithScalarRow(op, unsafe.Slice(elemAt[T](po, out.Offset()), n), unsafe.Slice(elemAt[T](pa, a.Offset()), n),
+				c, reverse, integral) // as below, without the walk's allocations
+			return
+		}
 		ndarray.ParallelRows(out.Shape(), operands(out, a), func(offs []int, n int, st []int) {
 			o, x := elemAt[T](po, offs[0]), elemAt[T](pa, offs[1])
 			if st[0] == 1 && st[1] == 1 {

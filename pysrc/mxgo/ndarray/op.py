@@ -192,26 +192,43 @@ def _public_ops():
 
 
 def _operator(name, reverse=False, inplace=False):
-    """The NDArray method of a binary operator: two mxgo arrays go straight to C (one
-    Python frame per ``x + y``), anything else through NDArray._binary."""
+    """The NDArray method of a binary operator: two mxgo arrays, or an array and a Python
+    float or int, go straight to C (one Python frame per ``x + y`` or ``x * 2``); anything
+    else through NDArray._binary."""
     op_id, invoke = OPS[name]["id"], fastpath.invoke
+    scalar_op = OPS[name].get("scalar_op")
+    scalar_id = OPS[scalar_op]["id"] if scalar_op else None
+    tail = ";reverse=1" if reverse else ";reverse=0"
+
+    def scalar_attrs(other):
+        """The attrs of the scalar operator for a plain float or int64, else None."""
+        t = type(other)
+        if scalar_id is None:
+            return None
+        if t is float:
+            return "scalar=f:%r%s" % (other, tail)
+        if t is int and -(1 << 63) <= other < (1 << 63):
+            return "scalar=i:%d%s" % (other, tail)
+        return None
 
     if inplace:
         def method(self, other):
             if isinstance(other, NDArray):
                 invoke(op_id, (self, other), self, "")
                 return self
+            attrs = scalar_attrs(other)
+            if attrs is not None:
+                invoke(scalar_id, (self,), self, attrs)
+                return self
             return self._binary(name, other, out=self)
-    elif reverse:
-        def method(self, other):
-            if isinstance(other, NDArray):
-                return invoke(op_id, (other, self), None, "")
-            return self._binary(name, other, reverse=True)
     else:
         def method(self, other):
             if isinstance(other, NDArray):
-                return invoke(op_id, (self, other), None, "")
-            return self._binary(name, other)
+                return invoke(op_id, (other, self) if reverse else (self, other), None, "")
+            attrs = scalar_attrs(other)
+            if attrs is not None:
+                return invoke(scalar_id, (self,), None, attrs)
+            return self._binary(name, other, reverse=reverse)
     return method
 
 
