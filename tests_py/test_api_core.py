@@ -39,6 +39,20 @@ def test_current_context_and_with_blocks():
     assert mx.current_context() == mx.cpu(0)
 
 
+def test_the_same_context_entered_inside_itself():
+    ctx, other = mx.cpu(1), mx.cpu(2)
+    with ctx:
+        with other:
+            with ctx:
+                assert mx.current_context() == mx.cpu(1)
+            assert mx.current_context() == mx.cpu(2)
+        assert mx.current_context() == mx.cpu(1)
+    assert mx.current_context() == mx.cpu(0)
+    with mx.current_context():  # the shared default, entered and left
+        assert mx.current_context() == mx.cpu(0)
+    assert mx.current_context() == mx.cpu(0)
+
+
 def test_with_block_restores_context_after_an_error():
     with pytest.raises(mx.MXNetError, match="gpu"):
         with mx.gpu(0):

@@ -80,6 +80,46 @@ void mxgo_release_owner(void* owner) {
 	PyGILState_Release(st);
 }
 
+// empty(dtype_code, shape, dev_type, dev_id) -> NDArray: mx.nd.empty, shape in the wire
+// form Python's _shape_str makes ("2,3"), parsed by Go.
+static PyObject* empty(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+	long dt, devtype, devid;
+	Py_ssize_t len;
+	if (n != 4 || !PyUnicode_Check(args[1])) {
+		PyErr_SetString(PyExc_TypeError, "empty(dtype_code, shape: str, dev_type, dev_id)");
+		return NULL;
+	}
+	const char* shape = PyUnicode_AsUTF8AndSize(args[1], &len);
+	if (!shape || (dt = PyLong_AsLong(args[0])) == -1 || (devtype = PyLong_AsLong(args[2])) == -1 ||
+			(devid = PyLong_AsLong(args[3])) == -1) {
+		if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "empty: negative dtype code or device");
+		return NULL;
+	}
+	if (dt > INT32_MAX || devtype > INT32_MAX || devid > INT32_MAX || len > INT32_MAX)
+		return PyErr_Format(PyExc_ValueError, "empty: argument out of range");
+	int64_t h = 0;
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoFastEmpty((int32_t)dt, (char*)shape, (int)len, (int32_t)devtype, (int32_t)devid, &h, &d, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	return mxgo_new_array(h, &d);
+}
+
+// fill(array, is_int, int_value, real, imag): array[...] = the scalar (see _scalar_args).
+static PyObject* fill(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+	int64_t h;
+	if (n != 5) { PyErr_SetString(PyExc_TypeError, "fill(array, is_int, int_value, real, imag)"); return NULL; }
+	if (mxgo_array_handle(args[0], "array", &h) < 0) return NULL;
+	int is_int = PyObject_IsTrue(args[1]);
+	long long iv = PyLong_AsLongLong(args[2]);
+	double re = PyFloat_AsDouble(args[3]), im = PyFloat_AsDouble(args[4]);
+	if (is_int < 0 || PyErr_Occurred()) return NULL;
+	char* msg = NULL;
+	int kind = mxgoFastFill(h, is_int, iv, re, im, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	Py_RETURN_NONE;
+}
+
 // set_array_class(cls): arrays made in C are instances of cls (a subclass of NDArrayBase).
 static PyObject* set_array_class(PyObject* self, PyObject* cls) {
 	if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &mxgo_array_base_type)) {
@@ -106,6 +146,8 @@ static PyMethodDef methods[] = {
 	{"import_capsule", mxgo_import_capsule, METH_O, "import_capsule(capsule) -> NDArray (consumes the capsule)"},
 	{"import_object", mxgo_import_object, METH_O, "import_object(obj) -> NDArray, or NotImplemented (see capsule.c)"},
 	{"from_buffer", (PyCFunction)(void (*)(void))from_buffer, METH_FASTCALL, "from_buffer(obj, dtype, itemsize, writable) -> NDArray"},
+	{"empty", (PyCFunction)(void (*)(void))empty, METH_FASTCALL, "empty(dtype_code, shape: str, dev_type, dev_id) -> NDArray"},
+	{"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL, "fill(array, is_int, int_value, real, imag)"},
 	{"from_numpy", mxgo_from_numpy, METH_O, "from_numpy(arr) -> NDArray, or NotImplemented (see numpy.c)"},
 	{"numpy_lock", mxgo_numpy_lock, METH_O, "numpy_lock(arr): make arr read-only, remembering mxgo did"},
 	{"numpy_locked", mxgo_numpy_locked, METH_O, "numpy_locked(arr) -> whether mxgo locked arr or an array it views"},

@@ -17,6 +17,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/wire"
 )
 
 // fastResult reports err to C: -1 for success, otherwise the error's kind with a
@@ -192,6 +193,37 @@ func mxgoFastAdopt(data unsafe.Pointer, dtype C.int32_t, ndim C.int, shape, stri
 		adopted = true
 		*out = C.int64_t(register(a))
 		describe(a, d)
+	}
+	return fastResult(err, msg)
+}
+
+// mxgoFastEmpty makes an uninitialised array of dtype with the shape in wire form (as
+// api.go's Empty) on the given device: a new handle in *out, described in d.
+//
+//export mxgoFastEmpty
+func mxgoFastEmpty(dtype C.int32_t, shape *C.char, shapeLen C.int, devType, devID C.int32_t, out *C.int64_t,
+	d *C.mxgo_desc, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	dims, err := wire.Dims(C.GoStringN(shape, shapeLen))
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	a, err := ndarray.Empty(ndarray.DType(dtype), dims, device.Device{Type: device.Type(devType), ID: int32(devID)})
+	if err == nil {
+		*out = C.int64_t(register(a))
+		describe(a, d)
+	}
+	return fastResult(err, msg)
+}
+
+// mxgoFastFill fills h with a scalar (as api.go's Fill); it never waits.
+//
+//export mxgoFastFill
+func mxgoFastFill(h C.int64_t, isInt C.int, iv C.int64_t, re, im C.double, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err == nil {
+		err = ops.Fill(a, scalar(isInt != 0, int64(iv), float64(re), float64(im)))
 	}
 	return fastResult(err, msg)
 }

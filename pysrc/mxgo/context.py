@@ -25,7 +25,6 @@ class Context:
             raise ValueError("device_id must be an int in [0, 2**31), got %r" % (device_id,))
         self.device_typeid = self.devstr2type[device_type]
         self.device_id = device_id
-        self._old = None
 
     @property
     def device_type(self):
@@ -42,13 +41,18 @@ class Context:
 
     __str__ = __repr__
 
+    # The contexts entered on this thread, innermost last, so that one Context object may be
+    # entered again inside itself (and current_context may hand out a shared cpu(0)).
     def __enter__(self):
-        self._old = current_context()
-        Context._local.ctx = self
+        local = Context._local
+        if not hasattr(local, "stack"):
+            local.stack = []
+        local.stack.append(getattr(local, "ctx", None))
+        local.ctx = self
         return self
 
     def __exit__(self, *exc):
-        Context._local.ctx = self._old
+        Context._local.ctx = Context._local.stack.pop()
 
 
 def cpu(device_id=0):
@@ -66,6 +70,9 @@ def cpu_pinned(device_id=0):
     return Context("cpu_pinned", device_id)
 
 
+_CPU0 = Context("cpu", 0)
+
+
 def current_context():
     """Returns the default context: the innermost ``with ctx:`` block's, else cpu(0)."""
-    return getattr(Context._local, "ctx", None) or Context("cpu", 0)
+    return getattr(Context._local, "ctx", None) or _CPU0

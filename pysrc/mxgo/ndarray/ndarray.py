@@ -167,7 +167,7 @@ class NDArray(fastpath.NDArrayBase):
         if _is_scalar(value):
             if type(value) is complex and not DTYPE_NAMES[target._code].startswith("complex"):
                 raise TypeError("cannot assign a complex value to a %s array" % DTYPE_NAMES[target._code])
-            call(core.Fill, target._h, *_scalar_args(value))
+            fastpath.fill(target, *_scalar_args(value))
             return
         src = np.asarray(value)
         if src.dtype == object or src.dtype.kind in "USVMm":
@@ -220,13 +220,13 @@ class NDArray(fastpath.NDArrayBase):
 
 
 def _shape_str(shape):
-    if isinstance(shape, numbers.Integral):
+    """A shape in Go's wire form, "2,3" (Go checks the values)."""
+    if type(shape) is not tuple and isinstance(shape, numbers.Integral):  # (the ABC check is slow)
         shape = (shape,)
     try:
-        dims = [operator.index(d) for d in shape]
+        return ",".join(map(str, map(operator.index, shape)))
     except TypeError:
         raise TypeError("shape must be an int or a sequence of ints, got %r" % (shape,)) from None
-    return ",".join(str(d) for d in dims)
 
 
 def _is_scalar(v):
@@ -309,13 +309,13 @@ def empty(shape, ctx=None, dtype=None):
     if not isinstance(ctx, Context):
         raise TypeError("ctx must be a Context such as mx.cpu(), got %r" % (ctx,))
     code = _FLOAT32 if dtype is None else dtype_code(dtype)
-    return NDArray(call(core.Empty, code, _shape_str(shape), ctx.device_typeid, ctx.device_id))
+    return fastpath.empty(code, _shape_str(shape), ctx.device_typeid, ctx.device_id)
 
 
 def full(shape, val, ctx=None, dtype=None):
     """Returns an array filled with ``val``."""
     out = empty(shape, ctx, dtype)
-    call(core.Fill, out._h, *_scalar_args(val))
+    fastpath.fill(out, *_scalar_args(val))
     return out
 
 
