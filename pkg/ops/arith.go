@@ -191,6 +191,9 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, r
 // so that each loop compiles to plain slice arithmetic.
 func arithRow[T number](op BinaryOp, o, x, y []T, integral bool) {
 	x, y = x[:len(o)], y[:len(o)]
+	if len(o) >= arithSIMDMin && arithSIMDRow(op, o, x, y) { // float32/64 with AVX2 (arith_avx2.go)
+		return
+	}
 	switch {
 	case op == Add:
 		for i := range o {
@@ -218,6 +221,9 @@ func arithRow[T number](op BinaryOp, o, x, y []T, integral bool) {
 // arithScalarRow is arithRow with a constant operand: o = x op c, or c op x if reverse.
 func arithScalarRow[T number](op BinaryOp, o, x []T, c T, reverse, integral bool) {
 	x = x[:len(o)]
+	if len(o) >= arithSIMDMin && arithSIMDScalarRow(op, o, x, c, reverse) {
+		return
+	}
 	switch {
 	case op == Add:
 		for i := range o {
