@@ -346,6 +346,22 @@ def test_exception_keeps_its_type_and_message_at_wait_to_read(cls):
     bounded(body)
 
 
+@pytest.mark.parametrize("cls", MAPPED + [RuntimeError], ids=lambda c: c.__name__)
+def test_asnumpy_raises_the_error_of_pending_writes(cls):
+    # asnumpy copies through np.from_dlpack and falls back when NumPy refuses a dtype: an
+    # engine error of any type must reach the caller, not be taken for such a refusal.
+    def body():
+        x = mx.nd.zeros((3,), dtype="float32")
+        mx.nd.run_async(lambda v: (_ for _ in ()).throw(cls("asnumpy sees it")), writes=[x])
+        with pytest.raises(Exception, match="asnumpy sees it"):
+            x.asnumpy()
+        assert x.asnumpy().tolist() == [0, 0, 0]  # raised once; float32 still goes by DLPack
+        with pytest.raises(Exception, match="asnumpy sees it"):
+            mx.nd.waitall()
+
+    bounded(body)
+
+
 @pytest.mark.parametrize("cls", MAPPED, ids=lambda c: c.__name__)
 def test_exception_keeps_its_type_at_waitall(cls):
     def body():

@@ -11,6 +11,10 @@ from ..context import Context, current_context
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall"]
 
 _FLOAT32 = dtype_code("float32")
+#: dtype codes this NumPy will not import by DLPack (asnumpy copies through Go instead)
+_NUMPY_REFUSES = {BFLOAT16}
+#: whether np.from_dlpack asks for versioned capsules, which can say read-only (NumPy 2.1)
+_NUMPY_TAKES_READ_ONLY = tuple(int(v) for v in np.__version__.split(".")[:2]) >= (2, 1)
 
 
 class NDArray(fastpath.NDArrayBase):
@@ -67,6 +71,12 @@ class NDArray(fastpath.NDArrayBase):
     # ---- conversion ---------------------------------------------------------------
     def asnumpy(self):
         """Returns a NumPy copy of the array."""
+        if self._code not in _NUMPY_REFUSES and (self._writable or _NUMPY_TAKES_READ_ONLY):
+            self.wait_to_read()  # raises the engine's errors, which the except below must not see
+            try:  # NumPy copies from a DLPack view: all in C
+                return np.array(np.from_dlpack(self))
+            except (BufferError, TypeError, RuntimeError):  # NumPy < 2.1 has no bool; none bfloat16
+                _NUMPY_REFUSES.add(self._code)
         out = np.empty(self._shape, dtype=numpy_dtype(self._code))
         _copy_into_numpy(out, self)
         return out
