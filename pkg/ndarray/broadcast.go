@@ -58,10 +58,10 @@ func (a *NDArray) BroadcastTo(shape []int) (*NDArray, error) {
 
 // parallelMin is the number of elements below which splitting a loop across goroutines
 // costs more than it saves. Waking a goroutine on another core costs 30-80 us on this
-// kind of VM, and operations below SerialBelow run on the caller when their inputs are
-// ready (ops.serial), with no hand-off at all: splitting from 262,144 elements (add at
-// 30k/100k/200k elements: 50/100/140 -> 14/38/72 us; 1e6 and up unchanged).
-const parallelMin = 1 << 17
+// kind of VM, while the AVX2 kernels stream 1e6 float32 elements in ~150 us on one
+// core: splitting from 1,048,576 elements (add at 3e5: 74-99 -> 39-41 us, NumPy 38-40;
+// at 1e6 within noise of the split; mid.py in the commit message).
+const parallelMin = 1 << 19
 
 // SerialBelow is the element count below which ParallelRows runs on the calling
 // goroutine, without forking.

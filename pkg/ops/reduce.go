@@ -232,8 +232,11 @@ func redAbs(x int) int {
 }
 
 // reduceGrain is the number of input elements below which a task is not worth a
-// goroutine: reductions split where elementwise loops do (see ndarray.SerialBelow).
-const reduceGrain = ndarray.SerialBelow / 2
+// goroutine. It stays at 2^17 while elementwise loops split from 2^20: rows of at least
+// redParRowMin = 2*reduceGrain take the pairwise split that keeps sums identical
+// whatever the core count (TestReduceSumLongRowsExact), and the generic split in
+// between would not.
+const reduceGrain = 1 << 17
 
 // reduceSplit picks the dimension to cut into tasks (-1 for none) and the number of
 // tasks: a kept dimension when one is long enough (each task then owns its outputs),
