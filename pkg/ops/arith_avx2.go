@@ -6,10 +6,7 @@ package ops
 */
 import "C"
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // The AVX2 versions of arith.go's contiguous float32 and float64 rows of + - * /
 // (arith_avx2.c): Go does not vectorize, so its loops run about one element a cycle,
@@ -23,19 +20,14 @@ import (
 // >= 8, C's minimum.
 const arithSIMDMin = 128
 
-var arithSIMDOK = C.mxgo_arith_supported() != 0
-
-// arithSIMD says whether the C kernels are on: arithSIMDOK unless a test turned them off.
-var arithSIMD atomic.Bool
-
-func init() { arithSIMD.Store(arithSIMDOK) }
+var arithSIMD = newSIMDSwitch(C.mxgo_arith_supported() != 0)
 
 // SetArithSIMD turns the C kernels of float32 and float64 + - * / on or off (on takes
 // effect only where the CPU runs them) and returns whether they were on. It is for
 // tests, to check the Go loops on a machine with AVX2; call it with no operation in
 // flight (ops.WaitAll).
 func SetArithSIMD(on bool) (was bool) {
-	return arithSIMD.Swap(on && arithSIMDOK)
+	return arithSIMD.set(on)
 }
 
 // ArithRow sets o[i] = x[i] op y[i] as the operators' contiguous rows do (in C or Go,
@@ -53,7 +45,7 @@ func ArithScalarRow[T float32 | float64](op BinaryOp, o, x []T, c T, reverse boo
 // where Go is to run: T not float32 or float64, an op other than the four, C off.
 // len(x) and len(y) are len(o) >= arithSIMDMin.
 func arithSIMDRow[T number](op BinaryOp, o, x, y []T) bool {
-	if uint(op) > uint(Div) || !arithSIMD.Load() {
+	if uint(op) > uint(Div) || !arithSIMD.enabled() {
 		return false
 	}
 	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
@@ -70,7 +62,7 @@ func arithSIMDRow[T number](op BinaryOp, o, x, y []T) bool {
 
 // arithSIMDScalarRow is arithSIMDRow for o = x op c, or c op x if reverse.
 func arithSIMDScalarRow[T number](op BinaryOp, o, x []T, c T, reverse bool) bool {
-	if uint(op) > uint(Div) || !arithSIMD.Load() {
+	if uint(op) > uint(Div) || !arithSIMD.enabled() {
 		return false
 	}
 	// arithScalarRow computes x + c and x * c even when reversed: the same value, and

@@ -6,10 +6,7 @@ package ops
 */
 import "C"
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // The AVX2 versions of exp32.go's row kernels (exp32_avx2.c), used on CPUs that
 // have it for rows long enough to pay for a cgo call (~50-100 ns, the time of ~30
@@ -19,25 +16,20 @@ import (
 // f32SIMDMin is the shortest row handed to C.
 const f32SIMDMin = 32
 
-var f32SIMDOK = C.mxgo_f32_unary_supported() != 0
-
-// f32SIMD says whether the C kernels are on: f32SIMDOK unless a test turned them off.
-var f32SIMD atomic.Bool
-
-func init() { f32SIMD.Store(f32SIMDOK) }
+var f32SIMD = newSIMDSwitch(C.mxgo_f32_unary_supported() != 0)
 
 // SetF32SIMD turns the C kernels of float32 exp, sigmoid and tanh on or off (on takes
 // effect only where the CPU runs them) and returns whether they were on. It is for
 // tests, to check the Go kernels on a machine with AVX2; call it with no operation
 // in flight (ops.WaitAll).
 func SetF32SIMD(on bool) (was bool) {
-	return f32SIMD.Swap(on && f32SIMDOK)
+	return f32SIMD.set(on)
 }
 
 // f32SIMDRows runs C kernel op over src into dst and reports true, or reports false
 // (doing nothing) where the Go kernel is to run.
 func f32SIMDRows(op C.int, dst, src []float32) bool {
-	if len(src) < f32SIMDMin || !f32SIMD.Load() {
+	if len(src) < f32SIMDMin || !f32SIMD.enabled() {
 		return false
 	}
 	dst = dst[:len(src)]
