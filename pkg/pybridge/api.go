@@ -3,7 +3,6 @@ package pybridge
 import (
 	"strings"
 
-	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -20,20 +19,6 @@ func DTypeNames() string {
 		names = append(names, dt.String())
 	}
 	return strings.Join(names, ",")
-}
-
-// Empty allocates an uninitialised C-contiguous array and returns its handle.
-func Empty(dtype int, shape string, devType, devID int) (h int64, err error) {
-	defer guard(&err)
-	dims, err := wire.Dims(shape)
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	a, err := ndarray.Empty(ndarray.DType(dtype), dims, device.Device{Type: device.Type(devType), ID: int32(devID)})
-	if err != nil {
-		return 0, pyErr(err)
-	}
-	return register(a), nil
 }
 
 // Copy copies src into dst (same shape), casting if the dtypes differ. The copy runs on
@@ -98,13 +83,6 @@ func Transpose(h int64, axes string) (v int64, err error) {
 		}
 	}
 	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Transpose(perm) })
-}
-
-// Fill sets every element of h to a Python number: an exact int when isInt, otherwise
-// re + im*j.
-func Fill(h int64, isInt bool, iv int64, re, im float64) (zero int, err error) {
-	defer guard(&err)
-	return 0, pyErr(with1(h, func(a *ndarray.NDArray) error { return ops.Fill(a, scalar(isInt, iv, re, im)) }))
 }
 
 // Arange fills h in C order with start, start+step, ...

@@ -75,16 +75,23 @@ PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner) {
 	return (PyObject*)a;
 }
 
-// Makes the Go side of an array made in C: a storage over its memory whose release drops
-// the reference to the owner, which passes to Go.
-static int materialize(ArrayObject* a) {
-	if (a->handle) return 0;
+// read_dims writes a's shape then strides into dims (room for 2 * MXGO_MAX_DIMS) and
+// returns ndim. The tuples hold ints mxgo made: the conversions cannot fail.
+static int read_dims(ArrayObject* a, int64_t* dims) {
 	int n = (int)PyTuple_GET_SIZE(a->shape);
-	int64_t dims[2 * MXGO_MAX_DIMS];
 	for (int i = 0; i < n; i++) {
 		dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->shape, i));
 		dims[n + i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->strides, i));
 	}
+	return n;
+}
+
+// Makes the Go side of an array made in C: a storage over its memory whose release drops
+// the reference to the owner, which passes to Go.
+static int materialize(ArrayObject* a) {
+	if (a->handle) return 0;
+	int64_t dims[2 * MXGO_MAX_DIMS];
+	int n = read_dims(a, dims);
 	int64_t h = 0;
 	mxgo_desc d;
 	char* msg = NULL;
@@ -206,12 +213,8 @@ static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy,
 	if (materialize(a) < 0) return NULL;
 	if (copy || a->dev_type != 1 || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
 		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
-	int n = (int)PyTuple_GET_SIZE(a->shape);
 	int64_t dims[2 * MXGO_MAX_DIMS];
-	for (int i = 0; i < n; i++) { // ints mxgo made: the conversions cannot fail
-		dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->shape, i));
-		dims[n + i] = PyLong_AsLongLong(PyTuple_GET_ITEM(a->strides, i));
-	}
+	int n = read_dims(a, dims);
 	mxgo_dl_src src = {a->store, a->dtype, a->writable, (void*)a->data, a->dev_type, a->dev_id, a->dl_code, a->dl_bits, n};
 	void* mt = mxgo_dl_export(&src, dims, dims + n, versioned, flags);
 	if (!mt) return PyErr_NoMemory();

@@ -144,25 +144,38 @@ func fromBuffer(data unsafe.Pointer, dt ndarray.DType, ndim int, shape, strides 
 		release()
 		return nil, mxerr.ValueErr("buffer has %d dimensions, more than %d", ndim, ndarray.MaxDims)
 	}
-	code, bits := dlpack.TypeOf(dt)
-	d := dlpack.Desc{Data: uintptr(data), Device: device.Host, NDim: int32(ndim), Code: code, Bits: bits, Lanes: 1}
-	if ndim > 0 {
-		d.Shape = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(shape)), ndim)...)
-		if strides != nil {
-			d.Strides = make([]int64, ndim)
-			for i, s := range unsafe.Slice((*int64)(unsafe.Pointer(strides)), ndim) {
-				if s%itemsize != 0 {
-					release()
-					return nil, mxerr.ValueErr("buffer stride %d is not a multiple of the item size %d", s, itemsize)
-				}
-				d.Strides[i] = s / itemsize
+	var elemStrides []int64
+	if ndim > 0 && strides != nil {
+		elemStrides = make([]int64, ndim)
+		for i, s := range unsafe.Slice((*int64)(unsafe.Pointer(strides)), ndim) {
+			if s%itemsize != 0 {
+				release()
+				return nil, mxerr.ValueErr("buffer stride %d is not a multiple of the item size %d", s, itemsize)
 			}
+			elemStrides[i] = s / itemsize
 		}
 	}
+	d := hostDesc(data, dt, device.Host, int64s(shape, ndim), elemStrides, writable)
+	return dlpack.NewArray(data, d, release)
+}
+
+// hostDesc describes an array of dt at data in host memory, for dlpack's validation.
+func hostDesc(data unsafe.Pointer, dt ndarray.DType, dev device.Device, shape, strides []int64, writable bool) dlpack.Desc {
+	code, bits := dlpack.TypeOf(dt)
+	d := dlpack.Desc{Data: uintptr(data), Device: dev, NDim: int32(len(shape)), Code: code, Bits: bits, Lanes: 1,
+		Shape: shape, Strides: strides}
 	if !writable {
 		d.Flags = dlpack.FlagReadOnly
 	}
-	return dlpack.NewArray(data, d, release)
+	return d
+}
+
+// int64s views n int64s at p (nil for none).
+func int64s(p *C.int64_t, n int) []int64 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(p)), n)
 }
 
 // mxgoFastAdopt makes the Go side of an array made in C over owner's memory: a storage
@@ -172,17 +185,8 @@ func fromBuffer(data unsafe.Pointer, dt ndarray.DType, ndim int, shape, strides 
 func mxgoFastAdopt(data unsafe.Pointer, dtype C.int32_t, ndim C.int, shape, strides *C.int64_t, writable C.char,
 	devID C.int32_t, owner unsafe.Pointer, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
-	dt := ndarray.DType(dtype)
-	code, bits := dlpack.TypeOf(dt)
 	dev := device.Device{Type: device.CPU, ID: int32(devID)}
-	desc := dlpack.Desc{Data: uintptr(data), Device: dev, NDim: int32(ndim), Code: code, Bits: bits, Lanes: 1}
-	if ndim > 0 {
-		desc.Shape = unsafe.Slice((*int64)(unsafe.Pointer(shape)), int(ndim))
-		desc.Strides = unsafe.Slice((*int64)(unsafe.Pointer(strides)), int(ndim))
-	}
-	if writable == 0 {
-		desc.Flags = dlpack.FlagReadOnly
-	}
+	desc := hostDesc(data, ndarray.DType(dtype), dev, int64s(shape, int(ndim)), int64s(strides, int(ndim)), writable != 0)
 	adopted := false
 	a, err := dlpack.NewArray(data, desc, func() {
 		if adopted {
@@ -197,8 +201,8 @@ func mxgoFastAdopt(data unsafe.Pointer, dtype C.int32_t, ndim C.int, shape, stri
 	return fastResult(err, msg)
 }
 
-// mxgoFastEmpty makes an uninitialised array of dtype with the shape in wire form (as
-// api.go's Empty) on the given device: a new handle in *out, described in d.
+// mxgoFastEmpty makes an uninitialised array of dtype with the shape in wire form
+// ("2,3", parsed by wire.Dims) on the given device: a new handle in *out, described in d.
 //
 //export mxgoFastEmpty
 func mxgoFastEmpty(dtype C.int32_t, shape *C.char, shapeLen C.int, devType, devID C.int32_t, out *C.int64_t,
@@ -216,7 +220,7 @@ func mxgoFastEmpty(dtype C.int32_t, shape *C.char, shapeLen C.int, devType, devI
 	return fastResult(err, msg)
 }
 
-// mxgoFastFill fills h with a scalar (as api.go's Fill); it never waits.
+// mxgoFastFill fills h with a scalar; it never waits.
 //
 //export mxgoFastFill
 func mxgoFastFill(h C.int64_t, isInt C.int, iv C.int64_t, re, im C.double, msg **C.char) (ret C.int) {
