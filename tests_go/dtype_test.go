@@ -50,11 +50,6 @@ func TestDTypeProperties(t *testing.T) {
 			assert.Equal(t, c.name, c.dt.String())
 			assert.Equal(t, c.size, c.dt.Size())
 			assert.Equal(t, c.kind, c.dt.Kind())
-			wantAlign := c.size
-			if c.kind == ndarray.KindComplex {
-				wantAlign = c.size / 2
-			}
-			assert.Equal(t, wantAlign, c.dt.Align())
 
 			parsed, err := ndarray.ParseDType(c.name)
 			require.NoError(t, err)

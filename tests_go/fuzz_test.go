@@ -57,7 +57,6 @@ func checkValidated(t *testing.T, d dlpack.Desc, l dlpack.Layout) {
 	require.GreaterOrEqual(t, l.Offset+lo, 0, "lowest element before Base")
 	require.LessOrEqual(t, l.Offset+hi, l.NBytes/size-1, "highest element past NBytes")
 	require.Equal(t, uint64(d.Data)+d.ByteOffset, uint64(l.Base)+uint64(l.Offset*size), "first element address")
-	require.Zero(t, uint64(l.Base)%uint64(dt.Align()), "alignment")
 	s := ndarray.NewForeignStorage(nil, l.NBytes, device.Host, nil) // never dereferenced
 	defer ndarray.ReleaseStorage(s)
 	require.NoError(t, ndarray.CheckLayout(s, dt, l.Shape, l.Strides, l.Offset))
@@ -127,6 +126,7 @@ func TestQuickCheck(t *testing.T) {
 		"read-only":        with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Flags = dlpack.FlagReadOnly }),
 		"MXNet bool":       with(f32([]int64{5}, nil), func(d *dlpack.Desc) { d.Code, d.Bits = dlpack.CodeUInt, 1 }),
 		"complex128":       with(f32([]int64{5}, nil), func(d *dlpack.Desc) { d.Code, d.Bits = dlpack.CodeComplex, 128 }),
+		"misaligned":       with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.ByteOffset = 2 }),
 	}
 	declined := map[string]dlpack.Desc{
 		"0-d":                f32(nil, nil),
@@ -134,7 +134,6 @@ func TestQuickCheck(t *testing.T) {
 		"huge stride":        f32([]int64{2, 2}, []int64{1 << 40, 1}),
 		"2^31 elements":      f32([]int64{1 << 16, 1 << 15}, nil),
 		"NULL data":          with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Data = 0 }),
-		"misaligned":         with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.ByteOffset = 2 }),
 		"GPU":                with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Device.Type = 2 }),
 		"vector lanes":       with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Lanes = 4 }),
 		"unknown dtype":      with(f32([]int64{2}, nil), func(d *dlpack.Desc) { d.Code = dlpack.CodeOpaque }),

@@ -294,7 +294,6 @@ HOSTILE = {
     "too_many_dims": {"ndim": 1000},
     "negative_shape": {"shape": (-6,)},
     "null_data": {"data": 0},
-    "misaligned": {"data": _F64.ctypes.data + 1},
     "newer_major": {"versioned": True, "version": (2, 0)},
 }
 
@@ -309,6 +308,27 @@ def test_import_refuses_invalid_tensors(name):
     assert producer.deleter_calls(tag) == 1  # refused, but consumed: mxgo ran the deleter
     assert capsule_name(capsule).startswith("used_")
     assert live_counts() == baseline
+
+
+@pytest.mark.parametrize("versioned", [False, True], ids=["legacy", "versioned"])
+@pytest.mark.parametrize("override", [{"data_offset": 1}, {"byte_offset": 3}], ids=["data", "byte_offset"])
+def test_import_takes_misaligned_tensors(override, versioned):
+    # valid DLPack, as NumPy and PyTorch agree: shared, and deleted once
+    store = np.zeros(8 * 7 + 8, np.uint8)
+    want = np.arange(7.0)
+    offset = override.get("data_offset", 0) + override.get("byte_offset", 0)
+    store[offset:offset + 56] = want.view(np.uint8)
+    producer = CountingProducer()
+    kwargs = {"dtype": (2, 64, 1), "shape": (7,), "strides": (1,), "versioned": versioned,
+              "data": store.ctypes.data + override.get("data_offset", 0), "byte_offset": override.get("byte_offset", 0)}
+    capsule, tag = producer.capsule(store, **kwargs)
+    x = mx.nd.from_dlpack(capsule)
+    assert x._data == store.ctypes.data + offset
+    np.testing.assert_array_equal(x.asnumpy(), want)
+    np.testing.assert_array_equal((x * 2).asnumpy(), want * 2)
+    del x
+    gc.collect()
+    assert producer.deleter_calls(tag) == 1
 
 
 # ---- plain tensors are imported in C (capsule.c), and Go adopts them on first use ----------

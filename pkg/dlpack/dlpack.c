@@ -78,7 +78,7 @@ void (*const mxgo_dl_legacy_deleter)(DLManagedTensor*) = delete_legacy;
 void (*const mxgo_dl_versioned_deleter)(DLManagedTensorVersioned*) = delete_versioned;
 
 int8_t mxgo_dl_dtype_of[8][129];
-int8_t mxgo_dl_align_of[32];
+DLDataType mxgo_dl_type_of[32];
 
 // Bounds that keep every product and sum below in int64 without overflow checks per step:
 // |stride| * (dim - 1) < 2^62 / 64 for each of at most 64 dimensions.
@@ -108,7 +108,7 @@ int mxgo_dl_quick_check(const DLTensor* t, uint64_t flags, mxgo_dl_quick* q) {
 	}
 	uintptr_t first = (uintptr_t)t->data + t->byte_offset;
 	uint64_t back = (uint64_t)(-lo) * size, ahead = (uint64_t)(hi + 1) * size;
-	if (first < (uintptr_t)t->data || first < back || first > UINTPTR_MAX - ahead || first % mxgo_dl_align_of[dt])
+	if (first < (uintptr_t)t->data || first < back || first > UINTPTR_MAX - ahead)
 		return 0;
 	q->dtype = dt;
 	q->writable = !(flags & MXGO_DLPACK_FLAG_READ_ONLY);

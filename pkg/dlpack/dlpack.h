@@ -101,16 +101,16 @@ typedef struct {
 } mxgo_dl_quick;
 
 // Accepts the plain tensors most producers make (CPU; a dtype mxgo has; 1 to 64
-// dimensions; elements, extents and addresses far from overflow; aligned) and fills q;
+// dimensions; elements, extents and addresses far from overflow; any alignment) and fills q;
 // returns 0 for anything else, which Go's Validate then judges and explains. Whatever it
 // accepts, Validate accepts with the same layout (FuzzValidate checks), so C can make
 // the array now and Go can adopt it later.
 int mxgo_dl_quick_check(const DLTensor* t, uint64_t flags, mxgo_dl_quick* q);
 
-// mxgo dtype + 1 by DLPack (code, bits), 0 for none; alignment by mxgo dtype. Filled by
-// Go at init from TypeOf.
+// mxgo dtype + 1 by DLPack (code, bits), 0 for none; and the DLPack type of each mxgo
+// dtype (lanes 1). Filled by Go at init from TypeOf.
 extern int8_t mxgo_dl_dtype_of[8][129];
-extern int8_t mxgo_dl_align_of[32];
+extern DLDataType mxgo_dl_type_of[32];
 
 // Calls a foreign tensor's deleter, if it has one.
 void mxgo_dl_call_legacy_deleter(DLManagedTensor* t);

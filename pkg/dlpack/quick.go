@@ -19,7 +19,7 @@ func init() {
 	for _, dt := range ndarray.DTypes() {
 		code, bits := TypeOf(dt)
 		C.mxgo_dl_dtype_of[code][bits] = C.int8_t(dt + 1)
-		C.mxgo_dl_align_of[dt] = C.int8_t(dt.Align())
+		C.mxgo_dl_type_of[dt] = C.DLDataType{code: C.uint8_t(code), bits: C.uint8_t(bits), lanes: 1}
 	}
 	C.mxgo_dl_dtype_of[CodeUInt][1] = C.int8_t(ndarray.Bool + 1) // MXNet 1.x's bool
 }

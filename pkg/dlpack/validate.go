@@ -95,10 +95,7 @@ func Validate(d Desc) (Layout, error) {
 	if d.ByteOffset > math.MaxInt64 || d.Data > math.MaxUint64-uintptr(d.ByteOffset) {
 		return l, mxerr.BufferErr("byte_offset: %d overflows the data pointer", d.ByteOffset)
 	}
-	first := d.Data + uintptr(d.ByteOffset)
-	if first%uintptr(dt.Align()) != 0 {
-		return l, mxerr.BufferErr("data: address %#x + byte_offset %d is not aligned to %d bytes for %s", d.Data, d.ByteOffset, dt.Align(), dt)
-	}
+	first := d.Data + uintptr(d.ByteOffset) // any alignment: NumPy and PyTorch make unaligned arrays too
 	back := uint64(-lo) * size
 	if uint64(first) < back || uint64(first)-back > math.MaxUint64-span*size {
 		return l, mxerr.BufferErr("strides: negative strides %v reach outside the address space", strides)

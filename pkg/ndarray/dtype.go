@@ -91,15 +91,6 @@ func (d DType) Size() int { return dtypeTable[d].size }
 // Kind returns the kind of d.
 func (d DType) Kind() Kind { return dtypeTable[d].kind }
 
-// Align returns the alignment an element of d needs: its size, except complex numbers,
-// which align like their parts.
-func (d DType) Align() int {
-	if d.Kind() == KindComplex {
-		return d.Size() / 2
-	}
-	return d.Size()
-}
-
 // ParseDType returns the dtype named s ("float32", ...).
 func ParseDType(s string) (DType, error) {
 	for i, info := range dtypeTable {

@@ -42,13 +42,13 @@ func ArithScalarRow[T float32 | float64](op BinaryOp, o, x []T, c T, reverse boo
 }
 
 // arithSIMDRow runs o = x op y in C and reports true, or reports false (doing nothing)
-// where Go is to run: T not float32 or float64, an op other than the four, C off.
-// len(x) and len(y) are len(o) >= arithSIMDMin.
+// where Go is to run: T not float32 or float64, an op other than the four, C off, an
+// operand misaligned. len(x) and len(y) are len(o) >= arithSIMDMin.
 func arithSIMDRow[T number](op BinaryOp, o, x, y []T) bool {
-	if uint(op) > uint(Div) || !arithSIMD.enabled() {
+	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
+	if uint(op) > uint(Div) || !arithSIMD.enabled() || misaligned(unsafe.Sizeof(*new(T)), po, px, py) {
 		return false
 	}
-	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
 	switch any(*new(T)).(type) { // a zero value boxes without allocating
 	case float32:
 		C.mxgo_arith_f32(C.int(op), (*C.float)(po), (*C.float)(px), (*C.float)(py), C.long(len(o)))
@@ -62,7 +62,8 @@ func arithSIMDRow[T number](op BinaryOp, o, x, y []T) bool {
 
 // arithSIMDScalarRow is arithSIMDRow for o = x op c, or c op x if reverse.
 func arithSIMDScalarRow[T number](op BinaryOp, o, x []T, c T, reverse bool) bool {
-	if uint(op) > uint(Div) || !arithSIMD.enabled() {
+	po, px, pc := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(&c)
+	if uint(op) > uint(Div) || !arithSIMD.enabled() || misaligned(unsafe.Sizeof(c), po, px, nil) {
 		return false
 	}
 	// arithScalarRow computes x + c and x * c even when reversed: the same value, and
@@ -71,7 +72,6 @@ func arithSIMDScalarRow[T number](op BinaryOp, o, x []T, c T, reverse bool) bool
 	if reverse && (op == Sub || op == Div) {
 		rev = 1
 	}
-	po, px, pc := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(&c)
 	switch any(*new(T)).(type) {
 	case float32:
 		C.mxgo_arith_scalar_f32(C.int(op), (*C.float)(po), (*C.float)(px), *(*C.float)(pc), rev, C.long(len(o)))

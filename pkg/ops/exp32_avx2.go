@@ -32,9 +32,11 @@ func f32SIMDRows(op C.int, dst, src []float32) bool {
 	if len(src) < f32SIMDMin || !f32SIMD.enabled() {
 		return false
 	}
-	dst = dst[:len(src)]
-	C.mxgo_f32_unary(op, (*C.float)(unsafe.Pointer(&dst[0])), (*C.float)(unsafe.Pointer(&src[0])),
-		C.long(len(src)))
+	pd, ps := unsafe.Pointer(&dst[:len(src)][0]), unsafe.Pointer(&src[0])
+	if misaligned(4, pd, ps, nil) {
+		return false
+	}
+	C.mxgo_f32_unary(op, (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
 	return true
 }
 

@@ -28,8 +28,10 @@ var sgemm = func() gemmFunc {
 	if packedSgemmOK {
 		return packedSgemm
 	}
-	return blasGemm(blasImpl.Sgemm, true)
+	return blasSgemm
 }()
+
+var blasSgemm = blasGemm(blasImpl.Sgemm, true)
 
 // sgemmWork recycles the packed kernel's pack buffers (a few MB for large products).
 var sgemmWork sync.Pool
@@ -38,6 +40,8 @@ const f32Size = 4
 
 func packedSgemm(m, n, k int, a, b, c mview, parallel bool) {
 	switch {
+	case misaligned(f32Size, a.p, b.p, c.p): // imported memory: Go's loads do not care
+		blasSgemm(m, n, k, a, b, c, parallel)
 	// A contiguous vector against a matrix with contiguous rows or columns.
 	case n == 1 && b.rs == 1 && (a.rs == 1 || a.cs == 1 || m == 1): // matrix . vector
 		gemmSplitRows(m, k, parallel, func(i0, i1 int) {

@@ -27,16 +27,16 @@ const redSimdMin = 64
 const redParRowMin = 2 * reduceGrain
 
 // redSumF32 and redSumF64 are the pairwise sums: in C when the CPU can, the row long
-// enough and a cgo call per row, in Go otherwise.
+// enough (a cgo call per row) and aligned, in Go otherwise.
 func redSumF32(v []float32) float64 {
-	if !redSimdOK || len(v) < redSimdMin {
+	if !redSimdOK || len(v) < redSimdMin || misaligned(4, unsafe.Pointer(&v[0]), nil, nil) {
 		return redPairwiseSumOf[float32, float64](v)
 	}
 	return redCSumF32(v)
 }
 
 func redSumF64(v []float64) float64 {
-	if !redSimdOK || len(v) < redSimdMin {
+	if !redSimdOK || len(v) < redSimdMin || misaligned(8, unsafe.Pointer(&v[0]), nil, nil) {
 		return redPairwiseSumOf[float64, float64](v)
 	}
 	return redCSumF64(v)

@@ -34,7 +34,6 @@ typedef struct {
 } np_descr;
 
 #define NP_C_CONTIGUOUS 0x0001
-#define NP_ALIGNED 0x0100
 #define NP_WRITEABLE 0x0400
 #define NP_TYPES 32
 
@@ -132,15 +131,16 @@ PyObject* mxgo_numpy_locks(PyObject* self, PyObject* unused) {
 
 // view makes an NDArray sharing a NumPy array's memory, or returns NotImplemented for
 // what Python (or DLPack) must handle: other types, dtypes without a code here,
-// byte-swapped, unaligned or non-C-contiguous arrays. With lock it is from_numpy: the
-// NumPy array becomes read-only, and memory mxgo locked stays writable through mxgo.
+// byte-swapped or non-C-contiguous arrays (any alignment is fine). With lock it is
+// from_numpy: the NumPy array becomes read-only, and memory mxgo locked stays writable
+// through mxgo.
 static PyObject* view(PyObject* obj, int lock_it) {
 	if (!ndarray_type || Py_TYPE(obj) != ndarray_type) Py_RETURN_NOTIMPLEMENTED;
 	np_array* a = (np_array*)obj;
 	np_descr* d = (np_descr*)a->descr;
 	int t = d->type_num;
 	if (t < 0 || t >= NP_TYPES || !code_of_type[t] || (d->byteorder != '=' && d->byteorder != '|') ||
-			(a->flags & (NP_C_CONTIGUOUS | NP_ALIGNED)) != (NP_C_CONTIGUOUS | NP_ALIGNED) || a->nd > MXGO_MAX_DIMS)
+			!(a->flags & NP_C_CONTIGUOUS) || a->nd > MXGO_MAX_DIMS)
 		Py_RETURN_NOTIMPLEMENTED;
 	int own_writable = (a->flags & NP_WRITEABLE) != 0;
 	if (!lock_it && !own_writable) Py_RETURN_NOTIMPLEMENTED; // NumPy < 2.1 refuses these: let it say so

@@ -55,7 +55,11 @@ def from_dlpack(obj, *, device=None, copy=None):
         if type(obj) is _Capsule:
             return _import_capsule(obj)
         if hasattr(obj, "__dlpack__"):
-            out = _import_object(obj)
+            try:
+                out = _import_object(obj)
+            except BufferError as err:
+                _explain_numpy_strides(obj, err)
+                raise
             if out is not NotImplemented:
                 return out
     if copy is not None and not isinstance(copy, bool):
@@ -81,6 +85,16 @@ def from_dlpack(obj, *, device=None, copy=None):
     else:
         out = _import_capsule(obj)
     return out.copy() if copy and not copied else out
+
+
+def _explain_numpy_strides(obj, err):
+    """Raises a BufferError naming the copy to make when err is NumPy's refusal to export
+    strides that are not whole items (a field of a packed structured array), which DLPack,
+    counting strides in elements, cannot describe; returns otherwise."""
+    if isinstance(obj, np.ndarray) and any(s % obj.itemsize for s in obj.strides):
+        raise BufferError("%s: its strides %s (bytes) are not multiples of its item size %d, which DLPack "
+                          "cannot describe; copy it with mx.nd.array(a, dtype=a.dtype)"
+                          % (err, obj.strides, obj.itemsize)) from None
 
 
 def _checked_device(dev):
