@@ -13,6 +13,8 @@ AssertionError (or anything else) when mxgo misbehaves.
 """
 import datetime
 import gc
+import os
+import pickle
 
 import numpy as np
 import pytest
@@ -20,6 +22,7 @@ import torch
 import torch.utils.dlpack as tdl
 
 import mxgo as mx
+from mxgo.ndarray.ndarray import _unpickle
 from mxgo.ndarray.op import OPS
 
 from dlpack_producer import CountingProducer, capsule_name, make_capsule
@@ -442,3 +445,88 @@ def _async_failure():
 
 
 simple("engine/run_async_error_at_wait_and_waitall", mx.MXNetError, "ZeroDivisionError", _async_failure)
+
+
+# ---------------------------------------------------------------------------- pickles
+# What a tampered file makes pickle call: mxgo's reconstructor with arguments it must
+# check before allocating anything (NDArray.__reduce_ex__ writes GOOD_PICKLE's form).
+
+GOOD_PICKLE = (1, "float32", (2, 3), (1, 0), bytes(24))
+
+
+def forge_pickle(args):
+    """A pickle that calls mxgo's reconstructor with args."""
+    class Forged:
+        def __reduce__(self):
+            return _unpickle, args
+    return pickle.dumps(Forged(), protocol=2)
+
+
+for _name, (_args, _match) in {
+    "version": ((2,) + GOOD_PICKLE[1:], "format version 2"),
+    "version_bool": ((True,) + GOOD_PICKLE[1:], "format version"),
+    "dtype_unknown": ((1, "float128") + GOOD_PICKLE[2:], "unknown dtype"),
+    "dtype_not_str": ((1, 0) + GOOD_PICKLE[2:], "unknown dtype"),
+    "shape_negative": (GOOD_PICKLE[:2] + ((-2, -12),) + GOOD_PICKLE[3:], "shape"),
+    "shape_list": (GOOD_PICKLE[:2] + ([2, 3],) + GOOD_PICKLE[3:], "shape"),
+    "shape_float": (GOOD_PICKLE[:2] + ((2.0, 3),) + GOOD_PICKLE[3:], "shape"),
+    "shape_huge": (GOOD_PICKLE[:2] + ((1 << 40, 1 << 40),) + GOOD_PICKLE[3:], "bytes of data"),
+    "shape_too_small": (GOOD_PICKLE[:2] + ((2, 2),) + GOOD_PICKLE[3:], "24 bytes of data for shape"),
+    "data_short": (GOOD_PICKLE[:4] + (bytes(23),), "23 bytes of data"),
+    "data_long": (GOOD_PICKLE[:4] + (bytes(25),), "25 bytes of data"),
+    "data_not_buffer": (GOOD_PICKLE[:4] + ("x" * 24,), "not a contiguous buffer"),
+    "data_none": (GOOD_PICKLE[:4] + (None,), "not a contiguous buffer"),
+    "device_unknown": (GOOD_PICKLE[:3] + ((99, 0),) + GOOD_PICKLE[4:], "device"),
+    "device_negative_id": (GOOD_PICKLE[:3] + ((1, -1),) + GOOD_PICKLE[4:], "device"),
+    "device_not_pair": (GOOD_PICKLE[:3] + ((1,),) + GOOD_PICKLE[4:], "device"),
+}.items():
+    simple("pickle/" + _name, pickle.UnpicklingError, _match, lambda d=forge_pickle(_args): pickle.loads(d))
+simple("pickle/truncated", pickle.UnpicklingError, "truncated",
+       lambda: pickle.loads(pickle.dumps(mx.nd.ones((4, 4)), protocol=5)[:-20]))
+
+
+# ---------------------------------------------------------------------------- forked children
+# A forked child refuses what needs Go with the forked-child MXNetError (see forkcheck.py
+# for the whole story); here each refusal also leaves the parent's arrays intact.
+
+def _in_forked_child(fn):
+    """Runs fn in a forked child, which exits at once (os._exit) after reporting what fn
+    raised; re-raises an MXNetError the child got, with its message, in the parent."""
+    def run(arrays):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                fn(arrays)
+                report = "no error"
+            except mx.MXNetError as err:
+                report = "MXNetError:" + str(err)
+            except BaseException as err:  # noqa: B036 - reported to the parent
+                report = "%s: %s" % (type(err).__name__, err)
+            os.write(w, report.encode())
+            os._exit(0)
+        os.close(w)
+        with os.fdopen(r) as f:
+            report = f.read()
+        os.waitpid(pid, 0)
+        if report.startswith("MXNetError:"):
+            raise mx.MXNetError(report[len("MXNetError:"):])
+        raise AssertionError("the forked child got " + report)
+    return run
+
+
+for _name, _call in {
+    "create": lambda a: mx.nd.zeros((3,)),
+    "operator": lambda a: a[0] + 1,
+    "method": lambda a: a[0].sum(),
+    "index": lambda a: a[0][1:],
+    "setitem": lambda a: a[0].__setitem__(0, 1),
+    "copy": lambda a: a[0].copy(),
+    "waitall": lambda a: mx.nd.waitall(),
+    "run_async": lambda a: mx.nd.run_async(lambda v: None, writes=[a[0]]),
+    "import_mxgo_capsule": lambda a: mx.nd.from_dlpack(a[0].to_dlpack_for_read()),
+    "use_of_c_import": lambda a: mx.nd.from_numpy(np.ones(3)) * 2,
+    "use_of_unpickled": lambda a: pickle.loads(pickle.dumps(a[0])).exp(),
+}.items():
+    case("fork/" + _name, mx.MXNetError, "forked child", _in_forked_child(_call),
+         intact=lambda: [mx.nd.ones((2, 3)), np.ones(3)])

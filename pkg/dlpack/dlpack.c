@@ -1,9 +1,11 @@
 // Allocation and deleters of mxgo's exported tensors. Deleters may run on any thread,
 // with or without the GIL; they free C memory and drop a storage reference, calling Go
-// only when that was the storage's last.
+// only when that was the storage's last, and never in a forked child (../proc), where Go
+// cannot run: the child's exit frees that memory.
 #include <stdlib.h>
 #include <string.h>
 #include "dlpack.h"
+#include "../proc/proc.h"
 #include "_cgo_export.h"
 
 char mxgo_dl_empty[256];
@@ -13,7 +15,7 @@ int64_t mxgo_dl_live_exports(void) { return __atomic_load_n(&live_exports, __ATO
 
 static void release(mxgo_store* s) {
 	__atomic_fetch_sub(&live_exports, 1, __ATOMIC_RELAXED);
-	if (mxgo_store_drop(s)) mxgoDLFinalizeStore(s);
+	if (mxgo_store_drop(s) && !mxgo_forked) mxgoDLFinalizeStore(s);
 }
 
 static void delete_legacy(DLManagedTensor* self) {

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	_ "github.com/mxgo/mxgo/pkg/proc" // dlpack.c reads mxgo_forked
 )
 
 // mxgoDLFinalizeStore runs when a deleter dropped a storage's last reference.

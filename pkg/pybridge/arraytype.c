@@ -23,8 +23,6 @@ typedef struct {
 	uintptr_t data;    // address of the first element
 	int64_t size;      // number of elements
 	mxgo_store* store; // the storage's C half, which exports made in C hold
-	uint8_t dl_code;
-	uint8_t dl_bits;
 	PyObject* weakrefs;
 } ArrayObject;
 
@@ -54,8 +52,6 @@ static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
 	a->size = 1;
 	for (int i = 0; i < d->ndim; i++) a->size *= d->shape[i];
 	a->store = d->store;
-	a->dl_code = d->dl_code;
-	a->dl_bits = d->dl_bits;
 	return 0;
 }
 
@@ -90,6 +86,7 @@ static int read_dims(ArrayObject* a, int64_t* dims) {
 // the reference to the owner, which passes to Go.
 static int materialize(ArrayObject* a) {
 	if (a->handle) return 0;
+	if (mxgo_forked) { mxgo_raise_forked(); return -1; }
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
 	int64_t h = 0;
@@ -100,12 +97,35 @@ static int materialize(ArrayObject* a) {
 	a->owner = NULL; // Go's storage holds the reference now
 	a->handle = h;
 	a->store = d.store;
-	a->dl_code = d.dl_code;
-	a->dl_bits = d.dl_bits;
 	return 0;
 }
 
 int64_t mxgo_array_size(PyObject* o) { return ((ArrayObject*)o)->size; }
+
+int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
+	static char none[1]; // for arrays of no elements, which may have no memory
+	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
+		PyErr_Format(PyExc_TypeError, "expected an NDArray, got %.100s", Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	ArrayObject* a = (ArrayObject*)o;
+	int64_t dims[2 * MXGO_MAX_DIMS], acc = 1;
+	int n = read_dims(a, dims);
+	for (int i = n - 1; i >= 0 && a->size > 0; i--) {
+		if (dims[i] != 1 && dims[n + i] != acc) {
+			PyErr_SetString(PyExc_BufferError, "the array is not C-contiguous: copy it first");
+			return -1;
+		}
+		acc *= dims[i];
+	}
+	if (a->dev_type != 1) {
+		PyErr_Format(PyExc_BufferError, "the array is not in host memory (DLPack device type %d)", a->dev_type);
+		return -1;
+	}
+	*data = a->size > 0 ? (void*)a->data : none;
+	*nbytes = (Py_ssize_t)(a->size * (mxgo_dl_type_of[a->dtype].bits / 8));
+	return 0;
+}
 
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
@@ -127,6 +147,7 @@ static PyObject* array_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
 	long long h;
 	static char* kwlist[] = {"handle", NULL};
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "L:NDArray", kwlist, &h)) return NULL;
+	if (mxgo_forked) return mxgo_raise_forked();
 	mxgo_desc d;
 	char* msg = NULL;
 	int kind = mxgoFastDescribe(h, &d, &msg);
@@ -139,7 +160,7 @@ static PyObject* array_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
 
 static void array_dealloc(ArrayObject* a) {
 	if (a->weakrefs) PyObject_ClearWeakRefs((PyObject*)a);
-	if (a->handle) mxgoFastFree(a->handle);
+	if (a->handle && !mxgo_forked) mxgoFastFree(a->handle); // a forked child leaks it: no Go there
 	Py_XDECREF(a->owner);
 	Py_XDECREF(a->shape);
 	Py_XDECREF(a->strides);
@@ -215,7 +236,8 @@ static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy,
 		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
-	mxgo_dl_src src = {a->store, a->dtype, a->writable, (void*)a->data, a->dev_type, a->dev_id, a->dl_code, a->dl_bits, n};
+	DLDataType t = mxgo_dl_type_of[a->dtype];
+	mxgo_dl_src src = {a->store, a->dtype, a->writable, (void*)a->data, a->dev_type, a->dev_id, t.code, t.bits, n};
 	void* mt = mxgo_dl_export(&src, dims, dims + n, versioned, flags);
 	if (!mt) return PyErr_NoMemory();
 	return mxgo_capsule(mt, versioned);
@@ -302,6 +324,7 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 // Go has not seen, which have no work); otherwise they wait in Go with the GIL released.
 static PyObject* wait(ArrayObject* a, int for_write) {
 	if (!a->handle || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) == 0) Py_RETURN_NONE;
+	if (mxgo_forked) return mxgo_raise_forked();
 	char* msg = NULL;
 	int kind;
 	Py_BEGIN_ALLOW_THREADS

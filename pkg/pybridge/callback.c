@@ -142,6 +142,7 @@ static PyObject* export_nowait(PyObject* self, PyObject* const* args, Py_ssize_t
 		PyErr_SetString(PyExc_TypeError, "export(handle, versioned, flags, copy)");
 		return NULL;
 	}
+	if (mxgo_forked) return mxgo_raise_forked();
 	long long h = PyLong_AsLongLong(args[0]);
 	if (h == -1 && PyErr_Occurred()) return NULL;
 	int versioned = PyObject_IsTrue(args[1]);

@@ -33,6 +33,7 @@ static void capsule_destructor(PyObject* cap) {
 }
 
 PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write) {
+	if (mxgo_forked) return mxgo_raise_forked();
 	void* mt = NULL;
 	char* msg = NULL;
 	int kind;
@@ -133,6 +134,11 @@ PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 	PyObject* plain = import_plain(mt, versioned);
 	if (plain != Py_NotImplemented) return plain;
 	Py_DECREF(plain);
+	if (mxgo_forked) { // consumed, as when Go refuses a tensor: its deleter runs now
+		if (versioned) mxgo_dl_call_versioned_deleter(mt);
+		else mxgo_dl_call_legacy_deleter(mt);
+		return mxgo_raise_forked();
+	}
 	int64_t h = 0;
 	mxgo_desc d;
 	char* msg = NULL;

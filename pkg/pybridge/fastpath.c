@@ -23,6 +23,19 @@ int64_t mxgo_engine_busy;
 #define NKINDS 7
 static PyObject* error_classes[NKINDS];
 
+// Python stubs the gopy functions out with the same message in forked children (base.py).
+static const char FORKED_MESSAGE[] =
+	"mxgo cannot run in a forked child process: after fork() only the forking thread exists, and mxgo's "
+	"Go runtime and engine threads are not there. Start workers with multiprocessing.get_context('spawn') "
+	"or get_context('forkserver') (with no mxgo in set_forkserver_preload; PyTorch: DataLoader(..., "
+	"multiprocessing_context='spawn')), or import mxgo only in the child processes. NumPy and PyTorch "
+	"views of mxgo arrays made before the fork stay usable in the child.";
+
+PyObject* mxgo_raise_forked(void) {
+	PyErr_SetString(error_classes[0] ? error_classes[0] : PyExc_RuntimeError, FORKED_MESSAGE);
+	return NULL;
+}
+
 PyObject* mxgo_raise(int kind, char* msg) {
 	PyObject* cls = (kind >= 0 && kind < NKINDS && error_classes[kind]) ? error_classes[kind] : PyExc_RuntimeError;
 	PyErr_SetString(cls, msg ? msg : "unknown error");
@@ -42,6 +55,7 @@ static int arg_int64(PyObject* o, int64_t* out) {
 // The caller decides writability: mxgo keeps write access to NumPy arrays it locked.
 static PyObject* from_buffer(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	int64_t dtype, itemsize;
+	if (mxgo_forked) return mxgo_raise_forked();
 	if (n != 4) { PyErr_SetString(PyExc_TypeError, "from_buffer(obj, dtype, itemsize, writable)"); return NULL; }
 	if (arg_int64(args[1], &dtype) || arg_int64(args[2], &itemsize)) return NULL;
 	int writable = PyObject_IsTrue(args[3]);
@@ -85,6 +99,7 @@ void mxgo_release_owner(void* owner) {
 static PyObject* empty(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	long dt, devtype, devid;
 	Py_ssize_t len;
+	if (mxgo_forked) return mxgo_raise_forked();
 	if (n != 4 || !PyUnicode_Check(args[1])) {
 		PyErr_SetString(PyExc_TypeError, "empty(dtype_code, shape: str, dev_type, dev_id)");
 		return NULL;
@@ -108,6 +123,7 @@ static PyObject* empty(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 // fill(array, is_int, int_value, real, imag): array[...] = the scalar (see _scalar_args).
 static PyObject* fill(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	int64_t h;
+	if (mxgo_forked) return mxgo_raise_forked();
 	if (n != 5) { PyErr_SetString(PyExc_TypeError, "fill(array, is_int, int_value, real, imag)"); return NULL; }
 	if (mxgo_array_handle(args[0], "array", &h) < 0) return NULL;
 	int is_int = PyObject_IsTrue(args[1]);
@@ -142,6 +158,9 @@ static PyObject* set_error_classes(PyObject* self, PyObject* const* args, Py_ssi
 	Py_RETURN_NONE;
 }
 
+// in_forked_child() -> whether Go is out of reach: this process is a fork (see pkg/proc).
+static PyObject* in_forked_child(PyObject* self, PyObject* unused) { return PyBool_FromLong(mxgo_forked); }
+
 static PyMethodDef methods[] = {
 	{"import_capsule", mxgo_import_capsule, METH_O, "import_capsule(capsule) -> NDArray (consumes the capsule)"},
 	{"import_object", mxgo_import_object, METH_O, "import_object(obj) -> NDArray, or NotImplemented (see capsule.c)"},
@@ -155,6 +174,7 @@ static PyMethodDef methods[] = {
 	{"set_numpy", (PyCFunction)(void (*)(void))mxgo_set_numpy, METH_FASTCALL, "set_numpy(...): see numpy.c"},
 	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
 	 "invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given (see op.py)"},
+	{"in_forked_child", in_forked_child, METH_NOARGS, "in_forked_child() -> whether this process is a fork (pkg/proc)"},
 	{"set_array_class", set_array_class, METH_O, "set_array_class(cls): the class of arrays made in C"},
 	{"set_error_classes", (PyCFunction)(void (*)(void))set_error_classes, METH_FASTCALL, "set the exception classes"},
 	{NULL, NULL, 0, NULL},
@@ -164,12 +184,22 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "mxgo._fastpath",
 
 // Called once at import, with the GIL held (through ctypes.PyDLL).
 PyObject* mxgo_fastpath_module(void) {
-	if (PyType_Ready(&mxgo_array_base_type) < 0) return NULL;
+	if (PyType_Ready(&mxgo_array_base_type) < 0 || PyType_Ready(&mxgo_byteview_type) < 0) return NULL;
 	PyObject* m = PyModule_Create(&module_def);
 	if (!m) return NULL;
 	Py_INCREF(&mxgo_array_base_type);
 	if (PyModule_AddObject(m, "NDArrayBase", (PyObject*)&mxgo_array_base_type) < 0) {
 		Py_DECREF(&mxgo_array_base_type);
+		Py_DECREF(m);
+		return NULL;
+	}
+	Py_INCREF(&mxgo_byteview_type);
+	if (PyModule_AddObject(m, "ByteView", (PyObject*)&mxgo_byteview_type) < 0) {
+		Py_DECREF(&mxgo_byteview_type);
+		Py_DECREF(m);
+		return NULL;
+	}
+	if (PyModule_AddStringConstant(m, "FORKED_MESSAGE", FORKED_MESSAGE) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	_ "github.com/mxgo/mxgo/pkg/proc" // the C files read mxgo_forked before entering Go
 	"github.com/mxgo/mxgo/pkg/wire"
 )
 
@@ -257,8 +258,6 @@ func describe(a *ndarray.NDArray, d *C.mxgo_desc) {
 	d.dev_type, d.dev_id = C.int32_t(dev.Type), C.int32_t(dev.ID)
 	d.data = C.uintptr_t(uintptr(a.Data()))
 	d.store = a.Storage().Header()
-	code, bits := dlpack.TypeOf(a.DType())
-	d.dl_code, d.dl_bits = C.uint8_t(code), C.uint8_t(bits)
 }
 
 func init() {

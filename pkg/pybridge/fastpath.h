@@ -3,6 +3,7 @@
 #define MXGO_FASTPATH_H
 
 #include <stdint.h>
+#include "../proc/proc.h"
 
 #define MXGO_MAX_DIMS 64
 #define MXGO_PENDING_WORK (-2) // mxgoFastExport: wait (GIL released) and try again
@@ -18,8 +19,6 @@ typedef struct {
 	int32_t dev_id;
 	uintptr_t data;
 	void* store;    // the storage's C half (mxgo_store), for exports made in C
-	uint8_t dl_code; // DLPack type code and bits of dtype
-	uint8_t dl_bits;
 } mxgo_desc;
 
 // The engine's busy count (engine.MirrorBusy): 0 when no operation is running and no
@@ -32,6 +31,11 @@ void mxgo_release_buffer(void* view);
 void mxgo_release_owner(void* owner);
 
 #ifdef Py_PYTHON_H
+// Raises MXNetError saying that mxgo cannot run in a forked child, and returns NULL. Every
+// C path that would enter Go first does: if (mxgo_forked) return mxgo_raise_forked();
+// What C does alone (imports of plain NumPy and DLPack memory, exports while the engine
+// is idle, metadata) keeps working in the child.
+PyObject* mxgo_raise_forked(void);
 // Raises the exception class registered for an mxerr.Kind with msg (which it frees).
 PyObject* mxgo_raise(int kind, char* msg);
 // Makes an array object of the registered class owning handle h, described by d.
@@ -50,10 +54,15 @@ PyObject* mxgo_capsule(void* mt, int versioned);
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
 // The number of elements of NDArrayBase o.
 int64_t mxgo_array_size(PyObject* o);
+// The first byte and byte count of o, a C-contiguous host NDArrayBase; -1 with an
+// exception (TypeError, BufferError) for anything else.
+int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes);
 // fastpath.invoke (invoke.c).
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);
 // The NDArray base type, and the Python subclass arrays are made as.
 extern PyTypeObject mxgo_array_base_type;
+// ByteView (byteview.c).
+extern PyTypeObject mxgo_byteview_type;
 extern PyTypeObject* mxgo_array_class;
 #endif
 

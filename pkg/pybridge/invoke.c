@@ -28,6 +28,7 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 		PyErr_SetString(PyExc_TypeError, "invoke(op_id, arrays: tuple, out, attrs: str)");
 		return NULL;
 	}
+	if (mxgo_forked) return mxgo_raise_forked();
 	long op = PyLong_AsLong(args[0]);
 	if (op == -1 && PyErr_Occurred()) return NULL;
 	if (op < 0 || op > INT32_MAX) return PyErr_Format(PyExc_ValueError, "invoke: unknown operator id %ld", op);

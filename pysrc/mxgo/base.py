@@ -7,6 +7,7 @@ re-raises them as the named exception. The per-call hot paths live in a small C 
 """
 import atexit
 import ctypes
+import os
 
 import numpy as np
 
@@ -72,6 +73,22 @@ def _drain_engine():
 
 
 atexit.register(_drain_engine)
+
+
+def _forked_child():
+    """Runs in every child that os.fork() makes, before anything else does there. Go's
+    runtime did not come along (pkg/proc): calls into Go could hang, so every gopy function
+    now raises MXNetError at once (the C fast paths check pkg/proc's flag themselves), and
+    the exit hook, which would wait on the engine, is dropped. The parent is untouched."""
+    def refuse(*args, **kwargs):
+        raise MXNetError(fastpath.FORKED_MESSAGE)
+    for name in dir(_mxcore):  # the generated wrappers look these up at each call
+        if not name.startswith("__") and callable(getattr(_mxcore, name)):
+            setattr(_mxcore, name, refuse)
+    atexit.unregister(_drain_engine)
+
+
+os.register_at_fork(after_in_child=_forked_child)
 
 #: dtype names in Go's code order: DTYPE_NAMES[code] is the name of dtype code.
 DTYPE_NAMES = tuple(core.DTypeNames().split(","))

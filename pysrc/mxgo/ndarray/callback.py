@@ -15,6 +15,7 @@ the engine error of the written arrays.
 import atexit
 import ctypes
 import itertools
+import os
 
 from ..base import MXNetError, _mxcore, call, core
 from .dlpack import from_dlpack
@@ -97,6 +98,17 @@ def _shutdown():
 
 
 atexit.register(_shutdown)
+
+
+def _forked_child():
+    # No engine runs in a forked child (see base._forked_child): nothing to drain at exit,
+    # and callables inherited in _pending never run there.
+    atexit.unregister(_shutdown)
+    _cb.close()
+    _pending.clear()
+
+
+os.register_at_fork(after_in_child=_forked_child)
 
 
 def pending():

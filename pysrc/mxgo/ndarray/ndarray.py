@@ -2,15 +2,17 @@
 import math
 import numbers
 import operator
+import pickle
 
 import numpy as np
 
-from ..base import BFLOAT16, DTYPE_NAMES, NUMPY_BFLOAT16, call, core, dtype_code, fastpath, numpy_dtype
+from ..base import BFLOAT16, DTYPE_NAMES, NUMPY_BFLOAT16, MXNetError, call, core, dtype_code, fastpath, numpy_dtype
 from ..context import Context, current_context
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall"]
 
 _FLOAT32 = dtype_code("float32")
+_ITEMSIZE = tuple(2 if name == "bfloat16" else np.dtype(name).itemsize for name in DTYPE_NAMES)
 #: dtype codes this NumPy will not import by DLPack (asnumpy copies through Go instead)
 _NUMPY_REFUSES = {BFLOAT16}
 #: whether np.from_dlpack asks for versioned capsules, which can say read-only (NumPy 2.1)
@@ -125,6 +127,29 @@ class NDArray(fastpath.NDArrayBase):
             raise TypeError("copyto expects an NDArray or a Context, got %s" % type(other).__name__)
         call(core.Copy, out._h, self._h, False)
         return out
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce_ex__(self, protocol):
+        """Pickles the array's values: an independent, writable array on the same device
+        comes back (views pickle as compact copies of what they show). With protocol 5
+        the values travel as a PickleBuffer over the array's memory, which pickle hands
+        to a ``buffer_callback`` without copying (out of band, as NumPy does); other
+        protocols embed a copy as bytes."""
+        src = self
+        try:
+            data = fastpath.ByteView(src)
+        except BufferError:  # not C-contiguous: a compact copy of the values
+            src = self.copy()
+            data = fastpath.ByteView(src)
+        src.wait_to_read()  # pending writes land first, and their errors are raised here
+        data = pickle.PickleBuffer(data) if protocol >= 5 else bytes(data)
+        return _unpickle, (_PICKLE_VERSION, DTYPE_NAMES[self._code], self._shape,
+                           (self._devtype, self._devid), data)
 
     def as_in_context(self, context):
         """Returns self if it is already on ``context``, else a copy there."""
@@ -288,12 +313,66 @@ def _index(k):
                          "got %s" % type(k).__name__) from None
 
 
+#: the layout of NDArray.__reduce_ex__'s arguments to _unpickle, for readers of old pickles
+_PICKLE_VERSION = 1
+
+
+def _unpickle(version, dtype, shape, device, data):
+    """Rebuilds a pickled NDArray (see NDArray.__reduce_ex__): a new array holding a copy
+    of ``data``. Everything read is checked before anything is allocated, so a tampered
+    or truncated pickle raises pickle.UnpicklingError instead of making a wrong array."""
+    def bad(why):
+        return pickle.UnpicklingError("not a valid mxgo NDArray pickle: %s" % why)
+
+    if version != _PICKLE_VERSION or type(version) is not int:
+        raise bad("format version %r (this mxgo reads %d)" % (version, _PICKLE_VERSION))
+    if type(dtype) is not str or dtype not in DTYPE_NAMES:
+        raise bad("unknown dtype %r" % (dtype,))
+    if type(shape) is not tuple or not all(type(d) is int and d >= 0 for d in shape):
+        raise bad("shape %r is not a tuple of non-negative ints" % (shape,))
+    if (type(device) is not tuple or len(device) != 2 or not all(type(v) is int for v in device)
+            or device[0] not in Context.devtype2str or not 0 <= device[1] < 1 << 31):
+        raise bad("device %r is not a (DLPack device type, id) pair mxgo knows" % (device,))
+    code = dtype_code(dtype)
+    itemsize = _ITEMSIZE[code]
+    try:
+        raw = memoryview(data).cast("B")
+    except (TypeError, ValueError, BufferError) as err:
+        raise bad("the data is not a contiguous buffer (%s)" % err) from None
+    expected = math.prod(shape) * itemsize
+    if raw.nbytes != expected:
+        raise bad("%d bytes of data for shape %s of %s (%d bytes)" % (raw.nbytes, shape, dtype, expected))
+    if fastpath.in_forked_child():
+        return _unpickle_in_forked_child(raw, code, shape)
+    ctx = Context(Context.devtype2str[device[0]], device[1])
+    out = empty(shape, ctx, dtype)
+    # Opaque items of the right size read any dtype (bfloat16 too) from any alignment.
+    src = np.frombuffer(raw, dtype=np.dtype((np.void, itemsize))).reshape(shape)
+    _copy_from_numpy(out, src, code)
+    return out
+
+
+def _unpickle_in_forked_child(raw, code, shape):
+    """A forked child cannot make mxgo memory (base._forked_child), and raising here would
+    kill a multiprocessing.Pool worker while it reads its task, hanging the pool: the
+    child gets an NDArray over a NumPy copy instead, made in C, whose first use that needs
+    Go raises the forked-child error where Pool reports it."""
+    try:
+        out = fastpath.from_numpy(np.frombuffer(raw, numpy_dtype(code)).reshape(shape).copy())
+    except TypeError:  # bfloat16 without ml_dtypes: no NumPy array holds it
+        out = NotImplemented
+    if out is NotImplemented:  # (or NumPy's layout is unknown to C: base.NUMPY_FASTPATH)
+        raise MXNetError(fastpath.FORKED_MESSAGE)
+    return out
+
+
 def _is_full_slice(key):
     return isinstance(key, slice) and key.start is None and key.stop is None and key.step is None
 
 
 def _borrow_numpy(arr, writable, code=None):
-    """An NDArray viewing a NumPy array's memory through the buffer protocol."""
+    """An NDArray of dtype ``code`` (by default arr's) viewing a NumPy array's memory
+    through the buffer protocol."""
     if code is None:
         code = dtype_code(arr.dtype)
     if code == BFLOAT16:  # ml_dtypes' bfloat16 has no buffer format; its bits do
@@ -306,8 +385,8 @@ def _copy_into_numpy(out, src):
     call(core.Copy, tmp._h, src._h, True)  # NumPy reads `out` as soon as we return
 
 
-def _copy_from_numpy(dst, src):
-    tmp = _borrow_numpy(src, False)
+def _copy_from_numpy(dst, src, code=None):
+    tmp = _borrow_numpy(src, False, code)
     call(core.Copy, dst._h, tmp._h, True)  # the caller may change `src` as soon as we return
 
 
