@@ -3,8 +3,8 @@
 
 Usage: python tools/check_env.py main|legacy
 
-main:   NumPy >= 2.1 and PyTorch >= 2 (PyPI, versioned DLPack capsules), JAX (CPU) and
-        ml_dtypes (NumPy's bfloat16).
+main:   NumPy >= 2.1 and PyTorch >= 2 (PyPI, versioned DLPack capsules), JAX (CPU),
+        ml_dtypes (NumPy's bfloat16) and Dask's distributed scheduler.
 legacy: Debian bookworm's NumPy 1.24.x and PyTorch 1.13.x (legacy capsules only), and no
         ml_dtypes (the tests check mxgo's bfloat16 without a NumPy bfloat16 there).
 Exits non-zero, naming what is wrong, so that `make test` fails instead of skipping.
@@ -58,7 +58,7 @@ def main():
         if which == "legacy" and tv[:2] != (1, 13):
             errors.append("torch %s is not 1.13.x" % torch.__version__)
     if which == "main":
-        for name in ("jax", "ml_dtypes"):
+        for name in ("jax", "ml_dtypes", "dask", "distributed"):
             try:
                 mod = __import__(name)
             except Exception as e:  # noqa: BLE001
