@@ -3,8 +3,9 @@
 #   make setup      Debian packages (legacy peers), .venv (PyPI peers + build tools), .venv-legacy
 #   make wheel      build dist/mxgo-*.whl with .venv's interpreter (Go on PATH) and check its contents
 #   make build      wheel + install it into .venv and .venv-legacy
-#   make test       setup, build, Go vet/tests, Python tests in both venvs against the
+#   make test       setup, lint, build, Go tests, Python tests in both venvs against the
 #                   installed wheel with no Go on PATH, and the quickstart notebook
+#   make lint       gofmt, go vet, staticcheck, ruff and the import direction of pkg/
 #   make demo       run examples/demo.py
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
 #   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
@@ -39,7 +40,7 @@ export DEBIAN_FRONTEND := noninteractive
 NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 
-.PHONY: all setup apt wheel build install check-env check-installed test test-go \
+.PHONY: all setup apt wheel build install check-env check-installed lint test test-go \
         fuzz-short fuzz asan test-py test-py-legacy notebook demo bench soak clean distclean
 
 all: test
@@ -91,7 +92,7 @@ build: install
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env build check-installed test-go fuzz-short asan test-py test-py-legacy notebook
+test: setup check-env lint build check-installed test-go fuzz-short asan test-py test-py-legacy notebook
 	@echo "make test: all passed"
 
 check-env: setup
@@ -106,10 +107,20 @@ check-installed: build
 	    print(sys.executable, "->", mxgo.__file__)'; \
 	done
 
-test-go: setup
+# Static checks, each pinned: staticcheck as a tool in go.mod, ruff in requirements/dev.txt
+# (its rules in pyproject.toml). tools/check_layers.py fails when a package of pkg/
+# imports one of its own layer or above, or when anything below pybridge includes Python.h.
+# pybridge's cgo needs Python.h to be vetted.
+lint: setup
+	@bad=$$(gofmt -l pkg tests_go); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
 	@inc=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	set -x; \
 	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./tests_go/...; \
+	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./tests_go/...
+	$(VENV)/bin/ruff check .
+	$(PY) tools/check_layers.py
+
+test-go: setup
 	go test -count=1 $$(go list ./pkg/... | grep -v '/pkg/pybridge$$') ./tests_go/...
 
 # Every fuzz target (they read foreign tensor descriptions, parse what Python sends or do

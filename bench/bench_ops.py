@@ -329,13 +329,14 @@ def main(argv=None):
         gc.collect()
 
     dispatch = dispatch_costs(number=5_000 if args.quick else 20_000)
-    for fw, stmt, what, us in dispatch:
+    for fw, stmt, _, us in dispatch:
         print("dispatch %-8s %-45s %.2f µs" % (fw, stmt, us), flush=True)
 
     # ---- Markdown
     lines = header + [
         "float32; each framework computes into a preallocated output (`out=`); mxgo's time includes "
-        "waiting for the result. Best of %d rounds (2 for n = 1e8 and dot n > 1024), the frameworks taking turns, each of enough calls to last %.2g s. GB/s = bytes read + "
+        "waiting for the result. Best of %d rounds (2 for n = 1e8 and dot n > 1024), the frameworks taking turns, "
+        "each of enough calls to last %.2g s. GB/s = bytes read + "
         "written per second; ratio = time / NumPy's time (below 1: faster than NumPy)." % (args.repeat, min_time),
         "",
         "Copy bandwidth (the ceiling for memory-bound operations; `np.copyto` of 100 MB, read + written): "
@@ -346,7 +347,7 @@ def main(argv=None):
     ]
     for r in results:
         t_np = r["t"].get("NumPy")
-        ratio = lambda fw: r["t"][fw] / t_np if fw in r["t"] and t_np else None  # noqa: E731
+        ratio = lambda fw, r=r, t_np=t_np: r["t"][fw] / t_np if fw in r["t"] and t_np else None  # noqa: E731
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["op"], sizes_label(r["n"]) if r["op"] != "broadcast add" else "%s (%d×1000)" % (sizes_label(r["n"]), r["n"] // 1000),
             fmt_time(r["t"].get("mxgo")) if "mxgo" in r["t"] else "not available",
@@ -358,7 +359,7 @@ def main(argv=None):
               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for d in dots:
         t_np = d["t"].get("NumPy")
-        ratio = lambda fw: d["t"][fw] / t_np if fw in d["t"] and t_np else None  # noqa: E731
+        ratio = lambda fw, d=d, t_np=t_np: d["t"][fw] / t_np if fw in d["t"] and t_np else None  # noqa: E731
         lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             d["n"], fmt_time(d["t"]["mxgo"]) if "mxgo" in d["t"] else "not available",
             fmt_time(d["t"].get("NumPy")), fmt_time(d["t"].get("PyTorch")),

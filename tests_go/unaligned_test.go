@@ -82,7 +82,7 @@ func invokeOp(t *testing.T, name string, in []*ndarray.NDArray, attrs string) *n
 	return r
 }
 
-var unalignedValues = []float64{1.5, -2.25, 0.1, 3e10, -0.0, math.Inf(1), 7, math.NaN(), 1e-30, -4.75, 0.5}
+var unalignedValues = []float64{1.5, -2.25, 0.1, 3e10, math.Copysign(0, -1), math.Inf(1), 7, math.NaN(), 1e-30, -4.75, 0.5}
 
 func TestUnalignedImport(t *testing.T) {
 	checkLeaks(t)

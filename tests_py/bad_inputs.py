@@ -399,7 +399,7 @@ for _name, (_shapes, _kw, _exc) in {
         "transpose": ([(2, 3)], {"axes": (0, 0)}, ValueError), "sum": ([(2, 3)], {"axis": 2}, (IndexError, ValueError)),
         "argmax": ([(2, 3)], {"axis": -3}, (IndexError, ValueError))}.items():
     case("op/mismatch/%s" % _name, _exc, "",
-         lambda a, f=getattr(mx.nd, _name), kw=_kw: f(*a, **kw),
+         lambda a, name=_name, kw=_kw: getattr(mx.nd, name)(*a, **kw),
          intact=lambda s=_shapes: [mx.nd.array(np.ones(x, np.float32)) for x in s])
 
 
@@ -480,7 +480,8 @@ for _name, (_args, _match) in {
     "device_negative_id": (GOOD_PICKLE[:3] + ((1, -1),) + GOOD_PICKLE[4:], "device"),
     "device_not_pair": (GOOD_PICKLE[:3] + ((1,),) + GOOD_PICKLE[4:], "device"),
 }.items():
-    simple("pickle/" + _name, pickle.UnpicklingError, _match, lambda d=forge_pickle(_args): pickle.loads(d))
+    _data = forge_pickle(_args)
+    simple("pickle/" + _name, pickle.UnpicklingError, _match, lambda d=_data: pickle.loads(d))
 simple("pickle/truncated", pickle.UnpicklingError, "truncated",
        lambda: pickle.loads(pickle.dumps(mx.nd.ones((4, 4)), protocol=5)[:-20]))
 

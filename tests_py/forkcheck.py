@@ -34,7 +34,6 @@ import torch
 import torch.utils.dlpack as tdl
 
 import mxgo as mx
-from mxgo.base import fastpath
 
 from interop_helpers import live_counts
 
@@ -137,7 +136,7 @@ def child(x, pending, cap, a, t, nviews, tviews, failures):
             continue
         if not isinstance(y, mx.nd.NDArray) or y.shape != shape:
             failures.append("%s made %r" % (name, y))
-        expect_refusal(name + " then y + 1", lambda: y + 1, failures)
+        expect_refusal(name + " then y + 1", lambda y=y: y + 1, failures)
         expect_refusal(name + " then y.asnumpy()", y.asnumpy, failures)
     # Inherited views of mxgo memory work without Go: read, write, read back.
     for i, (v, u) in enumerate(zip(nviews, tviews)):  # two views of one array each
@@ -257,7 +256,7 @@ def main():
                 time.sleep(0.2)
                 # Pending for sure until the child is done: a callable that waits for the gate.
                 pending = mx.nd.zeros((600, 600))
-                mx.nd.run_async(lambda v: (gate.wait(), torch.from_dlpack(v).fill_(600)), writes=[pending])
+                mx.nd.run_async(lambda v, g=gate: (g.wait(), torch.from_dlpack(v).fill_(600)), writes=[pending])
             else:
                 mx.nd.waitall()
             cap = mx.nd.full((4, 4), 1).to_dlpack_for_read()

@@ -416,7 +416,7 @@ def test_comparison_with_scalars_is_exact(dtype, scalar):
         want = scalar_reference(fn, a, scalar)
         check(getattr(mx.nd, op)(x, scalar), want)
         check(fn(x, scalar), want)
-        reflected = scalar_reference(lambda u, v: fn(v, u), a, scalar)  # scalar op x
+        reflected = scalar_reference(lambda u, v, fn=fn: fn(v, u), a, scalar)  # scalar op x
         check(getattr(mx.nd, op)(scalar, x), reflected)
         check(fn(scalar, x), reflected)  # Python turns 2 < x into x > 2
     check(x, a, True)
@@ -454,7 +454,7 @@ def test_comparisons_keep_arrays_hashable():
     assert (x == None) is False  # noqa: E711  (not an array or a number: identity)
     assert (x != "a") is True
     with pytest.raises(TypeError):
-        x < "a"
+        x < "a"  # noqa: B015 (it must raise)
 
 
 # ---------------------------------------------------------------------------------- where

@@ -252,7 +252,8 @@ def test_bfloat16_reductions():
     vals = [0.5, -2.0, 3.0, 8.0, 1.0, 0.25]
     t = torch.tensor(vals, dtype=torch.bfloat16).reshape(2, 3)
     x = mx.nd.array(np.array(vals, np.float32).reshape(2, 3), dtype="bfloat16")
-    as32 = lambda r: r.astype("float32").asnumpy()
+    def as32(r):
+        return r.astype("float32").asnumpy()
     np.testing.assert_array_equal(as32(mx.nd.sum(x, axis=1)), t.float().sum(dim=1).numpy())
     np.testing.assert_array_equal(as32(mx.nd.mean(x, axis=0)), t.float().mean(dim=0).bfloat16().float().numpy())
     np.testing.assert_array_equal(as32(mx.nd.max(x)), np.float32(8.0))

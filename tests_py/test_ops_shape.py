@@ -339,6 +339,6 @@ def test_reduction_methods(name):
 def test_elementwise_methods():
     n = np.linspace(0.5, 2, 6).reshape(2, 3)
     x = mx.nd.array(n, dtype="float64")
-    for name in ("exp", "log", "sqrt", "square", "abs", "sin", "cos", "tanh"):
-        np.testing.assert_allclose(getattr(x, name)().asnumpy(), getattr(np, name)(n), rtol=1e-12)
+    for op in ("exp", "log", "sqrt", "square", "abs", "sin", "cos", "tanh"):
+        np.testing.assert_allclose(getattr(x, op)().asnumpy(), getattr(np, op)(n), rtol=1e-12)
     np.testing.assert_allclose(x.clip(1.0, 1.5).asnumpy(), n.clip(1.0, 1.5))

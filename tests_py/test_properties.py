@@ -80,8 +80,8 @@ def test_numpy_view_into_mx_and_back(case):
         assert mx_address(x) == view.__array_interface__["data"][0]
 
         def write(idx, v):
-            x[idx] = v
-            x.wait_to_read()
+            x[idx] = v  # noqa: F821 (deleted below to check lifetimes)
+            x.wait_to_read()  # noqa: F821 (deleted below to check lifetimes)
         _check_shared(write, lambda: view, dtype, view)
     del x, back
     gc.collect()
@@ -108,8 +108,8 @@ def test_mx_view_into_torch_and_back(case, use_capsule):
         assert t.data_ptr() == mx_address(v)
 
         def write(idx, val):
-            t[idx] = val
-        _check_shared(write, lambda: v.asnumpy(), dtype, ref_view)
+            t[idx] = val  # noqa: F821 (deleted below to check lifetimes)
+        _check_shared(write, lambda: v.asnumpy(), dtype, ref_view)  # noqa: F821 (deleted below to check lifetimes)
         # and back into mxgo: the same memory again
         again = mx.nd.from_dlpack(t)
         assert mx_address(again) == mx_address(v)
@@ -137,8 +137,8 @@ def test_torch_view_into_mx(case):
         assert mx_address(x) == tv.data_ptr()
 
         def write(idx, val):
-            x[idx] = val
-            x.wait_to_read()
+            x[idx] = val  # noqa: F821 (deleted below to check lifetimes)
+            x.wait_to_read()  # noqa: F821 (deleted below to check lifetimes)
         _check_shared(write, lambda: tv.numpy(), dtype, ref_view)
     del x
     gc.collect()

@@ -228,13 +228,6 @@ func complexMap2(out, a, b *ndarray.NDArray, f func(x, y complex128) complex128)
 	map2(out, a, b, f)
 }
 
-// scalarAs converts s to dtype dt (whose Go element type is T) as a cast would.
-func scalarAs[T any](dt ndarray.DType, s Scalar) T {
-	var buf [2]uint64 // large and aligned enough for any dtype
-	s.store(dt, unsafe.Pointer(&buf[0]))
-	return *(*T)(unsafe.Pointer(&buf[0]))
-}
-
 // scalarFloat is s's real part as a float64 (exact for integers below 2**53).
 func scalarFloat(s Scalar) float64 {
 	if !s.IsInt {

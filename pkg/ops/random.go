@@ -24,9 +24,6 @@ func Seed(seed uint64) {
 	rngMu.Unlock()
 }
 
-// randomDTypes are the dtypes random operators sample (MXNet samples floats only).
-var randomDTypes = []ndarray.DType{ndarray.Float16, ndarray.Float32, ndarray.Float64, ndarray.Bfloat16}
-
 func init() {
 	for _, d := range []struct {
 		name, doc, a, b string

@@ -13,8 +13,6 @@ import keyword
 import numbers
 import operator
 
-import numpy as np
-
 from ..base import DTYPE_NAMES, core, dtype_code, fastpath
 from .ndarray import NDArray, _is_scalar, _scalar_args
 

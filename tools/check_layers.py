@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Checks that mxgo's Go packages import in one direction and that only pybridge knows
+CPython (part of `make lint`).
+
+Each package of pkg/ has a layer (below); a package may import only packages of lower
+layers. A package missing from the table fails the check, so a new package must be
+placed. No package but pybridge may have a C file, header or cgo preamble that includes
+Python.h. Reads `go list -json ./pkg/...`; exits 1 naming every violation.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+MODULE = "github.com/mxgo/mxgo/"
+#: package (relative to the module) -> layer; imports must go to lower layers
+LAYERS = {
+    "pkg/mxerr": 0, "pkg/device": 0, "pkg/engine": 0, "pkg/proc": 0,
+    "pkg/ndarray": 1,
+    "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2,
+    "pkg/pybridge": 3,
+}
+PYTHON_H = re.compile(r'#\s*include\s*[<"]Python\.h[>"]')
+CPYTHON_OK = {"pkg/pybridge"}
+
+
+def packages():
+    out = subprocess.run(["go", "list", "-json", "./pkg/..."], check=True, capture_output=True, text=True).stdout
+    dec, pos = json.JSONDecoder(), 0
+    while pos < len(out):
+        while pos < len(out) and out[pos].isspace():
+            pos += 1
+        if pos == len(out):
+            break
+        pkg, pos = dec.raw_decode(out, pos)
+        yield pkg
+
+
+def main():
+    problems = []
+    for pkg in packages():
+        name = pkg["ImportPath"].removeprefix(MODULE)
+        layer = LAYERS.get(name)
+        if layer is None:
+            problems.append("%s is not in tools/check_layers.py's LAYERS: give it a layer" % name)
+            continue
+        for imp in pkg.get("Imports", []):
+            if imp.startswith(MODULE):
+                dep = imp.removeprefix(MODULE)
+                if LAYERS.get(dep, layer) >= layer:
+                    problems.append("%s (layer %d) imports %s (layer %s): imports go to lower layers only"
+                                    % (name, layer, dep, LAYERS.get(dep)))
+        if name in CPYTHON_OK:
+            continue
+        for f in pkg.get("CFiles", []) + pkg.get("HFiles", []) + pkg.get("CgoFiles", []):
+            with open(os.path.join(pkg["Dir"], f)) as src:
+                if PYTHON_H.search(src.read()):
+                    problems.append("%s/%s includes Python.h: only pkg/pybridge may know CPython" % (name, f))
+    for p in problems:
+        print("check_layers.py: " + p, file=sys.stderr)
+    if problems:
+        sys.exit(1)
+    print("check_layers.py: %d packages, imports go one way, CPython only in pybridge" % len(LAYERS))
+
+
+if __name__ == "__main__":
+    main()
