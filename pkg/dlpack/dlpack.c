@@ -89,7 +89,7 @@ DLDataType mxgo_dl_type_of[32];
 
 int mxgo_dl_quick_check(const DLTensor* t, uint64_t flags, mxgo_dl_quick* q) {
 	int n = t->ndim;
-	if (t->device.device_type != 1 || n < 1 || n > 64 || t->dtype.lanes != 1 || t->dtype.code > 7 ||
+	if (t->device.device_type != MXGO_DEVICE_CPU || n < 1 || n > MXGO_MAX_DIMS || t->dtype.lanes != 1 || t->dtype.code > 7 ||
 			t->dtype.bits > 128 || !t->shape || !t->data || t->byte_offset > (1ULL << 40))
 		return 0;
 	int dt = mxgo_dl_dtype_of[t->dtype.code][t->dtype.bits] - 1;

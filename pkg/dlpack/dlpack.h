@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include "../ndarray/store.h"
 
+// Go owns these facts (facts.go checks each copy here at compile time).
 #define MXGO_DLPACK_MAJOR 1
 #define MXGO_DLPACK_MINOR 3
+#define MXGO_MAX_DIMS 64   // ndarray.MaxDims
+#define MXGO_DEVICE_CPU 1  // device.CPU, DLPack's kDLCPU
 
 #define MXGO_DLPACK_FLAG_READ_ONLY (1ULL << 0)
 #define MXGO_DLPACK_FLAG_IS_COPIED (1ULL << 1)
@@ -97,7 +100,7 @@ typedef struct {
 	int32_t dtype;
 	int32_t writable;
 	uintptr_t first;
-	int64_t strides[64];
+	int64_t strides[MXGO_MAX_DIMS];
 } mxgo_dl_quick;
 
 // Accepts the plain tensors most producers make (CPU; a dtype mxgo has; 1 to 64

@@ -23,8 +23,14 @@ const (
 	FlagSubbyteTypePadded uint64 = 1 << 2
 )
 
-// Version is the DLPack version mxgo implements.
-var Version = [2]uint32{1, 3}
+// The DLPack version mxgo implements.
+const (
+	VersionMajor = 1
+	VersionMinor = 3
+)
+
+// Version is the DLPack version mxgo implements, as (major, minor).
+var Version = [2]uint32{VersionMajor, VersionMinor}
 
 // TypeOf returns the DLPack (code, bits) of dt; lanes are always 1.
 func TypeOf(dt ndarray.DType) (code, bits uint8) {

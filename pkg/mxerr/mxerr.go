@@ -20,9 +20,16 @@ const (
 	Buffer
 	Memory
 	NotImplemented
+	NumKinds = iota // the number of kinds (C and Python keep tables of this length)
 )
 
 var kindNames = [...]string{"MXNetError", "ValueError", "TypeError", "IndexError", "BufferError", "MemoryError", "NotImplementedError"}
+
+var _ [len(kindNames) - int(NumKinds)]struct{} // a name per kind (with the array's [...])
+var _ [int(NumKinds) - len(kindNames)]struct{}
+
+// Names returns the Python exception names of the kinds, in kind order.
+func Names() []string { return kindNames[:] }
 
 // String returns the Python exception name of k.
 func (k Kind) String() string {

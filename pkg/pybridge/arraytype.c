@@ -118,7 +118,7 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 		}
 		acc *= dims[i];
 	}
-	if (a->dev_type != 1) {
+	if (a->dev_type != MXGO_DEVICE_CPU) {
 		PyErr_Format(PyExc_BufferError, "the array is not in host memory (DLPack device type %d)", a->dev_type);
 		return -1;
 	}
@@ -232,7 +232,7 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 // (mxgo_export_capsule) otherwise.
 static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
 	if (materialize(a) < 0) return NULL;
-	if (copy || a->dev_type != 1 || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
+	if (copy || a->dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
 		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
@@ -296,7 +296,7 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 			PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
 			return NULL;
 		}
-		if (!((dt == a->dev_type && id == a->dev_id) || (dt == 1 && id == 0))) {
+		if (!((dt == a->dev_type && id == a->dev_id) || (dt == MXGO_DEVICE_CPU && id == 0))) {
 			PyErr_Format(PyExc_BufferError, "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
 				"mxgo has no back end to copy it there", dt, id, a->dev_type, a->dev_id);
 			return NULL;
@@ -339,8 +339,8 @@ static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait(a
 
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
 	static PyObject* cpu; // (1, 0), asked for on every import by most consumers
-	if (a->dev_type == 1 && a->dev_id == 0) {
-		if (!cpu && !(cpu = Py_BuildValue("(ii)", 1, 0))) return NULL;
+	if (a->dev_type == MXGO_DEVICE_CPU && a->dev_id == 0) {
+		if (!cpu && !(cpu = Py_BuildValue("(ii)", MXGO_DEVICE_CPU, 0))) return NULL;
 		Py_INCREF(cpu);
 		return cpu;
 	}

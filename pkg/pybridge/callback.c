@@ -28,8 +28,6 @@
 #include "../dlpack/dlpack.h"
 #include "_cgo_export.h"
 
-#define KIND_MXNET 0 // mxerr.MXNet
-
 static PyObject* runner;  // runner(id, run) -> None or (kind, message); set under the GIL
 static atomic_int closed; // set under the GIL by close(); read before taking it
 
@@ -57,7 +55,7 @@ static int from_exception(const char* what, char** msg) {
 	Py_XDECREF(type);
 	Py_XDECREF(value);
 	Py_XDECREF(tb);
-	return KIND_MXNET;
+	return MXGO_KIND_MXNET;
 }
 
 int mxgo_run_callback(int64_t id, int run, char** msg) {
@@ -66,16 +64,16 @@ int mxgo_run_callback(int64_t id, int run, char** msg) {
 	*msg = NULL;
 	if (atomic_load(&closed) || _Py_IsFinalizing()) {
 		*msg = dup_msg(shutting_down);
-		return KIND_MXNET;
+		return MXGO_KIND_MXNET;
 	}
 	PyGILState_STATE st = PyGILState_Ensure();
 	int kind = -1;
 	if (atomic_load(&closed) || _Py_IsFinalizing()) { // close() ran while we waited for the GIL
 		*msg = dup_msg(shutting_down);
-		kind = KIND_MXNET;
+		kind = MXGO_KIND_MXNET;
 	} else if (!runner) {
 		*msg = dup_msg("run_async: no callback runner is registered");
-		kind = KIND_MXNET;
+		kind = MXGO_KIND_MXNET;
 	} else {
 		PyObject* fn = runner;
 		Py_INCREF(fn);
@@ -87,7 +85,7 @@ int mxgo_run_callback(int64_t id, int run, char** msg) {
 			int k;
 			const char* text;
 			if (PyArg_ParseTuple(r, "is", &k, &text)) {
-				kind = k < 0 ? KIND_MXNET : k;
+				kind = k < 0 ? MXGO_KIND_MXNET : k;
 				*msg = dup_msg(text);
 			} else {
 				kind = from_exception("run_async: the callback runner returned a bad result", msg);

@@ -96,7 +96,7 @@ static PyObject* import_plain(void* mt, int versioned) {
 		else mxgo_dl_call_legacy_deleter(mt);
 		return NULL;
 	}
-	mxgo_desc d = {.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = 1,
+	mxgo_desc d = {.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = MXGO_DEVICE_CPU,
 		.dev_id = t->device.device_id, .data = q.first};
 	for (int i = 0; i < t->ndim; i++) {
 		d.shape[i] = t->shape[i];
@@ -175,7 +175,7 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
 	}
 	int overflow;
 	long type = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 0), &overflow);
-	if (type != 1 || overflow) {
+	if (type != MXGO_DEVICE_CPU || overflow) {
 		if (!PyErr_Occurred())
 			PyErr_Format(PyExc_BufferError, "mxgo cannot import memory on DLPack device %R (only CPU, device type 1)", dev);
 		Py_DECREF(dev);

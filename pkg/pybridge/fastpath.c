@@ -20,8 +20,7 @@ PyObject* mxgo_numpy_locks(PyObject* self, PyObject* unused);
 int64_t mxgo_engine_busy;
 
 // Exception classes by mxerr.Kind, registered from Python at import.
-#define NKINDS 7
-static PyObject* error_classes[NKINDS];
+static PyObject* error_classes[MXGO_NKINDS];
 
 // Python stubs the gopy functions out with the same message in forked children (base.py).
 static const char FORKED_MESSAGE[] =
@@ -32,12 +31,12 @@ static const char FORKED_MESSAGE[] =
 	"views of mxgo arrays made before the fork stay usable in the child.";
 
 PyObject* mxgo_raise_forked(void) {
-	PyErr_SetString(error_classes[0] ? error_classes[0] : PyExc_RuntimeError, FORKED_MESSAGE);
+	PyErr_SetString(error_classes[MXGO_KIND_MXNET] ? error_classes[MXGO_KIND_MXNET] : PyExc_RuntimeError, FORKED_MESSAGE);
 	return NULL;
 }
 
 PyObject* mxgo_raise(int kind, char* msg) {
-	PyObject* cls = (kind >= 0 && kind < NKINDS && error_classes[kind]) ? error_classes[kind] : PyExc_RuntimeError;
+	PyObject* cls = (kind >= 0 && kind < MXGO_NKINDS && error_classes[kind]) ? error_classes[kind] : PyExc_RuntimeError;
 	PyErr_SetString(cls, msg ? msg : "unknown error");
 	free(msg);
 	return NULL;
@@ -147,11 +146,11 @@ static PyObject* set_array_class(PyObject* self, PyObject* cls) {
 	Py_RETURN_NONE;
 }
 
-// set_error_classes(MXNetError, ValueError, TypeError, IndexError, BufferError,
-// MemoryError, NotImplementedError): the classes raised for each error kind.
+// set_error_classes(*classes): the class raised for each error kind, in kind order
+// (base.py reads the order from Go's Facts).
 static PyObject* set_error_classes(PyObject* self, PyObject* const* args, Py_ssize_t n) {
-	if (n != NKINDS) { PyErr_Format(PyExc_TypeError, "set_error_classes needs %d classes", NKINDS); return NULL; }
-	for (int i = 0; i < NKINDS; i++) {
+	if (n != MXGO_NKINDS) { PyErr_Format(PyExc_TypeError, "set_error_classes needs %d classes", MXGO_NKINDS); return NULL; }
+	for (int i = 0; i < MXGO_NKINDS; i++) {
 		Py_INCREF(args[i]);
 		Py_XSETREF(error_classes[i], args[i]);
 	}

@@ -3,10 +3,13 @@
 #define MXGO_FASTPATH_H
 
 #include <stdint.h>
+#include "../dlpack/dlpack.h"
 #include "../proc/proc.h"
 
-#define MXGO_MAX_DIMS 64
+// Go owns these facts (facts.go checks each copy here at compile time).
 #define MXGO_PENDING_WORK (-2) // mxgoFastExport: wait (GIL released) and try again
+#define MXGO_NKINDS 7          // mxerr.NumKinds: error kinds, each a Python exception class
+#define MXGO_KIND_MXNET 0      // mxerr.MXNet
 
 // An array's description, filled by Go.
 typedef struct {

@@ -6,7 +6,9 @@ re-raises them as the named exception. The per-call hot paths live in a small C 
 (``_fastpath``) compiled into the same shared object and created once here.
 """
 import atexit
+import builtins
 import ctypes
+import json
 import os
 
 import numpy as np
@@ -14,22 +16,21 @@ import numpy as np
 from ._gen import _mxcore
 from ._gen import pybridge as core
 
-__all__ = ["MXNetError", "call", "core", "fastpath", "DTYPE_NAMES", "dtype_code", "numpy_dtype"]
+__all__ = ["MXNetError", "call", "core", "fastpath", "FACTS", "KIND_NAMES", "DTYPE_NAMES", "dtype_code",
+           "numpy_dtype"]
+
+#: what Go owns and Python derives (pkg/pybridge/facts.go): "error_kinds" (exception names
+#: in Go's kind order), "dlpack_version" ([major, minor]), "device_types" (name -> code)
+FACTS = json.loads(core.Facts())
+#: the Python exception name of each Go error kind, in kind order
+KIND_NAMES = tuple(FACTS["error_kinds"])
 
 
 class MXNetError(Exception):
     """Base class of mxgo's own errors (engine and back-end failures)."""
 
 
-_KINDS = {
-    "MXNetError": MXNetError,
-    "ValueError": ValueError,
-    "TypeError": TypeError,
-    "IndexError": IndexError,
-    "BufferError": BufferError,
-    "MemoryError": MemoryError,
-    "NotImplementedError": NotImplementedError,
-}
+_KINDS = {name: MXNetError if name == "MXNetError" else getattr(builtins, name) for name in KIND_NAMES}
 
 
 def _translate(err):
@@ -55,8 +56,7 @@ def _load_fastpath():
     lib.mxgo_fastpath_module.restype = ctypes.py_object
     lib.mxgo_fastpath_module.argtypes = []
     mod = lib.mxgo_fastpath_module()
-    mod.set_error_classes(MXNetError, ValueError, TypeError, IndexError, BufferError,
-                          MemoryError, NotImplementedError)
+    mod.set_error_classes(*(_KINDS[name] for name in KIND_NAMES))
     return mod
 
 

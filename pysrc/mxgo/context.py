@@ -1,6 +1,8 @@
 """Devices, MXNet style: ``mx.cpu()``, ``mx.gpu(1)``, ``with mx.cpu(0): ...``."""
 import threading
 
+from .base import FACTS
+
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context"]
 
 
@@ -11,8 +13,8 @@ class Context:
     ``__dlpack_device__`` reports. Usable as a context manager to set the default device.
     """
 
-    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned"}
-    devstr2type = {"cpu": 1, "gpu": 2, "cpu_pinned": 3}
+    devstr2type = dict(FACTS["device_types"])  # DLPack's codes, from Go's device package
+    devtype2str = {code: name for name, code in devstr2type.items()}
     _local = threading.local()
 
     def __init__(self, device_type, device_id=0):

@@ -17,7 +17,8 @@ import ctypes
 import itertools
 import os
 
-from ..base import MXNetError, _mxcore, call, core
+from ..base import KIND_NAMES, MXNetError, _mxcore, call, core
+from ..context import Context
 from .dlpack import from_dlpack
 from .ndarray import NDArray
 
@@ -41,11 +42,12 @@ _ids = itertools.count(1)
 
 _READ_ONLY = 1 << 0  # DLPack flags
 _IS_COPIED = 1 << 1
-_CPU = 1
+_CPU = Context.devstr2type["cpu"]
 
-# mxerr kinds, in Go's order; MXNetError is 0.
-_KIND_OF = ((MemoryError, 5), (BufferError, 4), (IndexError, 3), (NotImplementedError, 6),
-            (TypeError, 2), (ValueError, 1), (MXNetError, 0))
+# The error kind of each exception class mxgo maps, subclasses before their bases.
+_KIND_OF = tuple((cls, KIND_NAMES.index(cls.__name__)) for cls in (
+    MemoryError, BufferError, IndexError, NotImplementedError, TypeError, ValueError, MXNetError))
+_MXNET = KIND_NAMES.index("MXNetError")
 
 
 def _type_name(cls):
@@ -64,7 +66,7 @@ def _error_result(exc):
     for cls, kind in _KIND_OF:
         if isinstance(exc, cls):
             return kind, "%s: %s" % (_type_name(type(exc)), text)
-    return 0, "%s: %s" % (_type_name(type(exc)), text)
+    return _MXNET, "%s: %s" % (_type_name(type(exc)), text)
 
 
 def _runner(cid, run):

@@ -10,7 +10,8 @@ import numbers
 
 import numpy as np
 
-from ..base import dtype_code, fastpath
+from ..base import FACTS, dtype_code, fastpath
+from ..context import Context
 from .ndarray import NDArray, _borrow_numpy, array
 
 __all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write"]
@@ -19,9 +20,9 @@ _import_capsule = fastpath.import_capsule
 _import_object = fastpath.import_object
 _from_numpy = fastpath.from_numpy
 _Capsule = type(datetime.datetime_CAPI)  # PyCapsule, which Python < 3.13 does not name
-_CPU = (1, 0)
+_CPU = (Context.devstr2type["cpu"], 0)
 #: the DLPack version mxgo speaks, asked of producers
-MAX_VERSION = (1, 3)
+MAX_VERSION = tuple(FACTS["dlpack_version"])
 
 
 def _check_array(arr):

@@ -1,0 +1,45 @@
+package pybridge
+
+/*
+#include "fastpath.h"
+*/
+import "C"
+
+import (
+	"encoding/json"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/dlpack"
+	"github.com/mxgo/mxgo/pkg/mxerr"
+)
+
+// Go owns the facts that C and Python also need. C's copies (fastpath.h) are checked
+// here at compile time: an array type whose length is negative fails the build, so each
+// pair holds only if they agree. Python reads Facts at import.
+var (
+	_ [C.MXGO_NKINDS - mxerr.NumKinds]struct{}
+	_ [mxerr.NumKinds - C.MXGO_NKINDS]struct{}
+	_ [C.MXGO_KIND_MXNET - mxerr.MXNet]struct{}
+	_ [mxerr.MXNet - C.MXGO_KIND_MXNET]struct{}
+	_ [C.MXGO_PENDING_WORK - pendingWork]struct{}
+	_ [pendingWork - C.MXGO_PENDING_WORK]struct{}
+)
+
+// The device types mx.Context names (MXNet's three).
+var contextDevices = []device.Type{device.CPU, device.CUDA, device.CUDAHost}
+
+// Facts returns, as JSON, what Python derives from Go instead of keeping copies: the
+// error kinds' exception names in kind order, the DLPack version, and the device type
+// code of each context name.
+func Facts() string {
+	devices := map[string]device.Type{}
+	for _, t := range contextDevices {
+		devices[t.String()] = t
+	}
+	b, _ := json.Marshal(map[string]any{ // strings, ints and their slices and maps always marshal
+		"error_kinds":    mxerr.Names(),
+		"dlpack_version": dlpack.Version,
+		"device_types":   devices,
+	})
+	return string(b)
+}
