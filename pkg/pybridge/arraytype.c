@@ -1,13 +1,12 @@
 // NDArrayBase: the C part of mxgo's Python NDArray. It owns a Go handle (freed in
 // tp_dealloc) and the array's metadata, and implements the per-call DLPack methods in C.
-// An array made by from_numpy (numpy.c) starts without a handle, holding the NumPy array
-// instead: the first use that needs Go (an operation, an export, reading .handle) makes
-// the Go side then (mxgo_array_materialize).
+// An array made in C (from_numpy, plain DLPack imports) starts without a handle, holding
+// the object whose memory it views instead: the first use that needs Go (an operation,
+// an export, reading .handle) makes the Go side then (materialize).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
-#include "fastpath.h"
-#include "../dlpack/dlpack.h"
+#include "bridge.h"
 #include "_cgo_export.h"
 
 typedef struct {
@@ -16,13 +15,8 @@ typedef struct {
 	PyObject* owner;   // without a handle: the object whose memory the array views
 	PyObject* shape;   // tuple of ints
 	PyObject* strides; // tuple of ints, in elements
-	int32_t dtype;
-	char writable;
-	int32_t dev_type;
-	int32_t dev_id;
-	uintptr_t data;    // address of the first element
 	int64_t size;      // number of elements
-	mxgo_store* store; // the storage's C half, which exports made in C hold
+	mxgo_dl_src src;   // what exports made in C describe (store NULL until materialised)
 	PyObject* weakrefs;
 } ArrayObject;
 
@@ -41,17 +35,15 @@ static PyObject* int_tuple(const int64_t* v, int n) {
 
 static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
 	a->handle = h; // owned from here on, even if the rest fails
-	a->shape = int_tuple(d->shape, d->ndim);
-	a->strides = int_tuple(d->strides, d->ndim);
+	a->shape = int_tuple(d->shape, d->src.ndim);
+	a->strides = int_tuple(d->strides, d->src.ndim);
 	if (!a->shape || !a->strides) return -1;
-	a->dtype = d->dtype;
-	a->writable = d->writable != 0;
-	a->dev_type = d->dev_type;
-	a->dev_id = d->dev_id;
-	a->data = d->data;
+	a->src = d->src;
+	a->src.writable = d->src.writable != 0;
+	a->src.code = mxgo_dl_type_of[d->src.dtype].code;
+	a->src.bits = mxgo_dl_type_of[d->src.dtype].bits;
 	a->size = 1;
-	for (int i = 0; i < d->ndim; i++) a->size *= d->shape[i];
-	a->store = d->store;
+	for (int i = 0; i < d->src.ndim; i++) a->size *= d->shape[i];
 	return 0;
 }
 
@@ -92,11 +84,12 @@ static int materialize(ArrayObject* a) {
 	int64_t h = 0;
 	mxgo_desc d;
 	char* msg = NULL;
-	int kind = mxgoFastAdopt((void*)a->data, a->dtype, n, dims, dims + n, a->writable, a->dev_id, a->owner, &h, &d, &msg);
+	int kind = mxgoFastAdopt(a->src.data, a->src.dtype, n, dims, dims + n, a->src.writable, a->src.dev_id, a->owner,
+		&h, &d, &msg);
 	if (kind >= 0) { mxgo_raise(kind, msg); return -1; }
 	a->owner = NULL; // Go's storage holds the reference now
 	a->handle = h;
-	a->store = d.store;
+	a->src.store = d.src.store;
 	return 0;
 }
 
@@ -118,12 +111,12 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 		}
 		acc *= dims[i];
 	}
-	if (a->dev_type != MXGO_DEVICE_CPU) {
-		PyErr_Format(PyExc_BufferError, "the array is not in host memory (DLPack device type %d)", a->dev_type);
+	if (a->src.dev_type != MXGO_DEVICE_CPU) {
+		PyErr_Format(PyExc_BufferError, "the array is not in host memory (DLPack device type %d)", a->src.dev_type);
 		return -1;
 	}
-	*data = a->size > 0 ? (void*)a->data : none;
-	*nbytes = (Py_ssize_t)(a->size * (mxgo_dl_type_of[a->dtype].bits / 8));
+	*data = a->size > 0 ? a->src.data : none;
+	*nbytes = (Py_ssize_t)(a->size * (mxgo_dl_type_of[a->src.dtype].bits / 8));
 	return 0;
 }
 
@@ -232,13 +225,11 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 // (mxgo_export_capsule) otherwise.
 static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
 	if (materialize(a) < 0) return NULL;
-	if (copy || a->dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
+	if (copy || a->src.dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
 		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
-	DLDataType t = mxgo_dl_type_of[a->dtype];
-	mxgo_dl_src src = {a->store, a->dtype, a->writable, (void*)a->data, a->dev_type, a->dev_id, t.code, t.bits, n};
-	void* mt = mxgo_dl_export(&src, dims, dims + n, versioned, flags);
+	void* mt = mxgo_dl_export(&a->src, dims, dims + n, versioned, flags);
 	if (!mt) return PyErr_NoMemory();
 	return mxgo_capsule(mt, versioned);
 }
@@ -260,7 +251,7 @@ static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_s
 	int versioned;
 	if (parse_kw("to_dlpack_for_write", args, nargs, kwnames, names, interned, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
-	if (!a->writable) {
+	if (!a->src.writable) {
 		PyErr_SetString(PyExc_BufferError, "to_dlpack_for_write: the array is read-only");
 		return NULL;
 	}
@@ -296,9 +287,9 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 			PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
 			return NULL;
 		}
-		if (!((dt == a->dev_type && id == a->dev_id) || (dt == MXGO_DEVICE_CPU && id == 0))) {
+		if (!((dt == a->src.dev_type && id == a->src.dev_id) || (dt == MXGO_DEVICE_CPU && id == 0))) {
 			PyErr_Format(PyExc_BufferError, "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
-				"mxgo has no back end to copy it there", dt, id, a->dev_type, a->dev_id);
+				"mxgo has no back end to copy it there", dt, id, a->src.dev_type, a->src.dev_id);
 			return NULL;
 		}
 	}
@@ -310,13 +301,13 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 		}
 		do_copy = copy == Py_True;
 	}
-	if (!versioned && !a->writable && !do_copy) {
+	if (!versioned && !a->src.writable && !do_copy) {
 		PyErr_SetString(PyExc_BufferError, "a read-only array cannot be exported as a legacy DLPack capsule "
 			"(pass max_version=(1, 0) or newer)");
 		return NULL;
 	}
 	// A consumer may write unless it got a read-only or copied tensor: wait as for_write.
-	int for_write = !do_copy && !(versioned && !a->writable);
+	int for_write = !do_copy && !(versioned && !a->src.writable);
 	return export(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write);
 }
 
@@ -339,12 +330,12 @@ static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait(a
 
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
 	static PyObject* cpu; // (1, 0), asked for on every import by most consumers
-	if (a->dev_type == MXGO_DEVICE_CPU && a->dev_id == 0) {
+	if (a->src.dev_type == MXGO_DEVICE_CPU && a->src.dev_id == 0) {
 		if (!cpu && !(cpu = Py_BuildValue("(ii)", MXGO_DEVICE_CPU, 0))) return NULL;
 		Py_INCREF(cpu);
 		return cpu;
 	}
-	return Py_BuildValue("(ii)", a->dev_type, a->dev_id);
+	return Py_BuildValue("(ii)", a->src.dev_type, a->src.dev_id);
 }
 
 static PyMethodDef array_methods[] = {
@@ -375,17 +366,20 @@ static PyMemberDef array_members[] = {
 	{"_shape", T_OBJECT_EX, offsetof(ArrayObject, shape), RO, NULL},
 	{"strides", T_OBJECT_EX, offsetof(ArrayObject, strides), RO, "Strides in elements (not bytes, unlike NumPy)."},
 	{"_strides", T_OBJECT_EX, offsetof(ArrayObject, strides), RO, NULL},
-	{"writable", T_BOOL, offsetof(ArrayObject, writable), RO,
-	 "False for arrays imported read-only (read-only NumPy sources, READ_ONLY DLPack)."},
-	{"_writable", T_BOOL, offsetof(ArrayObject, writable), RO, NULL},
-	{"_code", T_INT, offsetof(ArrayObject, dtype), RO, NULL},
-	{"_devtype", T_INT, offsetof(ArrayObject, dev_type), RO, NULL},
-	{"_devid", T_INT, offsetof(ArrayObject, dev_id), RO, NULL},
-	{"_data", T_ULONGLONG, offsetof(ArrayObject, data), RO, "Address of the first element."},
+	{"_code", T_INT, offsetof(ArrayObject, src.dtype), RO, NULL},
+	{"_devtype", T_INT, offsetof(ArrayObject, src.dev_type), RO, NULL},
+	{"_devid", T_INT, offsetof(ArrayObject, src.dev_id), RO, NULL},
 	{NULL},
 };
 
+static PyObject* get_writable(ArrayObject* a, void* unused) { return PyBool_FromLong(a->src.writable); }
+static PyObject* get_data(ArrayObject* a, void* unused) { return PyLong_FromVoidPtr(a->src.data); }
+
 static PyGetSetDef array_getset[] = {
+	{"writable", (getter)get_writable, NULL,
+	 "False for arrays imported read-only (read-only NumPy sources, READ_ONLY DLPack).", NULL},
+	{"_writable", (getter)get_writable, NULL, NULL, NULL},
+	{"_data", (getter)get_data, NULL, "Address of the first element.", NULL},
 	{"handle", (getter)get_handle, NULL, "The Go handle of this array.", NULL},
 	{"_h", (getter)get_handle, NULL, NULL, NULL},
 	{NULL},

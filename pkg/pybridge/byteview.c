@@ -7,7 +7,7 @@
 // The caller waits for pending writes first (NDArray.wait_to_read).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include "fastpath.h"
+#include "bridge.h"
 
 typedef struct {
 	PyObject_HEAD

@@ -23,9 +23,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "callback.h"
-#include "fastpath.h"
-#include "../dlpack/dlpack.h"
+#include "bridge.h"
 #include "_cgo_export.h"
 
 static PyObject* runner;  // runner(id, run) -> None or (kind, message); set under the GIL
@@ -119,19 +117,6 @@ static PyObject* is_closed(PyObject* self, PyObject* unused) {
 	return PyBool_FromLong(atomic_load(&closed));
 }
 
-static void capsule_destructor(PyObject* cap) {
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
-	if (PyCapsule_IsValid(cap, "dltensor")) {
-		DLManagedTensor* t = PyCapsule_GetPointer(cap, "dltensor");
-		if (t->deleter) t->deleter(t);
-	} else if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
-		DLManagedTensorVersioned* t = PyCapsule_GetPointer(cap, "dltensor_versioned");
-		if (t->deleter) t->deleter(t);
-	}
-	PyErr_Restore(type, value, tb);
-}
-
 // export(handle, versioned, flags, copy) -> capsule, without waiting on the engine: for
 // the views a callback receives, whose operation is the engine work an ordinary export
 // would wait for (and so wait forever).
@@ -153,12 +138,7 @@ static PyObject* export_nowait(PyObject* self, PyObject* const* args, Py_ssize_t
 	char* msg = NULL;
 	int kind = mxgoCallbackExport(h, versioned, flags, copy, &mt, &msg);
 	if (kind >= 0) return mxgo_raise(kind, msg);
-	PyObject* cap = PyCapsule_New(mt, versioned ? "dltensor_versioned" : "dltensor", capsule_destructor);
-	if (!cap) {
-		if (versioned) { DLManagedTensorVersioned* t = mt; t->deleter(t); }
-		else { DLManagedTensor* t = mt; t->deleter(t); }
-	}
-	return cap;
+	return mxgo_capsule(mt, versioned);
 }
 
 static PyMethodDef methods[] = {

@@ -7,7 +7,7 @@ package pybridge
 
 /*
 #include <stdlib.h>
-#include "callback.h"
+#include "bridge.h"
 */
 import "C"
 

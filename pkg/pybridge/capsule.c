@@ -5,8 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
-#include "fastpath.h"
-#include "../dlpack/dlpack.h"
+#include "bridge.h"
 #include "_cgo_export.h"
 
 static const char* const LEGACY = "dltensor";
@@ -96,8 +95,8 @@ static PyObject* import_plain(void* mt, int versioned) {
 		else mxgo_dl_call_legacy_deleter(mt);
 		return NULL;
 	}
-	mxgo_desc d = {.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = MXGO_DEVICE_CPU,
-		.dev_id = t->device.device_id, .data = q.first};
+	mxgo_desc d = {.src = {.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = MXGO_DEVICE_CPU,
+		.dev_id = t->device.device_id, .data = (void*)q.first}};
 	for (int i = 0; i < t->ndim; i++) {
 		d.shape[i] = t->shape[i];
 		d.strides[i] = q.strides[i];

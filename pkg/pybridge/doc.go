@@ -10,8 +10,10 @@
 // leaked per call, found under LeakSanitizer), so those return (0, err) instead.
 //
 // The per-call hot paths (capsule export and consumption, from_numpy, waits, operator
-// calls) are C functions in fastpath.c and its siblings that CPython calls directly;
-// Python registers them once at import through mxgo_fastpath_module. Exports, their
-// deleters and the import of plain tensors and NumPy arrays do not enter Go at all
-// while the engine is idle (see README, "How it is built").
+// calls) are C functions that CPython calls directly, in the mxgo._fastpath module that
+// Python creates once at import (mxgo_fastpath_module, module.c). bridge.h is their map:
+// each C file has one job, and the Go file of the same name holds the exports it calls.
+// Exports, their deleters and the import of plain tensors and NumPy arrays do not enter
+// Go at all while the engine is idle (see README, "How it is built"). gopy wraps the
+// functions of api.go, callback.go (RunAsync) and facts.go for the rarer calls.
 package pybridge

@@ -1,7 +1,7 @@
 package pybridge
 
 /*
-#include "fastpath.h"
+#include "bridge.h"
 */
 import "C"
 

@@ -2,7 +2,7 @@
 // as objects (their handles read here) instead of gopy's strings.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include "fastpath.h"
+#include "bridge.h"
 #include "_cgo_export.h"
 
 #define STACK_ARRAYS 8

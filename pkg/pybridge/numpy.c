@@ -1,7 +1,7 @@
 // from_numpy in C: an NDArray over a NumPy array's memory without entering Go. The array
 // object holds a reference to the NumPy array and its metadata; Go makes its side (a
 // storage over the memory, released by dropping that reference) only when an operation
-// or an export first needs it (mxgo_array_materialize in arraytype.c).
+// or an export first needs it (materialize in arraytype.c).
 //
 // NumPy's headers are not a build dependency, so the fields read here mirror NumPy's
 // PyArrayObject_fields and PyArray_Descr, whose leading fields are ABI that every
@@ -10,7 +10,7 @@
 // fast path stays off if anything differs.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include "fastpath.h"
+#include "bridge.h"
 
 typedef struct {
 	PyObject_HEAD
@@ -146,8 +146,8 @@ static PyObject* view(PyObject* obj, int lock_it) {
 	if (!lock_it && !own_writable) Py_RETURN_NOTIMPLEMENTED; // NumPy < 2.1 refuses these: let it say so
 	int writable = own_writable;
 	if (lock_it && !writable && (writable = is_locked(obj)) < 0) return NULL;
-	mxgo_desc desc = {.dtype = code_of_type[t] - 1, .ndim = a->nd, .writable = writable, .dev_type = MXGO_DEVICE_CPU,
-		.data = (uintptr_t)a->data};
+	mxgo_desc desc = {.src = {.dtype = code_of_type[t] - 1, .ndim = a->nd, .writable = writable,
+		.dev_type = MXGO_DEVICE_CPU, .data = a->data}};
 	int64_t acc = 1;
 	for (int i = a->nd - 1; i >= 0; i--) { // contiguous element strides, as Go's ContiguousStrides
 		desc.shape[i] = a->dimensions[i];

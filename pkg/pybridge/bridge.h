@@ -1,0 +1,119 @@
+// pybridge's map: every function, type and variable its C files share with each other
+// and with the Go files that export for them. Each C file has one job; where it calls
+// Go, the Go file of the same name holds those exports.
+//
+//   module.c     the mxgo._fastpath module (its method table), set_array_class,
+//                in_forked_child; the engine's busy count, which module.go mirrors
+//   errors.c     exception classes by error kind, mxgo_raise, the forked-child error;
+//                errors.go: how Go reports errors to C
+//   arraytype.c  NDArrayBase: metadata, the DLPack methods, waits      (arraytype.go)
+//   create.c     empty, fill, from_buffer                              (create.go)
+//   capsule.c    DLPack capsules: exports, imports, destructors        (capsule.go)
+//   invoke.c     operator calls                                        (invoke.go)
+//   numpy.c      from_numpy and NumPy views, without NumPy's headers
+//   byteview.c   ByteView, the buffer that pickle hands out of band
+//   callback.c   run_async's Python callables on engine threads       (callback.go)
+//
+// The sections below the Py_PYTHON_H test need Python.h (the C files include it first);
+// the Go files see only what is above it.
+#ifndef MXGO_BRIDGE_H
+#define MXGO_BRIDGE_H
+
+#include <stdint.h>
+#include "../dlpack/dlpack.h"
+#include "../proc/proc.h"
+
+// Go owns these facts (facts.go checks each copy here at compile time).
+#define MXGO_PENDING_WORK (-2) // mxgoFastExport: wait (GIL released) and try again
+#define MXGO_NKINDS 7          // mxerr.NumKinds: error kinds, each a Python exception class
+#define MXGO_KIND_MXNET 0      // mxerr.MXNet
+
+// An array: what its Python object and its exports share (mxgo_dl_src: the storage's C
+// half, dtype, writability, first element, device, DLPack type, ndim), with its shape
+// and strides. Go fills it (describe); C fills it for arrays it makes alone, with store
+// NULL until Go adopts them. code and bits are always set from the dtype by C.
+typedef struct {
+	mxgo_dl_src src;
+	int64_t shape[MXGO_MAX_DIMS];
+	int64_t strides[MXGO_MAX_DIMS];
+} mxgo_desc;
+
+// The engine's busy count (engine.MirrorBusy; module.c): 0 when no operation is running
+// and no error is held, so an export cannot have anything to wait for.
+extern int64_t mxgo_engine_busy;
+
+// create.c, called by Go: release a buffer taken by from_buffer, or the reference a
+// materialised foreign array held to its owner (each takes the GIL).
+void mxgo_release_buffer(void* view);
+void mxgo_release_owner(void* owner);
+
+// callback.c, called by Go on an engine thread: runs (run != 0) or discards (run == 0)
+// the Python callable registered under id, taking the GIL only for that. Returns -1 on
+// success, otherwise an mxerr.Kind with a malloc'd message in *msg that the caller
+// frees. Never runs Python once the interpreter is finalizing (or after mxgo's exit
+// hook): then it returns MXNetError's kind without taking the GIL.
+int mxgo_run_callback(int64_t id, int run, char** msg);
+
+#ifdef Py_PYTHON_H
+// ---- errors.c
+// Raises MXNetError saying that mxgo cannot run in a forked child, and returns NULL. Every
+// C path that would enter Go first does: if (mxgo_forked) return mxgo_raise_forked();
+// What C does alone (imports of plain NumPy and DLPack memory, exports while the engine
+// is idle, metadata) keeps working in the child.
+PyObject* mxgo_raise_forked(void);
+// Its message, which base.py's stubs of the gopy functions raise too.
+extern const char mxgo_forked_message[];
+// Raises the exception class registered for an mxerr.Kind with msg (which it frees).
+PyObject* mxgo_raise(int kind, char* msg);
+PyObject* mxgo_set_error_classes(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
+// ---- arraytype.c
+// The NDArray base type, and the Python subclass arrays are made as.
+extern PyTypeObject mxgo_array_base_type;
+extern PyTypeObject* mxgo_array_class;
+// Makes an array object of the registered class owning handle h, described by d.
+PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
+// Makes an array object viewing owner's memory, described by d (store NULL); Go makes
+// its side when the array is first used by Go (materialize).
+PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner);
+// The handle of NDArrayBase o into *h; TypeError naming what (an argument) otherwise.
+int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
+// The number of elements of NDArrayBase o.
+int64_t mxgo_array_size(PyObject* o);
+// The first byte and byte count of o, a C-contiguous host NDArrayBase; -1 with an
+// exception (TypeError, BufferError) for anything else.
+int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes);
+
+// ---- create.c (module functions)
+PyObject* mxgo_from_buffer(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* mxgo_empty(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* mxgo_fill(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
+// ---- capsule.c
+// Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
+// after the array's pending writes (and reads too when for_write) are done.
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
+// Wraps an mxgo export (from mxgo_dl_export or Go) in a capsule that owns it.
+PyObject* mxgo_capsule(void* mt, int versioned);
+// Module functions: import_capsule(capsule), import_object(obj).
+PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap);
+PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
+
+// ---- invoke.c (module function)
+PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
+// ---- numpy.c
+// An NDArray viewing NumPy array obj as from_dlpack(obj) would, or NotImplemented.
+PyObject* mxgo_numpy_view(PyObject* obj);
+// Module functions.
+PyObject* mxgo_set_numpy(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* mxgo_from_numpy(PyObject* self, PyObject* obj);
+PyObject* mxgo_numpy_lock(PyObject* self, PyObject* arr);
+PyObject* mxgo_numpy_locked(PyObject* self, PyObject* arr);
+PyObject* mxgo_numpy_locks(PyObject* self, PyObject* unused);
+
+// ---- byteview.c
+extern PyTypeObject mxgo_byteview_type;
+#endif
+
+#endif
