@@ -1,29 +1,17 @@
-"""``mx.nd``: MXNet-style NDArrays and their zero-copy exchange with other frameworks."""
+"""``mx.nd``: MXNet-style NDArrays and their zero-copy exchange with other frameworks.
+
+Modules, each importing only those before it: dlpack (from_dlpack, C only), op (the
+operator registry's functions and NDArray's operator methods), ndarray (NDArray and
+creation), callback (run_async), random.
+"""
 from . import random
 from .callback import DLPackView, run_async
-from .dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
-from .ndarray import NDArray, arange, array, empty, full, ones, waitall, zeros
-from .op import _public_ops
+from .dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
+from .ndarray import NDArray, arange, array, empty, from_numpy, full, ones, waitall, zeros
+from .op import PUBLIC as _OPS
 
 # mx.nd.add, mx.nd.sum, ...: one function per registered operator (see op.py).
-_OPS = _public_ops()
 globals().update(_OPS)
-
-# MXNet's method forms of operators (x.sum(axis=0), x.exp(), ...), generated with them.
-_METHODS = ("sum", "mean", "prod", "max", "min", "argmax", "argmin", "abs", "sign", "exp", "log", "sqrt",
-            "square", "sin", "cos", "tanh", "sigmoid", "relu", "clip", "dot")
-
-
-def _method(fn):
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__name__ = method.__qualname__ = fn.__name__
-    method.__doc__ = fn.__doc__
-    return method
-
-
-for _name in _METHODS:
-    setattr(NDArray, _name, _method(_OPS[_name]))
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall", "random",
            "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",

@@ -1,24 +1,22 @@
-"""DLPack exchange and zero-copy NumPy import.
+"""DLPack import (``from_dlpack``) and MXNet's module forms of the exports.
 
-Export lives on NDArray (``to_dlpack_for_read``, ``to_dlpack_for_write``, ``__dlpack__``);
-this module adds MXNet's module-level forms. Import:
-``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for one;
-``from_numpy`` views a NumPy array's memory through the buffer protocol.
+Export lives on NDArray (``to_dlpack_for_read``, ``to_dlpack_for_write``, ``__dlpack__``,
+in C). ``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for
+one. This module needs only the C fast path, so that op.py can import any DLPack producer
+without depending on ndarray.py.
 """
 import datetime
 import numbers
 
 import numpy as np
 
-from ..base import FACTS, dtype_code, fastpath
+from ..base import FACTS, fastpath
 from ..context import Context
-from .ndarray import NDArray, _borrow_numpy, array
 
-__all__ = ["from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write"]
+__all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
 
 _import_capsule = fastpath.import_capsule
 _import_object = fastpath.import_object
-_from_numpy = fastpath.from_numpy
 _Capsule = type(datetime.datetime_CAPI)  # PyCapsule, which Python < 3.13 does not name
 _CPU = (Context.devstr2type["cpu"], 0)
 #: the DLPack version mxgo speaks, asked of producers
@@ -26,7 +24,7 @@ MAX_VERSION = tuple(FACTS["dlpack_version"])
 
 
 def _check_array(arr):
-    if not isinstance(arr, NDArray):
+    if not isinstance(arr, fastpath.NDArrayBase):
         raise TypeError("expected an mxgo NDArray, got %s" % type(arr).__name__)
 
 
@@ -112,30 +110,3 @@ def _device_tuple(device):
     if ctx is not None:
         return (ctx, device.device_id)
     return device
-
-
-def from_numpy(ndarray, zero_copy=True):
-    """Returns an NDArray for a NumPy array, sharing its memory when ``zero_copy``.
-
-    Zero-copy needs a C-contiguous array (ValueError otherwise) and marks the NumPy array
-    read-only so that NumPy cannot race mxgo; writes through mxgo stay visible in NumPy.
-    A NumPy array that is read-only for its own reasons gives a non-writable NDArray.
-    ``zero_copy=False`` copies and leaves the NumPy array as it was."""
-    if zero_copy is True:
-        out = _from_numpy(ndarray)  # the steps below, in C, for the common cases
-        if out is not NotImplemented:
-            return out
-    if not isinstance(ndarray, np.ndarray):
-        raise TypeError("from_numpy expects a numpy.ndarray, got %s" % type(ndarray).__name__)
-    code = dtype_code(ndarray.dtype)
-    if not zero_copy:
-        return array(ndarray, dtype=ndarray.dtype)
-    if not ndarray.flags.c_contiguous:
-        raise ValueError("only C-contiguous arrays can be shared without a copy; "
-                         "pass np.ascontiguousarray(a) or zero_copy=False")
-    own_writable = ndarray.flags.writeable
-    # A NumPy array mxgo locked (or a view of one) stays writable through mxgo, as in MXNet.
-    out = _borrow_numpy(ndarray, own_writable or fastpath.numpy_locked(ndarray), code)
-    if own_writable:
-        fastpath.numpy_lock(ndarray)
-    return out

@@ -8,8 +8,10 @@ import numpy as np
 
 from ..base import BFLOAT16, DTYPE_NAMES, NUMPY_BFLOAT16, MXNetError, call, core, dtype_code, fastpath, numpy_dtype
 from ..context import Context, current_context
+from . import op as _ops
+from .op import is_scalar, scalar_args
 
-__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall"]
+__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "from_numpy", "waitall"]
 
 _FLOAT32 = dtype_code("float32")
 _ITEMSIZE = tuple(2 if name == "bfloat16" else np.dtype(name).itemsize for name in DTYPE_NAMES)
@@ -199,10 +201,10 @@ class NDArray(fastpath.NDArrayBase):
                 call(core.Copy, target._h, value._h, False)
                 return
             value = value.asnumpy()
-        if _is_scalar(value):
+        if is_scalar(value):
             if type(value) is complex and not DTYPE_NAMES[target._code].startswith("complex"):
                 raise TypeError("cannot assign a complex value to a %s array" % DTYPE_NAMES[target._code])
-            fastpath.fill(target, *_scalar_args(value))
+            fastpath.fill(target, *scalar_args(value))
             return
         src = np.asarray(value)
         if src.dtype == object or src.dtype.kind in "USVMm":
@@ -214,12 +216,30 @@ class NDArray(fastpath.NDArrayBase):
         src = np.asarray(np.broadcast_to(src, target._shape), order="C")
         _copy_from_numpy(target, src)
 
-    # ---- arithmetic ---------------------------------------------------------------------
-    # +, -, *, /, @ and the comparisons (with their reflected and in-place forms) are set
-    # by op._operator; they call _binary for anything but two NDArrays.
+    # ---- operators and MXNet's method forms, from the operator registry (op.py) -------------
+    # Two NDArrays, or an NDArray and a Python float or int, go straight to C; anything
+    # else through _binary.
+    __add__, __radd__, __iadd__ = _ops.binary_methods("add", "add")
+    __sub__, __rsub__, __isub__ = _ops.binary_methods("subtract", "sub")
+    __mul__, __rmul__, __imul__ = _ops.binary_methods("multiply", "mul")
+    __truediv__, __rtruediv__, __itruediv__ = _ops.binary_methods("divide", "truediv")
+    __div__, __rdiv__, __idiv__ = _ops.binary_methods("divide", "div")
+    __matmul__, __rmatmul__, __imatmul__ = _ops.binary_methods("matmul", "matmul")
+    # Comparisons give bool NDArrays, as in MXNet and NumPy.
+    __eq__ = _ops.compare_method("equal", "eq")
+    __ne__ = _ops.compare_method("not_equal", "ne")
+    __gt__ = _ops.compare_method("greater", "gt")
+    __ge__ = _ops.compare_method("greater_equal", "ge")
+    __lt__ = _ops.compare_method("lesser", "lt")
+    __le__ = _ops.compare_method("lesser_equal", "le")
+    sum, mean, prod, max, min = (_ops.method(n) for n in ("sum", "mean", "prod", "max", "min"))
+    argmax, argmin, dot, clip = (_ops.method(n) for n in ("argmax", "argmin", "dot", "clip"))
+    abs, sign, exp, log, sqrt, square = (_ops.method(n) for n in ("abs", "sign", "exp", "log", "sqrt", "square"))
+    sin, cos, tanh, sigmoid, relu = (_ops.method(n) for n in ("sin", "cos", "tanh", "sigmoid", "relu"))
+
     def _binary(self, name, other, out=None, reverse=False):
         """self <name> other through the operator registry (other <name> self when reverse)."""
-        if _is_scalar(other):
+        if is_scalar(other):
             scalar_op = _ops.OPS[name].get("scalar_op")
             if scalar_op is None:
                 return NotImplemented
@@ -262,26 +282,6 @@ def _shape_str(shape):
         return ",".join(map(str, map(operator.index, shape)))
     except TypeError:
         raise TypeError("shape must be an int or a sequence of ints, got %r" % (shape,)) from None
-
-
-def _is_scalar(v):
-    return isinstance(v, (numbers.Number, np.generic)) and not isinstance(v, np.ndarray)
-
-
-def _scalar_args(v):
-    """(is_int, int_value, real, imag) for Fill and BinaryScalar."""
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, (bool, numbers.Integral)):
-        v = int(v)
-        if not -(1 << 63) <= v < (1 << 64):
-            raise OverflowError("Python int %d is too large for any mxgo dtype" % v)
-        return True, v - (1 << 64) if v >= (1 << 63) else v, float(v), 0.0
-    if isinstance(v, numbers.Real):
-        return False, 0, float(v), 0.0
-    if isinstance(v, numbers.Complex):
-        return False, 0, float(v.real), float(v.imag)
-    raise TypeError("expected a number, got %s" % type(v).__name__)
 
 
 def _encode_key(key):
@@ -404,7 +404,7 @@ def empty(shape, ctx=None, dtype=None):
 def full(shape, val, ctx=None, dtype=None):
     """Returns an array filled with ``val``."""
     out = empty(shape, ctx, dtype)
-    fastpath.fill(out, *_scalar_args(val))
+    fastpath.fill(out, *scalar_args(val))
     return out
 
 
@@ -439,6 +439,33 @@ def array(source_array, ctx=None, dtype=None):
     return out
 
 
+def from_numpy(ndarray, zero_copy=True):
+    """Returns an NDArray for a NumPy array, sharing its memory when ``zero_copy``.
+
+    Zero-copy needs a C-contiguous array (ValueError otherwise) and marks the NumPy array
+    read-only so that NumPy cannot race mxgo; writes through mxgo stay visible in NumPy.
+    A NumPy array that is read-only for its own reasons gives a non-writable NDArray.
+    ``zero_copy=False`` copies and leaves the NumPy array as it was."""
+    if zero_copy is True:
+        out = fastpath.from_numpy(ndarray)  # the steps below, in C, for the common cases
+        if out is not NotImplemented:
+            return out
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError("from_numpy expects a numpy.ndarray, got %s" % type(ndarray).__name__)
+    code = dtype_code(ndarray.dtype)
+    if not zero_copy:
+        return array(ndarray, dtype=ndarray.dtype)
+    if not ndarray.flags.c_contiguous:
+        raise ValueError("only C-contiguous arrays can be shared without a copy; "
+                         "pass np.ascontiguousarray(a) or zero_copy=False")
+    own_writable = ndarray.flags.writeable
+    # A NumPy array mxgo locked (or a view of one) stays writable through mxgo, as in MXNet.
+    out = _borrow_numpy(ndarray, own_writable or fastpath.numpy_locked(ndarray), code)
+    if own_writable:
+        fastpath.numpy_lock(ndarray)
+    return out
+
+
 def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
     """Returns evenly spaced values in [start, stop), each repeated ``repeat`` times
     (float32 unless ``dtype`` is given)."""
@@ -466,5 +493,3 @@ def waitall():
 
 
 fastpath.set_array_class(NDArray)  # arrays made in C (imports, buffers) are NDArrays
-
-from . import op as _ops  # noqa: E402  (op builds on NDArray, defined above)

@@ -1,7 +1,11 @@
-"""``mx.nd.<operator>`` functions, generated at import from the Go operator registry.
+"""``mx.nd.<operator>`` functions and NDArray's operator methods, generated at import from
+the Go operator registry.
 
 As MXNet generated its front end from its C registry, each function here gets its
 name, signature and docstring from the registry's description (``core.OpInfo()``).
+ndarray.py builds NDArray's operators (``x + y``, ``x > 2``) and method forms
+(``x.sum()``) from the factories at the end; this module knows arrays only by their C
+base (``fastpath.NDArrayBase``), so that nothing here imports ndarray.py.
 Every operator takes ``out=`` and accepts, for arrays and ``out``, NDArrays or any
 object that speaks DLPack (NumPy arrays, PyTorch tensors, ...), shared without copies.
 Work on mxgo arrays is asynchronous; a call that touches another framework's memory
@@ -13,10 +17,14 @@ import keyword
 import numbers
 import operator
 
-from ..base import DTYPE_NAMES, core, dtype_code, fastpath
-from .ndarray import NDArray, _is_scalar, _scalar_args
+import numpy as np
 
-__all__ = ["invoke", "OPS"]
+from ..base import DTYPE_NAMES, core, dtype_code, fastpath
+from .dlpack import from_dlpack
+
+__all__ = ["invoke", "OPS", "PUBLIC", "is_scalar", "scalar_args", "binary_methods", "compare_method", "method"]
+
+_Array = fastpath.NDArrayBase  # every mxgo array is one
 
 #: the registry's description of every operator, by name
 OPS = {info["name"]: info for info in json.loads(core.OpInfo())}
@@ -26,8 +34,29 @@ for _info in OPS.values():  # parameter kinds by name, looked up on every call
 _NOT_GIVEN = inspect.Parameter.empty
 
 
+def is_scalar(v):
+    """Whether v is a Python or NumPy number (an operand converted to the array's dtype)."""
+    return isinstance(v, (numbers.Number, np.generic)) and not isinstance(v, np.ndarray)
+
+
+def scalar_args(v):
+    """(is_int, int_value, real, imag) for Fill and BinaryScalar."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, (bool, numbers.Integral)):
+        v = int(v)
+        if not -(1 << 63) <= v < (1 << 64):
+            raise OverflowError("Python int %d is too large for any mxgo dtype" % v)
+        return True, v - (1 << 64) if v >= (1 << 63) else v, float(v), 0.0
+    if isinstance(v, numbers.Real):
+        return False, 0, float(v), 0.0
+    if isinstance(v, numbers.Complex):
+        return False, 0, float(v.real), float(v.imag)
+    raise TypeError("expected a number, got %s" % type(v).__name__)
+
+
 def _encode_scalar(v):
-    is_int, iv, re, im = _scalar_args(v)
+    is_int, iv, re, im = scalar_args(v)
     if is_int:
         return "i:%d" % (iv + (1 << 64) if iv < 0 < re else iv)  # ints >= 2**63 as themselves
     if im:
@@ -67,10 +96,9 @@ _DECODE_DEFAULT = {
 
 def _as_array(x, name):
     """An NDArray for x, and whether x is memory mxgo's engine does not track."""
-    if isinstance(x, NDArray):
+    if isinstance(x, _Array):
         return x, False
     if hasattr(x, "__dlpack__"):
-        from .dlpack import from_dlpack
         return from_dlpack(x), True
     raise TypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
 
@@ -102,15 +130,15 @@ def invoke(name, arrays, params=None, out=None):
         result = out_arr
     if foreign:
         result.wait_to_read()  # the other framework may read (or reuse) its memory at once
-    return out if isinstance(out, NDArray) else result  # x += y keeps x the same object
+    return out if isinstance(out, _Array) else result  # x += y keeps x the same object
 
 
 def _all_ndarrays(arrays, out):
     """Whether every array (and out, unless None) is an mxgo NDArray."""
-    if out is not None and type(out) is not NDArray:
+    if out is not None and not isinstance(out, _Array):
         return False
     for a in arrays:
-        if type(a) is not NDArray:
+        if not isinstance(a, _Array):
             return False
     return True
 
@@ -140,9 +168,9 @@ def _make(info):
         if not values and _all_ndarrays(arrays, out):  # what invoke would do, without its checks
             result = fastpath.invoke(op_id, tuple(arrays), out, "")
             return out if result is None else result
-        if scalar_op and len(arrays) == 2 and (_is_scalar(arrays[0]) or _is_scalar(arrays[1])):
-            reverse = _is_scalar(arrays[0])
-            if reverse and _is_scalar(arrays[1]):
+        if scalar_op and len(arrays) == 2 and (is_scalar(arrays[0]) or is_scalar(arrays[1])):
+            reverse = is_scalar(arrays[0])
+            if reverse and is_scalar(arrays[1]):
                 raise TypeError("%s needs at least one array" % name)
             array, number = (arrays[1], arrays[0]) if reverse else arrays
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
@@ -185,10 +213,6 @@ def _compile(name, inputs, variadic, params, call):
     return namespace[name]
 
 
-def _public_ops():
-    return {name: _make(info) for name, info in OPS.items() if not name.startswith("_")}
-
-
 def _operator(name, reverse=False, inplace=False):
     """The NDArray method of a binary operator: two mxgo arrays, or an array and a Python
     float or int, go straight to C (one Python frame per ``x + y`` or ``x * 2``); anything
@@ -211,7 +235,7 @@ def _operator(name, reverse=False, inplace=False):
 
     if inplace:
         def method(self, other):
-            if isinstance(other, NDArray):
+            if isinstance(other, _Array):
                 invoke(op_id, (self, other), self, "")
                 return self
             attrs = scalar_attrs(other)
@@ -221,7 +245,7 @@ def _operator(name, reverse=False, inplace=False):
             return self._binary(name, other, out=self)
     else:
         def method(self, other):
-            if isinstance(other, NDArray):
+            if isinstance(other, _Array):
                 return invoke(op_id, (other, self) if reverse else (self, other), None, "")
             attrs = scalar_attrs(other)
             if attrs is not None:
@@ -230,15 +254,31 @@ def _operator(name, reverse=False, inplace=False):
     return method
 
 
-for _short, _name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "divide"),
-                      ("div", "divide"), ("matmul", "matmul")):
-    for _prefix, _kw in (("", {}), ("r", {"reverse": True}), ("i", {"inplace": True})):
-        _method = _operator(_name, **_kw)
-        _method.__name__ = _method.__qualname__ = "__%s%s__" % (_prefix, _short)
-        setattr(NDArray, _method.__name__, _method)
-# Comparisons give bool NDArrays, as in MXNet and NumPy (2 < x calls x.__gt__(2)).
-for _short, _name in (("eq", "equal"), ("ne", "not_equal"), ("gt", "greater"), ("ge", "greater_equal"),
-                      ("lt", "lesser"), ("le", "lesser_equal")):
-    _method = _operator(_name)
-    _method.__name__ = _method.__qualname__ = "__%s__" % _short
-    setattr(NDArray, _method.__name__, _method)
+def _named(fn, name):
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def binary_methods(name, short):
+    """NDArray's __<short>__, __r<short>__ and __i<short>__ for binary operator ``name``."""
+    return (_named(_operator(name), "__%s__" % short), _named(_operator(name, reverse=True), "__r%s__" % short),
+            _named(_operator(name, inplace=True), "__i%s__" % short))
+
+
+def compare_method(name, short):
+    """NDArray's __<short>__ for comparison operator ``name`` (2 < x calls x.__gt__(2))."""
+    return _named(_operator(name), "__%s__" % short)
+
+
+#: mx.nd.<name> for every public operator
+PUBLIC = {name: _make(info) for name, info in OPS.items() if not name.startswith("_")}
+
+
+def method(name):
+    """MXNet's method form of operator ``name``: ``x.sum(axis=0)`` is ``mx.nd.sum(x, axis=0)``."""
+    fn = PUBLIC[name]
+
+    def bound(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    bound.__doc__ = fn.__doc__
+    return _named(bound, name)
