@@ -112,16 +112,16 @@ check-installed: build
 # imports one of its own layer or above, or when anything below pybridge includes Python.h.
 # pybridge's cgo needs Python.h to be vetted.
 lint: setup
-	@bad=$$(gofmt -l pkg tests_go); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
+	@bad=$$(gofmt -l pkg internal tests_go); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
 	@inc=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	set -x; \
-	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./tests_go/...; \
-	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./tests_go/...
+	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./internal/... ./tests_go/...; \
+	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/...
 	$(VENV)/bin/ruff check .
 	$(PY) tools/check_layers.py
 
 test-go: setup
-	go test -count=1 $$(go list ./pkg/... | grep -v '/pkg/pybridge$$') ./tests_go/...
+	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/...
 
 # Every fuzz target (they read foreign tensor descriptions, parse what Python sends or do
 # index arithmetic), run beyond its committed seed corpus: briefly in `make test`, longer in

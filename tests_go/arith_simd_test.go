@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -25,8 +26,8 @@ import (
 func arithSIMDOn(t testing.TB) bool {
 	t.Helper()
 	require.NoError(t, ops.WaitAll())
-	was := ops.SetArithSIMD(true)
-	on := ops.SetArithSIMD(was)
+	was := simd.SetArith(true)
+	on := simd.SetArith(was)
 	require.False(t, !on && cpuHas("avx2"), "the CPU has AVX2, yet the C kernels of + - * / are off")
 	if !on {
 		t.Log("no AVX2: the C kernels are off, and both runs below take the Go loops")
@@ -38,10 +39,10 @@ func arithSIMDOn(t testing.TB) bool {
 func withArithSIMD(t testing.TB, on bool, f func()) {
 	t.Helper()
 	require.NoError(t, ops.WaitAll())
-	was := ops.SetArithSIMD(on)
+	was := simd.SetArith(on)
 	defer func() {
 		require.NoError(t, ops.WaitAll())
-		ops.SetArithSIMD(was)
+		simd.SetArith(was)
 	}()
 	f()
 }
@@ -145,9 +146,9 @@ func (k simdCase[T]) String() string {
 // checkSIMDCase runs k with the C kernels off and on and requires the same bits.
 func checkSIMDCase[T simdFloat](t *testing.T, k simdCase[T]) {
 	var goOut, cOut []T
-	ops.SetArithSIMD(false)
+	simd.SetArith(false)
 	goOut = k.run()
-	ops.SetArithSIMD(true)
+	simd.SetArith(true)
 	cOut = k.run()
 	for i := range goOut {
 		if simdBits(goOut[i]) != simdBits(cOut[i]) {
@@ -174,7 +175,7 @@ func testSIMDRows[T simdFloat](t *testing.T) {
 	offsets := [][3]int{{0, 0, 0}, {1, 1, 1}, {0, 1, 3}, {3, 2, 0}} // o, x, y, in elements
 	sp := simdSpecials[T]()
 	require.NoError(t, ops.WaitAll())
-	defer ops.SetArithSIMD(ops.SetArithSIMD(true))
+	defer simd.SetArith(simd.SetArith(true))
 	for _, n := range lengths {
 		x, y := simdValues[T](rng, n), simdValues[T](rng, n)
 		for _, op := range simdOps {
@@ -327,7 +328,7 @@ func BenchmarkArithSIMD(b *testing.B) {
 
 // BenchmarkArithRowSIMD is one float32 or float64 row of add, called directly (no
 // engine, one core), C against Go, for rows around the C kernels' minimum length
-// (arithSIMDMin in pkg/ops/arith_avx2.go: lower it to 8 to see C below it) and
+// (simd.ArithMin in internal/simd/arith.go: lower it to 8 to see C below it) and
 // long ones.
 func BenchmarkArithRowSIMD(b *testing.B) {
 	bench := func(b *testing.B, n int, path string, f func()) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -63,7 +64,7 @@ func BenchmarkKernelsAddF32(b *testing.B)     { benchKernel(b, "add", 2) }
 // for comparison with the functions above on a CPU that has AVX2.
 func benchKernelGo(b *testing.B, name string) {
 	require.NoError(b, ops.WaitAll())
-	defer ops.SetF32SIMD(ops.SetF32SIMD(false))
+	defer simd.SetUnary32(simd.SetUnary32(false))
 	benchKernel(b, name, 1)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -25,8 +26,8 @@ import (
 func f32Paths(t *testing.T) []string {
 	t.Helper()
 	require.NoError(t, ops.WaitAll())
-	was := ops.SetF32SIMD(true)
-	on := ops.SetF32SIMD(was)
+	was := simd.SetUnary32(true)
+	on := simd.SetUnary32(was)
 	if !on && cpuHas("avx2") {
 		t.Fatal("the CPU has AVX2, yet the C kernels of exp, sigmoid and tanh are off")
 	}
@@ -41,10 +42,10 @@ func f32Paths(t *testing.T) []string {
 func onF32Path(t *testing.T, path string, f func()) {
 	t.Helper()
 	require.NoError(t, ops.WaitAll())
-	was := ops.SetF32SIMD(path == "avx2")
+	was := simd.SetUnary32(path == "avx2")
 	defer func() {
 		require.NoError(t, ops.WaitAll())
-		ops.SetF32SIMD(was)
+		simd.SetUnary32(was)
 	}()
 	f()
 }

@@ -2,10 +2,11 @@
 """Checks that mxgo's Go packages import in one direction and that only pybridge knows
 CPython (part of `make lint`).
 
-Each package of pkg/ has a layer (below); a package may import only packages of lower
-layers. A package missing from the table fails the check, so a new package must be
-placed. No package but pybridge may have a C file, header or cgo preamble that includes
-Python.h. Reads `go list -json ./pkg/...`; exits 1 naming every violation.
+Each package of pkg/ and internal/ has a layer (below); a package may import only
+packages of lower layers. A package missing from the table fails the check, so a new
+package must be placed. No package but pybridge may have a C file, header or cgo
+preamble that includes Python.h. Reads `go list -json ./pkg/... ./internal/...`; exits 1
+naming every violation.
 """
 import json
 import os
@@ -16,7 +17,7 @@ import sys
 MODULE = "github.com/mxgo/mxgo/"
 #: package (relative to the module) -> layer; imports must go to lower layers
 LAYERS = {
-    "pkg/mxerr": 0, "pkg/device": 0, "pkg/engine": 0, "pkg/proc": 0,
+    "pkg/mxerr": 0, "pkg/device": 0, "pkg/engine": 0, "pkg/proc": 0, "internal/simd": 0,
     "pkg/ndarray": 1,
     "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2,
     "pkg/pybridge": 3,
@@ -26,7 +27,7 @@ CPYTHON_OK = {"pkg/pybridge"}
 
 
 def packages():
-    out = subprocess.run(["go", "list", "-json", "./pkg/..."], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(["go", "list", "-json", "./pkg/...", "./internal/..."], check=True, capture_output=True, text=True).stdout
     dec, pos = json.JSONDecoder(), 0
     while pos < len(out):
         while pos < len(out) and out[pos].isspace():

@@ -191,7 +191,7 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *Scalar, r
 // so that each loop compiles to plain slice arithmetic.
 func arithRow[T number](op BinaryOp, o, x, y []T, integral bool) {
 	x, y = x[:len(o)], y[:len(o)]
-	if len(o) >= arithSIMDMin && arithSIMDRow(op, o, x, y) { // float32/64 with AVX2 (arith_avx2.go)
+	if arithSIMDRow(op, o, x, y) { // float32/64 with AVX2 (arith_simd.go)
 		return
 	}
 	switch {
@@ -221,7 +221,7 @@ func arithRow[T number](op BinaryOp, o, x, y []T, integral bool) {
 // arithScalarRow is arithRow with a constant operand: o = x op c, or c op x if reverse.
 func arithScalarRow[T number](op BinaryOp, o, x []T, c T, reverse, integral bool) {
 	x = x[:len(o)]
-	if len(o) >= arithSIMDMin && arithSIMDScalarRow(op, o, x, c, reverse) {
+	if arithSIMDScalarRow(op, o, x, c, reverse) {
 		return
 	}
 	switch {

@@ -1,9 +1,13 @@
 package ops
 
-import "math"
+import (
+	"math"
+
+	"github.com/mxgo/mxgo/internal/simd"
+)
 
 // Fast float32 kernels for exp, sigmoid and tanh: in Go here, and with AVX2 in C
-// (exp32_avx2.c, 8 lanes at a time) where the CPU has it and the row is long. The two
+// (internal/simd's exp32_avx2.c, 8 lanes at a time) where the CPU has it and the row is long. The two
 // do the same IEEE float32 operations in the same order, so they give the same bits: a
 // result does not depend on which one ran (rows of a strided out go element by element
 // through Go, those of a contiguous one through C).
@@ -94,14 +98,14 @@ func exp32(x float32) float32 {
 }
 
 // The row kernels below set dst[i] from src[i] for len(dst) == len(src); dst may be
-// src itself. They hand long rows to C (f32SIMDRows) and are otherwise written as
+// src itself. They hand long rows to C (simd.Unary32) and are otherwise written as
 // loops (not a call per element) so that expParts inlines into a tight body. Clamps
 // are if statements, not min/max (whose NaN and -0 rules cost), and let NaN through
 // as C's MINPS/MAXPS do.
 
 // exp32Rows sets dst[i] = e**src[i].
 func exp32Rows(dst, src []float32) {
-	if f32SIMDRows(f32OpExp, dst, src) {
+	if simd.Unary32(simd.Exp, dst, src) {
 		return
 	}
 	dst = dst[:len(src)]
@@ -123,7 +127,7 @@ func exp32Rows(dst, src []float32) {
 // leave some x in [-16, -1] 2 ulp off; correcting two of them (Fast2Sum) would make
 // it 1 ulp everywhere, at half again the time.
 func sigmoid32Rows(dst, src []float32) {
-	if f32SIMDRows(f32OpSigmoid, dst, src) {
+	if simd.Unary32(simd.Sigmoid, dst, src) {
 		return
 	}
 	dst = dst[:len(src)]
@@ -148,7 +152,7 @@ func sigmoid32Rows(dst, src []float32) {
 // 9.02), where 2**k and e**2a are normal. The sign goes on with an OR, so that -0
 // gives -0 and NaN keeps its sign.
 func tanh32Rows(dst, src []float32) {
-	if f32SIMDRows(f32OpTanh, dst, src) {
+	if simd.Unary32(simd.Tanh, dst, src) {
 		return
 	}
 	dst = dst[:len(src)]

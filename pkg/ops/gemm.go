@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/mxgo/mxgo/internal/simd"
+
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
@@ -82,7 +84,7 @@ var gemmKernels = map[ndarray.DType]gemmFunc{
 func usesBLAS(dt ndarray.DType) bool {
 	switch dt {
 	case ndarray.Float32:
-		return !packedSgemmOK
+		return !simd.SgemmSupported
 	case ndarray.Float64, ndarray.Complex64, ndarray.Complex128:
 		return true
 	}

@@ -23,7 +23,7 @@ import (
 // (disjoint accumulators) or, when the output is too small for that, along a reduced one
 // (one private accumulator per task, combined in task order); a sum's long contiguous
 // rows are instead split by the row kernel, where its pairwise recursion halves them
-// (reduce_simd.go), so the result does not depend on the number of cores.
+// (reduce_sum.go, internal/simd), so the result does not depend on the number of cores.
 
 type reduceKind int
 

@@ -497,7 +497,7 @@ type redIO[A any] struct {
 }
 
 // redConvIO and redSameIO add rows by redPairwiseSumOf (see redRowSumBy in
-// reduce_simd.go for long rows).
+// internal/simd for long rows).
 func redConvIO[T redElem, A redOrdered]() redIO[A] {
 	return redIO[A]{redLoadConv[T, A], redRowSumBy(redPairwiseSumOf[T, A]), redVecSum[T, A]}
 }
@@ -556,7 +556,7 @@ func redFloatIO(dt ndarray.DType) redIO[float64] {
 		return redIO[float64]{load: redLoadFloat16}
 	case ndarray.Bfloat16:
 		return redIO[float64]{load: redLoadBfloat16}
-	case ndarray.Float32: // the same sums, with the AVX2 kernels of reduce_simd.go
+	case ndarray.Float32: // the same sums, with the AVX2 kernels of internal/simd (reduce_sum.go)
 		return redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64]}
 	}
 	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64]}

@@ -1,10 +1,10 @@
 // + - * / over contiguous float32 and float64 rows with AVX2 (arith_avx2.c); driven
-// from Go by arith_avx2.go. Each element is one IEEE operation, as in arith.go's loops,
+// from Go by arith.go. Each element is one IEEE operation, as in pkg/ops/arith.go's loops,
 // so the C and Go kernels give the same bits.
 #ifndef MXGO_ARITH_AVX2_H
 #define MXGO_ARITH_AVX2_H
 
-// The operators, numbered as arith.go's BinaryOp.
+// The operators, numbered as pkg/ops' BinaryOp.
 enum { MXGO_ARITH_ADD = 0, MXGO_ARITH_SUB = 1, MXGO_ARITH_MUL = 2, MXGO_ARITH_DIV = 3 };
 
 // mxgo_arith_supported reports whether the CPU (and OS) run AVX2.

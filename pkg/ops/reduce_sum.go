@@ -1,53 +1,35 @@
 package ops
 
-/*
-#cgo CFLAGS: -O3 -fno-fast-math
-#include "reduce_simd.h"
-*/
-import "C"
-
 import (
 	"runtime"
 	"unsafe"
+
+	"github.com/mxgo/mxgo/internal/simd"
 )
 
 // Sums of long contiguous float32 and float64 rows: the pairwise sum of
 // redPairwiseSumOf, unchanged to the last bit, computed by an AVX2 kernel in C
-// (reduce_simd.c) and, for very long rows, on several cores.
-
-// redSimdOK says whether the CPU runs the AVX2 kernels.
-var redSimdOK = C.mxgo_redsum_supported() != 0
-
-// redSimdMin is the row length from which a call into C pays for itself.
-const redSimdMin = 64
+// (internal/simd) and, for very long rows, on several cores.
 
 // redParRowMin is the row length from which a row sum is split across cores (halves of
 // at least reduceGrain elements); it is far above 128, so every cut is one the pairwise
 // recursion makes anyway.
 const redParRowMin = 2 * reduceGrain
 
-// redSumF32 and redSumF64 are the pairwise sums: in C when the CPU can, the row long
-// enough (a cgo call per row) and aligned, in Go otherwise.
+// redSumF32 and redSumF64 are the pairwise sums: in C where simd.SumF32 and SumF64
+// take the row, in Go otherwise.
 func redSumF32(v []float32) float64 {
-	if !redSimdOK || len(v) < redSimdMin || misaligned(4, unsafe.Pointer(&v[0]), nil, nil) {
-		return redPairwiseSumOf[float32, float64](v)
+	if s, ok := simd.SumF32(v); ok {
+		return s
 	}
-	return redCSumF32(v)
+	return redPairwiseSumOf[float32, float64](v)
 }
 
 func redSumF64(v []float64) float64 {
-	if !redSimdOK || len(v) < redSimdMin || misaligned(8, unsafe.Pointer(&v[0]), nil, nil) {
-		return redPairwiseSumOf[float64, float64](v)
+	if s, ok := simd.SumF64(v); ok {
+		return s
 	}
-	return redCSumF64(v)
-}
-
-func redCSumF32(v []float32) float64 {
-	return float64(C.mxgo_redsum_f32((*C.float)(unsafe.SliceData(v)), C.long(len(v))))
-}
-
-func redCSumF64(v []float64) float64 {
-	return float64(C.mxgo_redsum_f64((*C.double)(unsafe.SliceData(v)), C.long(len(v))))
+	return redPairwiseSumOf[float64, float64](v)
 }
 
 // redPairwisePar is sum(v) for a pairwise sum: a long v is cut where the pairwise
@@ -86,9 +68,6 @@ func redRowSumBy[T any, A redOrdered](sum func([]T) A) redRowFn[A] {
 // PairwiseSumKernels exposes the row sums to tests: the Go kernels and the AVX2 ones
 // for any length (nil where the CPU has no AVX2), which must agree bit for bit.
 func PairwiseSumKernels() (goF32, simdF32 func([]float32) float64, goF64, simdF64 func([]float64) float64) {
-	goF32, goF64 = redPairwiseSumOf[float32, float64], redPairwiseSumOf[float64, float64]
-	if redSimdOK {
-		simdF32, simdF64 = redCSumF32, redCSumF64
-	}
-	return
+	simdF32, simdF64 = simd.SumKernels()
+	return redPairwiseSumOf[float32, float64], simdF32, redPairwiseSumOf[float64, float64], simdF64
 }

@@ -1,5 +1,5 @@
 // Packed, cache-blocked float32 matrix product with an AVX2+FMA micro-kernel
-// (gemm_f32.c); driven from Go by gemm_f32.go.
+// (gemm_f32.c); driven from Go by gemm.go.
 #ifndef MXGO_GEMM_F32_H
 #define MXGO_GEMM_F32_H
 

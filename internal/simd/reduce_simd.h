@@ -1,4 +1,4 @@
-// Pairwise row sums with AVX2 (reduce_simd.c), driven from Go by reduce_simd.go.
+// Pairwise row sums with AVX2 (reduce_simd.c), driven from Go by sum.go.
 #ifndef MXGO_REDUCE_SIMD_H
 #define MXGO_REDUCE_SIMD_H
 

@@ -1,0 +1,17 @@
+// Package simd holds mxgo's C kernels: AVX2 (and FMA) loops over float32 and float64
+// rows that Go, which does not vectorise, runs several times slower. pkg/ops calls them
+// and keeps the Go kernels that give the same bits; it has no cgo of its own.
+//
+//	arith.go   + - * / of two rows, or of a row and a scalar (arith_avx2.c)
+//	unary32.go float32 exp, sigmoid and tanh (exp32_avx2.c)
+//	sum.go     pairwise sums of a row (reduce_simd.c), bit for bit ops' order
+//	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
+//
+// Every kernel reports whether it ran: false leaves the work to the caller's Go loop,
+// which happens when the CPU lacks the instructions, a row is too short to pay for the
+// cgo call, an operand is not aligned to its element (C may assume it is: GCC vectorises
+// after peeling to a vector boundary counting in elements; imported memory need not be),
+// or a test turned the family off (SetArith, SetUnary32: hooks for tests that check the
+// Go loops on a machine that has AVX2). The package is internal to mxgo: its API is what
+// pkg/ops and mxgo's tests need, nothing more.
+package simd

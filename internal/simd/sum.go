@@ -1,0 +1,51 @@
+package simd
+
+/*
+#cgo CFLAGS: -O3 -fno-fast-math
+#include "reduce_simd.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Pairwise sums of contiguous float32 and float64 rows in float64 (reduce_simd.c): ops'
+// pairwise order, unchanged to the last bit, eight lanes at a time.
+
+// SumMin is the row length from which a call into C pays for itself.
+const SumMin = 64
+
+var sumOK = C.mxgo_redsum_supported() != 0
+
+// SumF32 returns the pairwise sum of v computed in C and true, or false: rows shorter
+// than SumMin, a misaligned row, a CPU without AVX2.
+func SumF32(v []float32) (float64, bool) {
+	if !sumOK || len(v) < SumMin || misaligned(4, unsafe.Pointer(&v[0]), nil, nil) {
+		return 0, false
+	}
+	return sumF32(v), true
+}
+
+// SumF64 is SumF32 for float64 rows.
+func SumF64(v []float64) (float64, bool) {
+	if !sumOK || len(v) < SumMin || misaligned(8, unsafe.Pointer(&v[0]), nil, nil) {
+		return 0, false
+	}
+	return sumF64(v), true
+}
+
+func sumF32(v []float32) float64 {
+	return float64(C.mxgo_redsum_f32((*C.float)(unsafe.SliceData(v)), C.long(len(v))))
+}
+
+func sumF64(v []float64) float64 {
+	return float64(C.mxgo_redsum_f64((*C.double)(unsafe.SliceData(v)), C.long(len(v))))
+}
+
+// SumKernels returns the C sums for rows of any length (aligned), nil where the CPU has
+// no AVX2: for tests that hold them to ops' Go sums bit for bit.
+func SumKernels() (f32 func([]float32) float64, f64 func([]float64) float64) {
+	if sumOK {
+		return sumF32, sumF64
+	}
+	return nil, nil
+}

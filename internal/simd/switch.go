@@ -1,0 +1,30 @@
+package simd
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// family is whether a family of kernels runs: where the CPU has what they need, unless
+// a test turned it off.
+type family struct {
+	ok bool // the CPU runs them
+	on atomic.Bool
+}
+
+func newFamily(ok bool) *family {
+	f := &family{ok: ok}
+	f.on.Store(ok)
+	return f
+}
+
+func (f *family) enabled() bool { return f.on.Load() }
+
+// set turns the family on (where the CPU runs it) or off and returns whether it was on.
+func (f *family) set(on bool) (was bool) { return f.on.Swap(on && f.ok) }
+
+// misaligned reports whether a, b or c (nil when unused) is not a multiple of size, a
+// power of two.
+func misaligned(size uintptr, a, b, c unsafe.Pointer) bool {
+	return (uintptr(a)|uintptr(b)|uintptr(c))&(size-1) != 0
+}
