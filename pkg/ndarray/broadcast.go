@@ -56,11 +56,11 @@ func (a *NDArray) BroadcastTo(shape []int) (*NDArray, error) {
 	return v, nil
 }
 
-// parallelMin is the number of elements below which splitting a loop across goroutines
-// costs more than it saves. Waking a goroutine on another core costs 30-80 us on this
-// kind of VM, while the AVX2 kernels stream 1e6 float32 elements in ~150 us on one
-// core: splitting from 1,048,576 elements (add at 3e5: 74-99 -> 39-41 us, NumPy 38-40;
-// at 1e6 within noise of the split; mid.py in the commit message).
+// parallelMin is the fewest elements a goroutine gets when a loop is split, which starts
+// at SerialBelow = 2 * parallelMin = 1,048,576 elements. Waking a goroutine on another
+// core costs 30-80 us on this kind of VM, while the AVX2 kernels stream 1e6 float32
+// elements in ~150 us on one core (add at 3e5 elements, split from 2^18 before: 74-99 us;
+// unsplit: 39-41 us, NumPy 38-40; at 1e6 within noise of the split).
 const parallelMin = 1 << 19
 
 // SerialBelow is the element count below which ParallelRows runs on the calling

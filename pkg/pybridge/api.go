@@ -40,12 +40,6 @@ func WaitToRead(h int64) (zero int, err error) {
 	return 0, pyErr(with1(h, ops.WaitToRead))
 }
 
-// WaitToWrite waits for h's pending reads and writes and raises their first error.
-func WaitToWrite(h int64) (zero int, err error) {
-	defer guard(&err)
-	return 0, pyErr(with1(h, ops.WaitToWrite))
-}
-
 // WaitAll waits for every pending operation and raises the first error since the last
 // WaitAll.
 func WaitAll() (zero int, err error) {
