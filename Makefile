@@ -5,7 +5,8 @@
 #   make build      wheel + install it into .venv and .venv-legacy
 #   make test       setup, lint, build, Go tests, Python tests in both venvs against the
 #                   installed wheel with no Go on PATH, and the quickstart notebook
-#   make lint       gofmt, go vet, staticcheck, ruff and the import direction of pkg/
+#   make lint       gofmt, go vet, staticcheck, ruff, the import direction of pkg/, and
+#                   pybridge's C against the headers of CPython 3.10-3.13 (check-headers)
 #   make demo       run examples/demo.py
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
 #   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
@@ -40,7 +41,7 @@ export DEBIAN_FRONTEND := noninteractive
 NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 
-.PHONY: all setup apt wheel build install check-env check-installed lint test test-go \
+.PHONY: all setup apt wheel build install check-env check-installed lint check-headers test test-go \
         fuzz-short fuzz asan test-py test-py-legacy notebook demo bench soak clean distclean
 
 all: test
@@ -111,7 +112,7 @@ check-installed: build
 # (its rules in pyproject.toml). tools/check_layers.py fails when a package of pkg/
 # imports one of its own layer or above, or when anything below pybridge includes Python.h.
 # pybridge's cgo needs Python.h to be vetted.
-lint: setup
+lint: setup check-headers
 	@bad=$$(gofmt -l pkg internal tests_go); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
 	@inc=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	set -x; \
@@ -119,6 +120,22 @@ lint: setup
 	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/...
 	$(VENV)/bin/ruff check .
 	$(PY) tools/check_layers.py
+
+# pybridge's C compiled against the headers of every CPython mxgo supports (pyenv's), with
+# the warnings that hide ABI bugs as errors (#cgo CFLAGS in each package with C): a
+# renamed or removed C API fails here, not at import, as _Py_IsFinalizing did on 3.13.
+PY_VERSIONS ?= 3.10 3.11 3.12 3.13
+PYENV_ROOT  ?= $(HOME)/.pyenv
+
+check-headers:
+	@for v in $(PY_VERSIONS); do \
+	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python$$v 2>/dev/null | sort -V | tail -n1); \
+	  if [ -z "$$py" ]; then echo "check-headers: no CPython $$v under $(PYENV_ROOT)/versions (pyenv install $$v)"; exit 1; fi; \
+	  inc=$$($$py -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	  echo "check-headers: pkg/pybridge against $$($$py -V) ($$inc)"; \
+	  out=$$(CGO_CFLAGS="-I$$inc -O2" go build ./pkg/pybridge 2>&1) || \
+	    { echo "$$out"; echo "check-headers: pkg/pybridge does not compile against CPython $$v"; exit 1; }; \
+	done
 
 test-go: setup
 	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/...

@@ -1,7 +1,7 @@
 package simd
 
 /*
-#cgo CFLAGS: -O3 -fno-fast-math
+#cgo CFLAGS: -O3 -fno-fast-math -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "exp32_avx2.h"
 */
 import "C"

@@ -1,6 +1,7 @@
 package dlpack
 
 /*
+#cgo CFLAGS: -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "dlpack.h"
 */
 import "C"

@@ -1,6 +1,7 @@
 package ndarray
 
 /*
+#cgo CFLAGS: -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include <stdlib.h>
 #include "store.h"
 */

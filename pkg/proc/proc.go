@@ -11,6 +11,7 @@
 package proc
 
 /*
+#cgo CFLAGS: -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "proc.h"
 */
 import "C"

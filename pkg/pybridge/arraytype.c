@@ -313,7 +313,7 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 
 // wait_to_read and wait_to_write return at once while the engine is idle (and for arrays
 // Go has not seen, which have no work); otherwise they wait in Go with the GIL released.
-static PyObject* wait(ArrayObject* a, int for_write) {
+static PyObject* wait_engine(ArrayObject* a, int for_write) {
 	if (!a->handle || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) == 0) Py_RETURN_NONE;
 	if (mxgo_forked) return mxgo_raise_forked();
 	char* msg = NULL;
@@ -325,8 +325,8 @@ static PyObject* wait(ArrayObject* a, int for_write) {
 	Py_RETURN_NONE;
 }
 
-static PyObject* wait_to_read(ArrayObject* a, PyObject* unused) { return wait(a, 0); }
-static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait(a, 1); }
+static PyObject* wait_to_read(ArrayObject* a, PyObject* unused) { return wait_engine(a, 0); }
+static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait_engine(a, 1); }
 
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
 	static PyObject* cpu; // (1, 0), asked for on every import by most consumers

@@ -55,6 +55,14 @@ void mxgo_release_owner(void* owner);
 int mxgo_run_callback(int64_t id, int run, char** msg);
 
 #ifdef Py_PYTHON_H
+// Whether the interpreter is finalizing: public (Py_IsFinalizing) from CPython 3.13, which
+// removed the private name earlier versions have.
+#if PY_VERSION_HEX >= 0x030D0000
+#define mxgo_finalizing() Py_IsFinalizing()
+#else
+#define mxgo_finalizing() _Py_IsFinalizing()
+#endif
+
 // ---- errors.c
 // Raises MXNetError saying that mxgo cannot run in a forked child, and returns NULL. Every
 // C path that would enter Go first does: if (mxgo_forked) return mxgo_raise_forked();

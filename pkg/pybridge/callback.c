@@ -60,13 +60,13 @@ int mxgo_run_callback(int64_t id, int run, char** msg) {
 	static const char* const shutting_down =
 		"run_async: the callback was not run: the Python interpreter is shutting down";
 	*msg = NULL;
-	if (atomic_load(&closed) || _Py_IsFinalizing()) {
+	if (atomic_load(&closed) || mxgo_finalizing()) {
 		*msg = dup_msg(shutting_down);
 		return MXGO_KIND_MXNET;
 	}
 	PyGILState_STATE st = PyGILState_Ensure();
 	int kind = -1;
-	if (atomic_load(&closed) || _Py_IsFinalizing()) { // close() ran while we waited for the GIL
+	if (atomic_load(&closed) || mxgo_finalizing()) { // close() ran while we waited for the GIL
 		*msg = dup_msg(shutting_down);
 		kind = MXGO_KIND_MXNET;
 	} else if (!runner) {

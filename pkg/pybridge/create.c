@@ -43,7 +43,7 @@ PyObject* mxgo_from_buffer(PyObject* self, PyObject* const* args, Py_ssize_t n) 
 
 void mxgo_release_buffer(void* p) {
 	Py_buffer* view = p;
-	if (_Py_IsFinalizing()) return; // the interpreter is going away; leak instead of crashing
+	if (mxgo_finalizing()) return; // the interpreter is going away; leak instead of crashing
 	PyGILState_STATE st = PyGILState_Ensure();
 	PyBuffer_Release(view);
 	PyGILState_Release(st);
@@ -51,7 +51,7 @@ void mxgo_release_buffer(void* p) {
 }
 
 void mxgo_release_owner(void* owner) {
-	if (_Py_IsFinalizing()) return; // the interpreter is going away; leak instead of crashing
+	if (mxgo_finalizing()) return; // the interpreter is going away; leak instead of crashing
 	PyGILState_STATE st = PyGILState_Ensure();
 	Py_DECREF((PyObject*)owner);
 	PyGILState_Release(st);

@@ -3,6 +3,9 @@ package pybridge
 // Go side of module.c: state the C files share with Go.
 
 /*
+// Warnings that hide ABI bugs are errors for every C file of the package (an
+// undeclared function compiled against Python 3.13 once built and failed at import).
+#cgo CFLAGS: -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "bridge.h"
 */
 import "C"
