@@ -26,6 +26,15 @@ var gemmF32Layouts = []string{"contiguous", "transposed", "step2", "reversed", "
 // column), reversed (negative row stride) or colslice (rows longer than the matrix).
 func gemmF32Matrix(t *testing.T, how string, vals []float64, rows, cols int) *ndarray.NDArray {
 	t.Helper()
+	return gemmF32MatrixIn(t, how, vals, rows, cols, func(buf []float64, r, c int) *ndarray.NDArray {
+		return fromValues(t, ndarray.Float32, buf, r, c)
+	})
+}
+
+// gemmF32MatrixIn is gemmF32Matrix over the C-order r x c matrices that store makes.
+func gemmF32MatrixIn(t *testing.T, how string, vals []float64, rows, cols int,
+	store func(buf []float64, r, c int) *ndarray.NDArray) *ndarray.NDArray {
+	t.Helper()
 	at := func(i, j int) float64 { return vals[i*cols+j] }
 	build := func(r, c int, f func(i, j int) float64) *ndarray.NDArray {
 		buf := make([]float64, r*c)
@@ -34,7 +43,7 @@ func gemmF32Matrix(t *testing.T, how string, vals []float64, rows, cols int) *nd
 				buf[i*c+j] = f(i, j)
 			}
 		}
-		return fromValues(t, ndarray.Float32, buf, r, c)
+		return store(buf, r, c)
 	}
 	switch how {
 	case "contiguous":

@@ -3,6 +3,7 @@ package mxgotest
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"unsafe"
 
@@ -105,7 +106,7 @@ func TestUnalignedKernels(t *testing.T) {
 		{"sum", ""},
 	}
 	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
-		for _, n := range []int{1, 31, 64, 127, 128, 129, 300, 100_003} {
+		for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 300, 100_003} {
 			for _, off := range []uintptr{1, 2, 3} {
 				x := misaligned(t, dt, n, off, unalignedValues)
 				y := misaligned(t, dt, n, off+1, unalignedValues[3:])
@@ -131,14 +132,40 @@ func TestUnalignedKernels(t *testing.T) {
 }
 
 func TestUnalignedDot(t *testing.T) {
+	// Every path of the float32 product (packed, matrix . vector, vector . matrix), every
+	// operand layout, and a misaligned out=; values that round, so the summation order shows.
 	checkLeaks(t)
-	for _, mnk := range [][3]int{{1, 50, 40}, {50, 1, 40}, {33, 47, 29}, {130, 70, 90}} {
+	r := rand.New(rand.NewPCG(7, 8))
+	dot, err := ops.Lookup("dot")
+	require.NoError(t, err)
+	attrs, err := ops.ParseAttrs(dot, "")
+	require.NoError(t, err)
+	for _, mnk := range [][3]int{{1, 50, 40}, {50, 1, 40}, {33, 47, 29}, {20, 30, 300}, {130, 70, 90}} {
 		m, n, k := mnk[0], mnk[1], mnk[2]
-		a := misaligned(t, ndarray.Float32, m*k, 1, seq(17))
-		b := misaligned(t, ndarray.Float32, k*n, 2, seq(13))
-		a2, b2 := reshape(t, a, m, k), reshape(t, b, k, n)
-		want := values(t, invokeOp(t, "dot", []*ndarray.NDArray{aligned(t, a2), aligned(t, b2)}, ""))
-		require.Equal(t, want, values(t, invokeOp(t, "dot", []*ndarray.NDArray{a2, b2}, "")), "m=%d n=%d k=%d", m, n, k)
+		av, bv := gemmF32Values(r, m*k), gemmF32Values(r, k*n)
+		for _, la := range gemmF32Layouts {
+			for _, lb := range gemmF32Layouts {
+				name := fmt.Sprintf("m=%d/n=%d/k=%d/%s.%s", m, n, k, la, lb)
+				want := bitsOf(invokeOp(t, "dot", []*ndarray.NDArray{
+					gemmF32Matrix(t, la, av, m, k), gemmF32Matrix(t, lb, bv, k, n)}, ""))
+				a := gemmF32MatrixIn(t, la, av, m, k, misalignedMatrix(t, 1))
+				b := gemmF32MatrixIn(t, lb, bv, k, n, misalignedMatrix(t, 2))
+				require.Equal(t, want, bitsOf(invokeOp(t, "dot", []*ndarray.NDArray{a, b}, "")), name)
+				out := misalignedMatrix(t, 3)(make([]float64, m*n), m, n)
+				res, err := dot.Invoke([]*ndarray.NDArray{a, b}, out, attrs)
+				require.NoError(t, err)
+				res.Release()
+				require.NoError(t, ops.WaitToRead(out))
+				require.Equal(t, want, bitsOf(out), name+"/out")
+			}
+		}
+	}
+}
+
+// misalignedMatrix makes C-order float32 matrices offset bytes off alignment.
+func misalignedMatrix(t *testing.T, offset uintptr) func(buf []float64, r, c int) *ndarray.NDArray {
+	return func(buf []float64, r, c int) *ndarray.NDArray {
+		return reshape(t, misaligned(t, ndarray.Float32, r*c, offset, buf), r, c)
 	}
 }
 

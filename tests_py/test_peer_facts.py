@@ -200,7 +200,7 @@ def test_peers_refuse(peer, name, overrides):
 @pytest.mark.parametrize("peer", sorted(IMPORT))
 def test_peers_accept_null_and_misaligned_data(peer):
     """Neither peer checks data against its elements: NULL data with 6 elements and
-    misaligned float64 import (mxgo refuses both; nothing is read here)."""
+    misaligned float64 import (mxgo refuses the first; nothing is read here)."""
     base = np.arange(7.0)
     for data in (0, base.ctypes.data + 1):
         capsule, _ = CountingProducer().capsule(base[:6], data=data)

@@ -16,10 +16,11 @@ import (
 // Batched matrix products, the kernel behind dot, batch_dot and matmul.
 //
 // float32 goes to the packed AVX2 kernel of gemm_f32.go where the CPU has AVX2 and FMA
-// (any strides, no copies). Otherwise float32, and always float64, complex64 and
-// complex128, go through gonum's pure-Go BLAS (Sgemm, Dgemm, Cgemm, Zgemm) on the
-// operands' memory: a matrix whose rows or columns are contiguous is passed as is (a
-// transposed view becomes BLAS's transpose flag), any other layout is first copied.
+// (any strides; only operands not aligned to 4 bytes are copied). Otherwise float32, and
+// always float64, complex64 and complex128, go through gonum's pure-Go BLAS (Sgemm,
+// Dgemm, Cgemm, Zgemm) on the operands' memory: a matrix whose rows or columns are
+// contiguous is passed as is (a transposed view becomes BLAS's transpose flag), any other
+// layout is first copied.
 // float16 and bfloat16 are widened to float32 and multiplied by the float32 kernel (so
 // they accumulate in float32), integers by a blocked Go loop in their own type (wrapping
 // on overflow, as NumPy does).
