@@ -1,9 +1,12 @@
 """The mx-style Python API: contexts, array creation, dtypes, properties, repr, random
 sampling, synchronisation and mx.test_utils. Values are checked against NumPy."""
+import json
+
 import numpy as np
 import pytest
 
 import mxgo as mx
+from mxgo.base import core
 from api_helpers import ALL_DTYPES, assert_bits, assert_nd, name, sample
 
 # ---------------------------------------------------------------------------- contexts
@@ -361,3 +364,20 @@ def test_assert_almost_equal_accepts(a, b, kwargs):
 def test_assert_almost_equal_rejects(a, b, kwargs):
     with pytest.raises(AssertionError):
         AAE(a(), b(), **kwargs)
+
+
+def test_c_kernels_run_where_the_cpu_has_avx2():
+    # The kernels are chosen at run time; a build whose CPU detection fails (zig cc's
+    # __builtin_cpu_supports answers 0) would silently run everything in Go.
+    flags = set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    running = json.loads(core.Kernels())
+    assert set(running) == {"arith", "unary32", "sum", "sgemm"}
+    if "avx2" in flags:
+        assert running["arith"] and running["unary32"] and running["sum"], running
+    if {"avx2", "fma"} <= flags:
+        assert running["sgemm"], running

@@ -3,13 +3,13 @@
 #if defined(__x86_64__)
 
 #include <immintrin.h>
+#include "cpu.h"
 
 #define AVX2 __attribute__((target("avx2")))
 #define INLINE static inline __attribute__((always_inline))
 
 int mxgo_arith_supported(void) {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return mxgo_cpu_avx2(0);
 }
 
 // Each element is one IEEE operation, exact in any lane, so only two things could make

@@ -3,14 +3,14 @@
 #if defined(__x86_64__)
 
 #include <immintrin.h>
+#include "cpu.h"
 #include <string.h>
 
 #define AVX2 __attribute__((target("avx2")))
 #define INLINE static inline __attribute__((always_inline))
 
 int mxgo_f32_unary_supported(void) {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return mxgo_cpu_avx2(0);
 }
 
 // pkg/ops/exp32.go's algorithm (explained there) on 8 float32 lanes at a time: the constants

@@ -18,12 +18,12 @@ long mxgo_sgemm_work(long m, long n, long k) {
 #if defined(__x86_64__)
 
 #include <immintrin.h>
+#include "cpu.h"
 
 #define AVX2 __attribute__((target("avx2,fma")))
 
 int mxgo_sgemm_supported(void) {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	return mxgo_cpu_avx2(1);
 }
 
 // pack copies n lines (rows of a, or columns of b) of kc elements into slivers of w

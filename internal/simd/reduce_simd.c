@@ -9,12 +9,12 @@
 #if defined(__x86_64__)
 
 #include <immintrin.h>
+#include "cpu.h"
 
 #define AVX2 __attribute__((target("avx2")))
 
 int mxgo_redsum_supported(void) {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return mxgo_cpu_avx2(0);
 }
 
 // Loads of elements v[0..8) widened to double, as lanes 0-3 (lo) and 4-7 (hi).

@@ -28,3 +28,9 @@ func (f *family) set(on bool) (was bool) { return f.on.Swap(on && f.ok) }
 func misaligned(size uintptr, a, b, c unsafe.Pointer) bool {
 	return (uintptr(a)|uintptr(b)|uintptr(c))&(size-1) != 0
 }
+
+// Running reports, by family, whether the kernels run on this machine (and have not been
+// turned off by a test): "arith", "unary32", "sum" and "sgemm".
+func Running() map[string]bool {
+	return map[string]bool{"arith": arith.enabled(), "unary32": unary32.enabled(), "sum": sumOK, "sgemm": SgemmSupported}
+}

@@ -8,6 +8,7 @@ import "C"
 import (
 	"encoding/json"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -41,5 +42,12 @@ func Facts() string {
 		"dlpack_version": dlpack.Version,
 		"device_types":   devices,
 	})
+	return string(b)
+}
+
+// Kernels returns, as JSON, which families of C kernels run on this machine (see
+// internal/simd), so that tests can tell a build whose CPU detection is broken.
+func Kernels() string {
+	b, _ := json.Marshal(simd.Running()) // a map of bools always marshals
 	return string(b)
 }
