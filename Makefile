@@ -3,6 +3,9 @@
 #   make setup      Debian packages (legacy peers), .venv (PyPI peers + build tools), .venv-legacy
 #   make wheel      build dist/mxgo-*.whl with .venv's interpreter (Go on PATH) and check its contents
 #   make build      wheel + install it into .venv and .venv-legacy
+#   make wheels     a manylinux_2_17_x86_64 wheel per CPython 3.10-3.13 (pyenv's), built
+#                   with zig cc, in dist/wheels/ (tools/wheels.sh)
+#   make test-wheels  each of them in a fresh venv of its interpreter (NumPy-only tests)
 #   make test       setup, lint, build, Go tests, Python tests in both venvs against the
 #                   installed wheel with no Go on PATH, and the quickstart notebook
 #   make lint       gofmt, go vet, staticcheck, ruff, the import direction of pkg/, and
@@ -41,7 +44,7 @@ export DEBIAN_FRONTEND := noninteractive
 NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 
-.PHONY: all setup apt wheel build install check-env check-installed lint check-headers test test-go \
+.PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go \
         fuzz-short fuzz asan test-py test-py-legacy notebook demo bench soak clean distclean
 
 all: test
@@ -83,7 +86,7 @@ $(LEGACY)/.stamp: | $(LEGACY_PY)
 wheel: setup
 	rm -rf build/lib* build/bdist* dist/mxgo-*.whl pysrc/*.egg-info
 	$(PY) -m build --wheel --no-isolation --outdir dist .
-	$(PY) tools/check_wheel.py $$(ls dist/mxgo-*.whl)
+	$(PY) tools/check_wheel.py --python $(PY) $$(ls dist/mxgo-*.whl)
 
 install: wheel
 	$(PY) -m pip install --force-reinstall --no-deps dist/mxgo-*.whl
@@ -91,9 +94,20 @@ install: wheel
 
 build: install
 
+# One wheel per supported CPython, for glibc >= 2.17 (zig cc; auditwheel's tag; no
+# RUNPATH; every C API symbol checked against its interpreter), and each tested in its
+# own interpreter with NumPy and no Go on PATH. WHEEL_PYTHONS come from pyenv.
+WHEEL_PYTHONS ?= 3.10 3.11 3.12 3.13
+
+wheels: setup
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(WHEEL_PYTHONS)
+
+test-wheels: wheels
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(WHEEL_PYTHONS)
+
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env lint build check-installed test-go fuzz-short asan test-py test-py-legacy notebook
+test: setup check-env lint build check-installed test-go fuzz-short asan test-py test-py-legacy test-wheels notebook
 	@echo "make test: all passed"
 
 check-env: setup

