@@ -96,14 +96,14 @@ build: install
 
 # One wheel per supported CPython, for glibc >= 2.17 (zig cc; auditwheel's tag; no
 # RUNPATH; every C API symbol checked against its interpreter), and each tested in its
-# own interpreter with NumPy and no Go on PATH. WHEEL_PYTHONS come from pyenv.
-WHEEL_PYTHONS ?= 3.10 3.11 3.12 3.13
+# own interpreter with NumPy and no Go on PATH. The interpreters are pyenv's.
+PYTHONS ?= 3.10 3.11 3.12 3.13
 
 wheels: setup
-	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(WHEEL_PYTHONS)
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(PYTHONS)
 
 test-wheels: wheels
-	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(WHEEL_PYTHONS)
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(PYTHONS)
 
 # ---------------------------------------------------------------------------- test
 
@@ -138,18 +138,8 @@ lint: setup check-headers
 # pybridge's C compiled against the headers of every CPython mxgo supports (pyenv's), with
 # the warnings that hide ABI bugs as errors (#cgo CFLAGS in each package with C): a
 # renamed or removed C API fails here, not at import, as _Py_IsFinalizing did on 3.13.
-PY_VERSIONS ?= 3.10 3.11 3.12 3.13
-PYENV_ROOT  ?= $(HOME)/.pyenv
-
 check-headers:
-	@for v in $(PY_VERSIONS); do \
-	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python$$v 2>/dev/null | sort -V | tail -n1); \
-	  if [ -z "$$py" ]; then echo "check-headers: no CPython $$v under $(PYENV_ROOT)/versions (pyenv install $$v)"; exit 1; fi; \
-	  inc=$$($$py -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
-	  echo "check-headers: pkg/pybridge against $$($$py -V) ($$inc)"; \
-	  out=$$(CGO_CFLAGS="-I$$inc -O2" go build ./pkg/pybridge 2>&1) || \
-	    { echo "$$out"; echo "check-headers: pkg/pybridge does not compile against CPython $$v"; exit 1; }; \
-	done
+	bash tools/wheels.sh headers $(PYTHONS)
 
 test-go: setup
 	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/...

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mxgo's wheels for every supported CPython, tagged manylinux_2_17_x86_64 (make wheels),
-# and a test of each in its own interpreter (make test-wheels).
+# a test of each in its own interpreter (make test-wheels), and pybridge's C against each
+# one's headers (make check-headers, in make lint).
 #
 #   tools/wheels.sh build 3.10 3.11 ...   build/wheelenv/cpXY: a venv of pyenv's CPython
 #                                         X.Y with the build tools; the wheel is built
@@ -9,6 +10,7 @@
 #                                         tools/check_wheel.py against that interpreter
 #   tools/wheels.sh test 3.10 3.11 ...    each wheel installed in a fresh venv with NumPy
 #                                         and no Go on PATH, running the NumPy-only tests
+#   tools/wheels.sh headers 3.10 ...      go build ./pkg/pybridge against each one's headers
 #
 # The interpreters are pyenv's ($PYENV_ROOT/versions/X.Y.*); a missing one fails.
 set -euo pipefail
@@ -68,9 +70,21 @@ test_wheels() {
 	done
 }
 
+headers() {
+	for v in "$@"; do
+		local py inc out
+		py=$(interpreter "$v")
+		inc=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+		echo "check-headers: pkg/pybridge against $("$py" -V) ($inc)"
+		out=$(cd "$ROOT" && CGO_CFLAGS="-I$inc -O2" go build ./pkg/pybridge 2>&1) ||
+			{ echo "$out"; echo "check-headers: pkg/pybridge does not compile against CPython $v" >&2; exit 1; }
+	done
+}
+
 cmd=${1:-}; shift || true
 case $cmd in
 	build) build "$@" ;;
 	test) test_wheels "$@" ;;
-	*) echo "usage: tools/wheels.sh build|test VERSION..." >&2; exit 2 ;;
+	headers) headers "$@" ;;
+	*) echo "usage: tools/wheels.sh build|test|headers VERSION..." >&2; exit 2 ;;
 esac
