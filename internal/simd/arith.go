@@ -1,7 +1,6 @@
 package simd
 
 /*
-#cgo CFLAGS: -O3 -fno-fast-math -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "arith_avx2.h"
 */
 import "C"
@@ -41,7 +40,7 @@ func SetArith(on bool) (was bool) { return arith.set(on) }
 // y; len(x) and len(y) are at least len(o).
 func Arith[T float32 | float64](op Op, o, x, y []T) bool {
 	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
-	if len(o) < ArithMin || !arith.enabled() || misaligned(unsafe.Sizeof(o[0]), po, px, py) {
+	if len(o) < ArithMin || !arith.enabled() || Misaligned(unsafe.Sizeof(o[0]), po, px, py) {
 		return false
 	}
 	if unsafe.Sizeof(o[0]) == 4 {
@@ -57,7 +56,7 @@ func Arith[T float32 | float64](op Op, o, x, y []T) bool {
 // operand order that decides which NaN's payload wins.
 func ArithScalar[T float32 | float64](op Op, o, x []T, c T, reverse bool) bool {
 	po, px := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x))
-	if len(o) < ArithMin || !arith.enabled() || misaligned(unsafe.Sizeof(c), po, px, nil) {
+	if len(o) < ArithMin || !arith.enabled() || Misaligned(unsafe.Sizeof(c), po, px, nil) {
 		return false
 	}
 	rev := C.int(0)

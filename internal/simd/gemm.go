@@ -1,7 +1,6 @@
 package simd
 
 /*
-#cgo CFLAGS: -O3 -fno-fast-math -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "gemm_f32.h"
 */
 import "C"
@@ -21,10 +20,6 @@ import (
 
 // SgemmSupported says whether the CPU runs the product kernels.
 var SgemmSupported = C.mxgo_sgemm_supported() != 0
-
-// Misaligned reports whether a, b or c (nil when unused) is not a multiple of size, a
-// power of two: such operands are for Go (see the package doc).
-func Misaligned(size uintptr, a, b, c unsafe.Pointer) bool { return misaligned(size, a, b, c) }
 
 // Sgemv sets y[i*ys] = sum over j < k of m[i*rs + j*cs] * x[j], for i < rows.
 func Sgemv(rows, k int, m unsafe.Pointer, rs, cs int, x, y unsafe.Pointer, ys int) {

@@ -1,7 +1,6 @@
 package simd
 
 /*
-#cgo CFLAGS: -O3 -fno-fast-math -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "reduce_simd.h"
 */
 import "C"
@@ -19,7 +18,7 @@ var sumOK = C.mxgo_redsum_supported() != 0
 // SumF32 returns the pairwise sum of v computed in C and true, or false: rows shorter
 // than SumMin, a misaligned row, a CPU without AVX2.
 func SumF32(v []float32) (float64, bool) {
-	if !sumOK || len(v) < SumMin || misaligned(4, unsafe.Pointer(&v[0]), nil, nil) {
+	if !sumOK || len(v) < SumMin || Misaligned(4, unsafe.Pointer(&v[0]), nil, nil) {
 		return 0, false
 	}
 	return sumF32(v), true
@@ -27,7 +26,7 @@ func SumF32(v []float32) (float64, bool) {
 
 // SumF64 is SumF32 for float64 rows.
 func SumF64(v []float64) (float64, bool) {
-	if !sumOK || len(v) < SumMin || misaligned(8, unsafe.Pointer(&v[0]), nil, nil) {
+	if !sumOK || len(v) < SumMin || Misaligned(8, unsafe.Pointer(&v[0]), nil, nil) {
 		return 0, false
 	}
 	return sumF64(v), true

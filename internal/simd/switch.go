@@ -23,9 +23,9 @@ func (f *family) enabled() bool { return f.on.Load() }
 // set turns the family on (where the CPU runs it) or off and returns whether it was on.
 func (f *family) set(on bool) (was bool) { return f.on.Swap(on && f.ok) }
 
-// misaligned reports whether a, b or c (nil when unused) is not a multiple of size, a
-// power of two.
-func misaligned(size uintptr, a, b, c unsafe.Pointer) bool {
+// Misaligned reports whether a, b or c (nil when unused) is not a multiple of size, a
+// power of two: such operands are for Go (see the package doc).
+func Misaligned(size uintptr, a, b, c unsafe.Pointer) bool {
 	return (uintptr(a)|uintptr(b)|uintptr(c))&(size-1) != 0
 }
 

@@ -1,7 +1,6 @@
 package simd
 
 /*
-#cgo CFLAGS: -O3 -fno-fast-math -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "exp32_avx2.h"
 */
 import "C"
@@ -40,7 +39,7 @@ func Unary32(fn Unary, dst, src []float32) bool {
 		return false
 	}
 	pd, ps := unsafe.Pointer(&dst[:len(src)][0]), unsafe.Pointer(&src[0])
-	if misaligned(4, pd, ps, nil) {
+	if Misaligned(4, pd, ps, nil) {
 		return false
 	}
 	C.mxgo_f32_unary(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
