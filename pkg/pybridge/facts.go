@@ -12,6 +12,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
 // Go owns the facts that C and Python also need. C's copies (fastpath.h) are checked
@@ -30,17 +31,22 @@ var (
 var contextDevices = []device.Type{device.CPU, device.CUDA, device.CUDAHost}
 
 // Facts returns, as JSON, what Python derives from Go instead of keeping copies: the
-// error kinds' exception names in kind order, the DLPack version, and the device type
-// code of each context name.
+// error kinds' exception names in kind order, the DLPack version, the device type code
+// of each context name, and the item size of each dtype in code order.
 func Facts() string {
 	devices := map[string]device.Type{}
 	for _, t := range contextDevices {
 		devices[t.String()] = t
 	}
+	sizes := []int{}
+	for _, dt := range ndarray.DTypes() {
+		sizes = append(sizes, dt.Size())
+	}
 	b, _ := json.Marshal(map[string]any{ // strings, ints and their slices and maps always marshal
 		"error_kinds":    mxerr.Names(),
 		"dlpack_version": dlpack.Version,
 		"device_types":   devices,
+		"dtype_sizes":    sizes,
 	})
 	return string(b)
 }

@@ -16,11 +16,12 @@ import numpy as np
 from ._gen import _mxcore
 from ._gen import pybridge as core
 
-__all__ = ["MXNetError", "call", "core", "fastpath", "FACTS", "KIND_NAMES", "DTYPE_NAMES", "dtype_code",
-           "numpy_dtype"]
+__all__ = ["MXNetError", "call", "core", "fastpath", "FACTS", "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES",
+           "dtype_code", "numpy_dtype"]
 
 #: what Go owns and Python derives (pkg/pybridge/facts.go): "error_kinds" (exception names
-#: in Go's kind order), "dlpack_version" ([major, minor]), "device_types" (name -> code)
+#: in Go's kind order), "dlpack_version" ([major, minor]), "device_types" (name -> code),
+#: "dtype_sizes" (bytes per element, in dtype code order)
 FACTS = json.loads(core.Facts())
 #: the Python exception name of each Go error kind, in kind order
 KIND_NAMES = tuple(FACTS["error_kinds"])
@@ -92,6 +93,8 @@ os.register_at_fork(after_in_child=_forked_child)
 
 #: dtype names in Go's code order: DTYPE_NAMES[code] is the name of dtype code.
 DTYPE_NAMES = tuple(core.DTypeNames().split(","))
+#: ITEMSIZES[code] is the size in bytes of an element of dtype code.
+ITEMSIZES = tuple(FACTS["dtype_sizes"])
 _CODE_OF_NAME = {name: code for code, name in enumerate(DTYPE_NAMES)}
 BFLOAT16 = _CODE_OF_NAME["bfloat16"]
 _NP_OF_CODE = {code: np.dtype(name) for code, name in enumerate(DTYPE_NAMES) if name != "bfloat16"}

@@ -6,7 +6,8 @@ import pickle
 
 import numpy as np
 
-from ..base import BFLOAT16, DTYPE_NAMES, NUMPY_BFLOAT16, MXNetError, call, core, dtype_code, fastpath, numpy_dtype
+from ..base import (BFLOAT16, DTYPE_NAMES, ITEMSIZES, NUMPY_BFLOAT16, MXNetError, call, core, dtype_code, fastpath,
+                    numpy_dtype)
 from ..context import Context, current_context
 from . import op as _ops
 from .op import is_scalar, scalar_args
@@ -14,7 +15,6 @@ from .op import is_scalar, scalar_args
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "from_numpy", "waitall"]
 
 _FLOAT32 = dtype_code("float32")
-_ITEMSIZE = tuple(2 if name == "bfloat16" else np.dtype(name).itemsize for name in DTYPE_NAMES)
 #: dtype codes this NumPy will not import by DLPack (asnumpy copies through Go instead)
 _NUMPY_REFUSES = {BFLOAT16}
 #: whether np.from_dlpack asks for versioned capsules, which can say read-only (NumPy 2.1)
@@ -334,7 +334,7 @@ def _unpickle(version, dtype, shape, device, data):
             or device[0] not in Context.devtype2str or not 0 <= device[1] < 1 << 31):
         raise bad("device %r is not a (DLPack device type, id) pair mxgo knows" % (device,))
     code = dtype_code(dtype)
-    itemsize = _ITEMSIZE[code]
+    itemsize = ITEMSIZES[code]
     try:
         raw = memoryview(data).cast("B")
     except (TypeError, ValueError, BufferError) as err:
