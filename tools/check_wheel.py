@@ -60,7 +60,8 @@ def check_extension(so, tag, python, errors):
     if python:
         undefined = {line.split()[-1].split("@")[0] for line in tool("nm", "-D", "--undefined-only", so).splitlines()
                      if line.strip()}
-        missing = sorted(s for s in undefined if re.match(r"_?Py", s) and s not in python_exports(python))
+        exported = python_exports(python)
+        missing = sorted(s for s in undefined if re.match(r"_?Py", s) and s not in exported)
         if missing:
             errors.append("%s does not export %s" % (python, ", ".join(missing)))
 
