@@ -1,8 +1,9 @@
 """Build mxgo: the hand-written package from pysrc/ plus the Go extension module.
 
 The Go part is compiled by gen/generate.py (gopy) straight into the build tree's
-mxgo/_gen after the normal build_py copy. Building needs Go on PATH; the resulting
-wheel does not (it carries one self-contained c-shared .so).
+mxgo/_gen after the normal build_py copy, and gen/stubs writes the type stubs of the
+operators (mxgo/ndarray/_ops.pyi) from the Go registry. Building needs Go on PATH; the
+resulting wheel does not (it carries one self-contained c-shared .so).
 
 pip (>= 21.3) builds in the source tree, so gen/generate.py and the Go module are
 reachable from here; the sdist carries them too (MANIFEST.in).
@@ -21,6 +22,9 @@ except ImportError:  # older setuptools: the wheel package's
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 GENERATE = os.path.join(ROOT, "gen", "generate.py")
+# Variables that point a Go build at the wheel's target (a cross build for aarch64, zig's
+# glibc): gen/stubs runs here, so it is built for this machine with its own compiler.
+TARGET_VARS = ("GOOS", "GOARCH", "CC", "CXX", "CGO_CFLAGS", "CGO_LDFLAGS")
 
 
 class BinaryDistribution(Distribution):
@@ -43,6 +47,16 @@ class build_py_with_go(build_py):
         # sys.executable is the build environment's interpreter (pip's isolated one, or
         # the venv's with --no-isolation): it has pybindgen and sets the ABI of the .so.
         subprocess.check_call([sys.executable, GENERATE, dest, "--python", sys.executable], cwd=ROOT)
+        self.write_op_stubs(os.path.join(os.path.abspath(self.build_lib), "mxgo", "ndarray", "_ops.pyi"))
+
+    def write_op_stubs(self, path):
+        """Stubs of the mx.nd.<operator> functions, printed by gen/stubs from the registry."""
+        env = {k: v for k, v in os.environ.items() if k not in TARGET_VARS}
+        env.setdefault("GOFLAGS", "-mod=mod")
+        stubs = subprocess.run(["go", "run", "./gen/stubs"], cwd=ROOT, env=env, check=True,
+                               stdout=subprocess.PIPE).stdout
+        with open(path, "wb") as f:
+            f.write(stubs)
 
 
 class bdist_wheel_platform(bdist_wheel):
@@ -58,6 +72,8 @@ setup(
     packages=sorted(set(find_packages(where="pysrc", exclude=["mxgo._gen", "mxgo._gen.*"])) | {"mxgo"}),
     package_dir={"": "pysrc"},
     include_package_data=False,
+    # PEP 561: the package is typed (py.typed) and carries its stubs.
+    package_data={"mxgo": ["py.typed", "*.pyi"], "mxgo.ndarray": ["*.pyi"]},
     zip_safe=False,
     distclass=BinaryDistribution,
     cmdclass={"build_py": build_py_with_go, "bdist_wheel": bdist_wheel_platform},

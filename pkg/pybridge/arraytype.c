@@ -338,25 +338,27 @@ static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
 	return Py_BuildValue("(ii)", a->src.dev_type, a->src.dev_id);
 }
 
+// Each docstring starts with Argument Clinic's signature line ($self, /): inspect.signature, and
+// mypy's stubtest comparing pysrc/mxgo/ndarray/ndarray.pyi with them, read it.
 static PyMethodDef array_methods[] = {
 	{"to_dlpack_for_read", (PyCFunction)(void (*)(void))to_dlpack_for_read, METH_FASTCALL | METH_KEYWORDS,
-	 "to_dlpack_for_read(max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that only "
+	 "to_dlpack_for_read($self, /, max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that only "
 	 "reads (waits for pending writes).\nLegacy ('dltensor') by default, as MXNet and torch.utils.dlpack.from_dlpack "
 	 "expect;\nwith max_version=(1, x) a versioned capsule with the READ_ONLY flag."},
 	{"to_dlpack_for_write", (PyCFunction)(void (*)(void))to_dlpack_for_write, METH_FASTCALL | METH_KEYWORDS,
-	 "to_dlpack_for_write(max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that "
+	 "to_dlpack_for_write($self, /, max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that "
 	 "writes (waits for pending reads and writes).\nBufferError if the array is read-only."},
 	{"__dlpack__", (PyCFunction)(void (*)(void))dlpack, METH_FASTCALL | METH_KEYWORDS,
-	 "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\nExports the array as a DLPack "
+	 "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\nExports the array as a DLPack "
 	 "capsule (the Array API standard's contract): legacy\nunless max_version asks for 1.x; READ_ONLY for read-only "
 	 "arrays;\ncopy=True exports a copy (IS_COPIED)."},
 	{"wait_to_read", (PyCFunction)wait_to_read, METH_NOARGS,
-	 "wait_to_read()\n--\n\nWaits until pending writes to this array are done, and raises their error, if any."},
+	 "wait_to_read($self, /)\n--\n\nWaits until pending writes to this array are done, and raises their error, if any."},
 	{"wait_to_write", (PyCFunction)wait_to_write, METH_NOARGS,
-	 "wait_to_write()\n--\n\nWaits until pending reads and writes of this array are done, and raises the "
+	 "wait_to_write($self, /)\n--\n\nWaits until pending reads and writes of this array are done, and raises the "
 	 "error of the writes, if any."},
 	{"__dlpack_device__", (PyCFunction)dlpack_device, METH_NOARGS,
-	 "__dlpack_device__()\n--\n\nReturns (device_type, device_id) in DLPack's numbering."},
+	 "__dlpack_device__($self, /)\n--\n\nReturns (device_type, device_id) in DLPack's numbering."},
 	{NULL, NULL, 0, NULL},
 };
 

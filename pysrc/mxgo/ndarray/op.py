@@ -281,4 +281,8 @@ def method(name):
     def bound(self, *args, **kwargs):
         return fn(self, *args, **kwargs)
     bound.__doc__ = fn.__doc__
+    # the operator's signature with self for its first array (help(), the stubs' tests)
+    sig = fn.__signature__
+    first = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    bound.__signature__ = sig.replace(parameters=[first] + list(sig.parameters.values())[1:])
     return _named(bound, name)

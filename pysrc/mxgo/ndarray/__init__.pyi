@@ -1,0 +1,23 @@
+# mx.nd.<operator> (add, sum, ...) come from _ops.pyi, which gen/stubs generates from the
+# Go operator registry when the wheel is built.
+from . import random as random
+from ._ops import *  # noqa: F403 - generated names, listed in _ops.__all__
+from ._ops import __all__ as __all__
+from .callback import DLPackView as DLPackView
+from .callback import run_async as run_async
+from .dlpack import from_dlpack as from_dlpack
+from .dlpack import to_dlpack_for_read as to_dlpack_for_read
+from .dlpack import to_dlpack_for_write as to_dlpack_for_write
+from .ndarray import NDArray as NDArray
+from .ndarray import arange as arange
+from .ndarray import array as array
+from .ndarray import empty as empty
+from .ndarray import from_numpy as from_numpy
+from .ndarray import full as full
+from .ndarray import ones as ones
+from .ndarray import waitall as waitall
+from .ndarray import zeros as zeros
+
+__all__ += ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall", "random",
+            "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
+            "run_async", "DLPackView"]

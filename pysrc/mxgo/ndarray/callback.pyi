@@ -1,0 +1,26 @@
+from collections.abc import Callable, Iterable
+
+import numpy as np
+from typing_extensions import CapsuleType
+
+from .._typing import SupportsDLPack
+from .ndarray import NDArray
+
+__all__ = ["run_async", "DLPackView"]
+
+class DLPackView:
+    shape: tuple[int, ...]
+    dtype: type[np.generic] | str
+    def __init__(self, array: NDArray, write: bool) -> None: ...
+    @property
+    def writable(self) -> bool: ...
+    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> CapsuleType: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    def to_dlpack_for_read(self) -> CapsuleType: ...
+    def to_dlpack_for_write(self) -> CapsuleType: ...
+
+def pending() -> int: ...
+def run_async(fn: Callable[..., object], *arrays: SupportsDLPack,
+              reads: SupportsDLPack | Iterable[SupportsDLPack] | None = (),
+              writes: SupportsDLPack | Iterable[SupportsDLPack] | None = ()) -> None: ...
