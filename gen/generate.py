@@ -10,7 +10,12 @@ Usage: python gen/generate.py DEST [--python PYTHON] [--out DIR] [--extra-cflags
 
 --extra-cflags (used by tools/asan.sh for -fsanitize=address) is added to CC, not to
 CGO_CFLAGS/CGO_LDFLAGS: gopy overwrites those for its final build, but every cgo compile
-and the c-shared link run $CC. --out keeps such a build's gopy folder apart from gen/_out.
+and the c-shared link run $CC. --out keeps such a build's gopy folder apart from gen/_out;
+$MXGO_GEN_OUT is its default where setup.py runs this (tools/aarch64.sh: gen/_out_aarch64).
+
+Cross builds (tools/aarch64.sh) come through the environment: GOARCH and a CC for the
+target compile the extension, the target's sysconfig (_PYTHON_SYSCONFIGDATA_NAME) gives
+gopy its EXT_SUFFIX; gopy and goimports, which run here, are always built for this machine.
 """
 import argparse
 import glob
@@ -36,7 +41,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dest", help="folder that receives the module (mxgo/_gen)")
     ap.add_argument("--python", default=sys.executable, help="interpreter with pybindgen, for gopy's -vm")
-    ap.add_argument("--out", default=OUT, help="gopy's work folder, inside the Go module (default gen/_out)")
+    ap.add_argument("--out", default=os.environ.get("MXGO_GEN_OUT") or OUT,
+                    help="gopy's work folder, inside the Go module (default $MXGO_GEN_OUT or gen/_out)")
     ap.add_argument("--extra-cflags", default="", help="flags for every C compile and link, e.g. -fsanitize=address")
     args = ap.parse_args()
     out = os.path.abspath(args.out)
@@ -53,7 +59,9 @@ def main():
     include = subprocess.run([args.python, "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
                              check=True, capture_output=True, text=True).stdout.strip()
     env["CGO_CFLAGS"] = "-I" + include + " -O2"
-    run([go, "install", "github.com/go-python/gopy", "golang.org/x/tools/cmd/goimports"], env)
+    # The tools run on this machine: never built with a cross build's GOOS, GOARCH or CC.
+    host = {k: v for k, v in env.items() if k not in ("GOOS", "GOARCH", "CC")}
+    run([go, "install", "github.com/go-python/gopy", "golang.org/x/tools/cmd/goimports"], host)
 
     if args.extra_cflags:
         env["CC"] = (os.environ.get("CC") or "gcc") + " " + args.extra_cflags
