@@ -13,6 +13,10 @@ both) instead of skipping.
 MXGO_PEERS=numpy (set by tools/wheels.sh, which tests each CPython's wheel in a venv with
 NumPy alone) collects only the files that need no other peer; any other value, or none,
 requires PyTorch as above.
+
+MXGO_PEERS=mxnet (set by `make test-py-mxnet` in .venv-mxnet: the real MXNet 1.9.1 with
+NumPy 1.23, no PyTorch) collects test_mxnet_peer.py and MXNET_ALSO; test_mxnet_peer.py is
+collected nowhere else. mxnet is imported here, so that a missing one fails the run.
 """
 import os
 
@@ -20,11 +24,25 @@ import numpy
 
 #: the files that need NumPy alone
 NUMPY_ONLY = ["test_api_arith.py", "test_api_copies.py", "test_api_core.py", "test_api_errors.py",
-              "test_api_indexing.py", "test_ops_random.py"]
+              "test_api_indexing.py", "test_ops_random.py", "test_typing.py"]
+
+#: the NumPy-only files that also run beside MXNet: mxgo's API on NumPy 1.23, in a process
+#: that has MXNet's libraries (its OpenBLAS, libgomp) loaded (the type stubs are not MXNet's)
+MXNET_ALSO = [f for f in NUMPY_ONLY if f != "test_typing.py"]
 
 LEGACY_ENV = int(numpy.__version__.split(".")[0]) < 2
 
-if os.environ.get("MXGO_PEERS") == "numpy":
+PEERS = os.environ.get("MXGO_PEERS")
+MXNET_ENV = PEERS == "mxnet"
+
+if MXNET_ENV:
+    import mxnet  # noqa: F401
+
+    def pytest_ignore_collect(collection_path, config):
+        if collection_path.name.startswith("test_") and collection_path.name not in ["test_mxnet_peer.py", *MXNET_ALSO]:
+            return True
+        return None
+elif PEERS == "numpy":
     def pytest_ignore_collect(collection_path, config):
         if collection_path.name.startswith("test_") and collection_path.name not in NUMPY_ONLY:
             return True
@@ -32,4 +50,4 @@ if os.environ.get("MXGO_PEERS") == "numpy":
 else:
     import torch  # noqa: F401
 
-    collect_ignore = ["test_interop_jax.py", "test_dask.py"] if LEGACY_ENV else []
+    collect_ignore = ["test_mxnet_peer.py"] + (["test_interop_jax.py", "test_dask.py"] if LEGACY_ENV else [])

@@ -30,6 +30,21 @@ static void delete_versioned(DLManagedTensorVersioned* self) {
 	release(s);
 }
 
+// An array with no elements exports the compact strides, prod(shape[i+1:]): (0, 1) for
+// shape (2, 0), where mxgo's layouts (as NumPy's and PyTorch's) carry (1, 1). Any strides
+// describe an empty tensor, but MXNet 1.x checks strides[i] == shape[i+1] * strides[i+1]
+// and refuses every other tensor ("only support compact tensor").
+static void compact_if_empty(const int64_t* shape, int64_t* strides, int n) {
+	int empty = 0;
+	for (int i = 0; i < n; i++) empty |= shape[i] == 0;
+	if (!empty) return;
+	int64_t acc = 1;
+	for (int i = n - 1; i >= 0; i--) {
+		strides[i] = acc;
+		acc *= shape[i];
+	}
+}
+
 static void fill(DLTensor* t, int64_t* dims, const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides) {
 	int n = src->ndim;
 	t->data = src->data ? src->data : mxgo_dl_empty;
@@ -45,6 +60,7 @@ static void fill(DLTensor* t, int64_t* dims, const mxgo_dl_src* src, const int64
 	if (n > 0) {
 		memcpy(dims, shape, (size_t)n * sizeof(int64_t));
 		memcpy(dims + n, strides, (size_t)n * sizeof(int64_t));
+		compact_if_empty(dims, dims + n, n);
 	}
 }
 

@@ -421,11 +421,19 @@ def ones(shape, ctx=None, dtype=None):
 def array(source_array, ctx=None, dtype=None):
     """Creates an array holding a copy of ``source_array`` (an NDArray, a NumPy array or any
     array-like). As in MXNet, the dtype is the source's for NDArrays and float32 otherwise,
-    unless ``dtype`` is given."""
+    unless ``dtype`` is given. MXNet's own NDArrays (any object with an ``asnumpy()``
+    method) count as NDArrays: their values are copied through ``asnumpy()``."""
     if isinstance(source_array, NDArray):
         out = empty(source_array.shape, ctx, DTYPE_NAMES[source_array._code] if dtype is None else dtype)
         call(core.Copy, out._h, source_array._h, False)
         return out
+    if not isinstance(source_array, np.ndarray) and callable(getattr(source_array, "asnumpy", None)):
+        source_array = source_array.asnumpy()  # MXNet's NDArray has no __array__
+        if not isinstance(source_array, np.ndarray):
+            raise TypeError("source_array.asnumpy() must return a numpy.ndarray, got %s"
+                            % type(source_array).__name__)
+        if dtype is None:
+            dtype = source_array.dtype
     code = _FLOAT32 if dtype is None else dtype_code(dtype)
     if source_array is None:  # NumPy would make it NaN
         raise TypeError("source_array must be array-like, not None")
