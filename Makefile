@@ -1,13 +1,19 @@
 # mxgo: setup, build, test.  GNU make + bash.
 #
-#   make setup      Debian packages (legacy peers), .venv (PyPI peers + build tools), .venv-legacy
-#   make wheel      build dist/mxgo-*.whl with .venv's interpreter (Go on PATH) and check its contents
-#   make build      wheel + install it into .venv and .venv-legacy
-#   make wheels     a manylinux_2_17_x86_64 wheel per CPython 3.10-3.13 (pyenv's), built
-#                   with zig cc, in dist/wheels/ (tools/wheels.sh)
-#   make test-wheels  each of them in a fresh venv of its interpreter (NumPy-only tests)
-#   make test       setup, lint, build, Go tests, Python tests in both venvs against the
-#                   installed wheel with no Go on PATH, and the quickstart notebook
+#   make setup      Debian packages (legacy peers), .venv (PyPI peers + build tools), .venv-legacy,
+#                   .venv-mxnet (the real MXNet 1.9.1, requirements/mxnet.txt)
+#   make wheel      the cp311 manylinux_2_17_x86_64 wheel in dist/wheels/, checked (Go on PATH)
+#   make build      wheel + install it into .venv, .venv-legacy and .venv-mxnet
+#   make wheels     the same for every CPython 3.10-3.13 (pyenv's), in dist/wheels/ (tools/wheels.sh)
+#   make test-wheels  each of the others in a fresh venv of its interpreter (3.10, 3.13:
+#                   the whole suite with PyTorch, JAX and Dask; 3.12: the NumPy-only tests)
+#   make test       setup, lint, build, Go tests, ASan, typecheck, Python tests in .venv,
+#                   .venv-legacy and .venv-mxnet against the installed wheel with no Go on
+#                   PATH, test-wheels, test-aarch64 and the quickstart notebook
+#   make test-py-mxnet  tests_py/test_mxnet_peer.py (and the NumPy-only files) beside the real
+#                   MXNet 1.9.1 in one process (.venv-mxnet)
+#   make test-aarch64   the cp311 aarch64 wheel, built and tested under qemu (needs root)
+#   make typecheck  mypy --strict and stubtest against the installed wheel's type stubs
 #   make lint       gofmt, go vet, staticcheck, ruff, the import direction of pkg/, and
 #                   pybridge's C against the headers of CPython 3.10-3.13 (check-headers)
 #   make demo       run examples/demo.py
@@ -16,7 +22,7 @@
 #   make bench      bench/bench_exchange.py, bench/bench_ops.py and make soak (under 10 minutes;
 #                   results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make soak       a million round trips per exchange path (bench/results/soak.md)
-#   make clean      build outputs                 make distclean   clean + both venvs
+#   make clean      build outputs                 make distclean   clean + the venvs
 #
 # CI runs `.ci/run`, which is `make test` on a fresh machine.
 
@@ -34,7 +40,11 @@ VENV          := .venv
 LEGACY        := .venv-legacy
 PY            := $(VENV)/bin/python
 LEGACY_PY     := $(LEGACY)/bin/python
-APT_PACKAGES  := python3-numpy python3-torch python3-pytest python3-hypothesis python3-venv python3-dev
+# MXNet: the real MXNet 1.9.1 (PyPI, numpy<1.24) on the main interpreter, a live test peer.
+MXNET         := .venv-mxnet
+MXNET_PY      := $(MXNET)/bin/python
+APT_PACKAGES  := python3-numpy python3-torch python3-pytest python3-hypothesis python3-venv python3-dev \
+                 libgomp1 libquadmath0
 SUDO          := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 export DEBIAN_FRONTEND := noninteractive
 
@@ -43,15 +53,16 @@ export DEBIAN_FRONTEND := noninteractive
 # venv and the system's bin folders (Go lives in /usr/local/go/bin or a tool cache).
 NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
+MXNET_NOGO_PATH  = $(CURDIR)/$(MXNET)/bin:/usr/bin:/bin
 
-.PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go \
-        fuzz-short fuzz asan test-py test-py-legacy notebook demo bench soak clean distclean
+.PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go typecheck \
+        fuzz-short fuzz asan test-py test-py-legacy test-py-mxnet notebook demo bench soak clean distclean
 
 all: test
 
 # ---------------------------------------------------------------------------- setup
 
-setup: apt $(VENV)/.stamp $(LEGACY)/.stamp
+setup: apt $(VENV)/.stamp $(LEGACY)/.stamp $(MXNET)/.stamp
 
 apt:
 	@missing=""; \
@@ -68,7 +79,7 @@ $(PY): | apt
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstalled only when requirements/dev.txt changes.
-$(VENV)/.stamp: requirements/dev.txt | $(PY)
+$(VENV)/.stamp: requirements/dev.txt requirements/peers.txt | $(PY)
 	$(PY) -m pip install -r requirements/dev.txt
 	touch $@
 
@@ -78,41 +89,63 @@ $(LEGACY_PY): | apt
 $(LEGACY)/.stamp: | $(LEGACY_PY)
 	touch $@
 
+$(MXNET_PY): | apt
+	$(PYTHON) -m venv $(MXNET)
+
+# Reinstalled only when requirements/mxnet.txt changes.
+$(MXNET)/.stamp: requirements/mxnet.txt | $(MXNET_PY)
+	$(MXNET_PY) -m pip install -r requirements/mxnet.txt
+	touch $@
+
 # ---------------------------------------------------------------------------- build
 
-# Always rebuilt (about 15 s): go build caches the Go side. Stale build/lib* trees are
-# removed so a module deleted from pysrc/ cannot linger in the wheel; build/tools (the
-# pinned gopy and goimports) is kept.
+# The wheels are what users install: one per supported CPython (pyenv's), tagged
+# manylinux_2_17_x86_64 by auditwheel, compiled by gcc and linked by zig against glibc
+# 2.17, no RUNPATH, every C API symbol checked against its interpreter (tools/wheels.sh).
+# `make wheel` builds the main interpreter's (cp311), which .venv and .venv-legacy test;
+# `make wheels` the others. Always rebuilt (about 40 s): go build caches the Go side.
+PYTHONS      ?= 3.10 3.11 3.12 3.13
+MAIN_VERSION := 3.11
+MAIN_WHEEL    = $$(ls dist/wheels/mxgo-*-cp$(subst .,,$(MAIN_VERSION))-*manylinux_2_17_x86_64.whl)
+
 wheel: setup
-	rm -rf build/lib* build/bdist* dist/mxgo-*.whl pysrc/*.egg-info
-	$(PY) -m build --wheel --no-isolation --outdir dist .
-	$(PY) tools/check_wheel.py --python $(PY) $$(ls dist/mxgo-*.whl)
+	@for py in $(PY) $(LEGACY_PY) $(MXNET_PY); do $$py -c 'import sys; v = "%d.%d" % sys.version_info[:2]; \
+	  assert v == "$(MAIN_VERSION)", "%s is Python %s, not MAIN_VERSION $(MAIN_VERSION)" % (sys.executable, v)'; done
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(MAIN_VERSION)
 
 install: wheel
-	$(PY) -m pip install --force-reinstall --no-deps dist/mxgo-*.whl
-	$(LEGACY_PY) -m pip install --force-reinstall --no-deps dist/mxgo-*.whl
+	$(PY) -m pip install --force-reinstall --no-deps $(MAIN_WHEEL)
+	$(LEGACY_PY) -m pip install --force-reinstall --no-deps $(MAIN_WHEEL)
+	$(MXNET_PY) -m pip install --force-reinstall --no-deps $(MAIN_WHEEL)
 
 build: install
 
-# One wheel per supported CPython, for glibc >= 2.17 (zig cc; auditwheel's tag; no
-# RUNPATH; every C API symbol checked against its interpreter), and each tested in its
-# own interpreter with NumPy and no Go on PATH. The interpreters are pyenv's.
-PYTHONS ?= 3.10 3.11 3.12 3.13
+wheels: wheel
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(filter-out $(MAIN_VERSION),$(PYTHONS))
 
-wheels: setup
-	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(PYTHONS)
-
+# Each wheel in a fresh venv of its interpreter, no Go on PATH: the whole suite on 3.10 and
+# 3.13 (the oldest and newest; their PyTorch, JAX and Dask kept in build/wheelpeers), the
+# NumPy-only files on 3.12. cp311's wheel is .venv's and .venv-legacy's (test-py).
 test-wheels: wheels
-	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(PYTHONS)
+	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(filter-out $(MAIN_VERSION),$(PYTHONS))
+
+# The cp311 wheel for Linux on 64-bit ARM (manylinux_2_17_aarch64, in dist/wheels/):
+# cross-compiled with GOARCH=arm64 and zig cc, tested (NumPy-only files) under
+# qemu-aarch64-static in a Debian bookworm arm64 root that debootstrap makes in
+# build/aarch64 once (tools/aarch64.sh). Needs root (chroot) and apt.
+.PHONY: test-aarch64
+test-aarch64: setup
+	$(SUDO) env PATH="$$PATH" PY=$(CURDIR)/$(PY) bash tools/aarch64.sh all
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env lint build check-installed test-go fuzz-short asan test-py test-py-legacy test-wheels notebook
+test: setup check-env lint build check-installed test-go fuzz-short asan typecheck test-py test-py-legacy test-py-mxnet test-wheels test-aarch64 notebook
 	@echo "make test: all passed"
 
 check-env: setup
 	$(PY) tools/check_env.py main
 	$(LEGACY_PY) tools/check_env.py legacy
+	$(MXNET_PY) tools/check_env.py mxnet
 
 # The installed mxgo, not pysrc/, imports with no Go on PATH, in both interpreters.
 check-installed: build
@@ -127,11 +160,11 @@ check-installed: build
 # imports one of its own layer or above, or when anything below pybridge includes Python.h.
 # pybridge's cgo needs Python.h to be vetted.
 lint: setup check-headers
-	@bad=$$(gofmt -l pkg internal tests_go); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
+	@bad=$$(gofmt -l pkg internal tests_go gen/stubs); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
 	@inc=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	set -x; \
-	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./internal/... ./tests_go/...; \
-	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/...
+	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./internal/... ./tests_go/... ./gen/...; \
+	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/... ./gen/...
 	$(VENV)/bin/ruff check .
 	$(PY) tools/check_layers.py
 
@@ -142,7 +175,7 @@ check-headers:
 	bash tools/wheels.sh headers $(PYTHONS)
 
 test-go: setup
-	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/...
+	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/... ./gen/...
 
 # Every fuzz target (they read foreign tensor descriptions, parse what Python sends or do
 # index arithmetic), run beyond its committed seed corpus: briefly in `make test`, longer in
@@ -167,11 +200,30 @@ asan: setup
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh --self-test
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh
 
+# The installed wheel's type information (PEP 561; the operators' stubs come from gen/stubs).
+# mypy --strict must accept examples/typed_example.py and tests_py/typing_checks.py, whose
+# deliberate mistakes each carry a `type: ignore[code]` that strict mode reports when it
+# silences nothing: the check fails if the stubs stop catching one, not only if they reject
+# good code. stubtest compares the hand-written stubs with the modules they describe
+# (tests_py/test_typing.py does so for the generated ones); then the example runs.
+INSTALLED_PY = cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) MYPY_CACHE_DIR=$(CURDIR)/build/mypy $(CURDIR)/$(PY)
+
+typecheck: build
+	$(INSTALLED_PY) -m mypy --config-file $(CURDIR)/pyproject.toml $(CURDIR)/examples/typed_example.py typing_checks.py
+	$(INSTALLED_PY) -m mypy.stubtest --mypy-config-file $(CURDIR)/pyproject.toml \
+	  --allowlist $(CURDIR)/tools/stubtest_allowlist.txt mxgo
+	$(INSTALLED_PY) $(CURDIR)/examples/typed_example.py
+
 test-py: build
 	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
 
 test-py-legacy: build
 	cd tests_py && env -u PYTHONPATH PATH=$(LEGACY_NOGO_PATH) $(CURDIR)/$(LEGACY_PY) -m pytest -q .
+
+# The real MXNet 1.9.1 and mxgo in one process (MXGO_PEERS=mxnet: tests_py/conftest.py
+# collects test_mxnet_peer.py and the NumPy-only files, and test_mxnet_peer.py nowhere else).
+test-py-mxnet: build
+	cd tests_py && env -u PYTHONPATH MXGO_PEERS=mxnet PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -m pytest -q .
 
 notebook: build
 	env -u PYTHONPATH PATH=$(NOGO_PATH) $(PY) tools/run_notebook.py examples/quickstart.ipynb --out build/notebooks/quickstart.ipynb
@@ -201,7 +253,7 @@ soak: setup build
 # ---------------------------------------------------------------------------- cleaning
 
 clean:
-	rm -rf build dist gen/_out pysrc/mxgo/_gen pysrc/*.egg-info *.egg-info
+	rm -rf build dist gen/_out gen/_out_* pysrc/mxgo/_gen pysrc/*.egg-info *.egg-info
 
 distclean: clean
-	rm -rf $(VENV) $(LEGACY)
+	rm -rf $(VENV) $(LEGACY) $(MXNET)

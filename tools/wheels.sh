@@ -8,8 +8,10 @@
 #                                         there with zig cc targeting glibc 2.17, tagged
 #                                         by auditwheel into dist/wheels/ and checked by
 #                                         tools/check_wheel.py against that interpreter
-#   tools/wheels.sh test 3.10 3.11 ...    each wheel installed in a fresh venv with NumPy
-#                                         and no Go on PATH, running the NumPy-only tests
+#   tools/wheels.sh test 3.10 3.11 ...    each wheel installed in a fresh venv with no Go
+#                                         on PATH: the whole suite for the versions in
+#                                         $FULL (PyTorch, JAX, Dask...), the NumPy-only
+#                                         tests for the others
 #   tools/wheels.sh headers 3.10 ...      go build ./pkg/pybridge against each one's headers
 #
 # The interpreters are pyenv's ($PYENV_ROOT/versions/X.Y.*); a missing one fails.
@@ -18,6 +20,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PY:-$ROOT/.venv/bin/python}   # has ziglang and auditwheel (requirements/dev.txt)
 PYENV_ROOT=${PYENV_ROOT:-$HOME/.pyenv}
 OUT=$ROOT/dist/wheels
+FULL=${FULL:-3.10 3.13}  # tested with every peer (test); the others with NumPy alone
 interpreter() { # pyenv's newest CPython X.Y
 	local py
 	py=$(ls -d "$PYENV_ROOT"/versions/"$1".*/bin/python"$1" 2>/dev/null | sort -V | tail -n1)
@@ -25,17 +28,29 @@ interpreter() { # pyenv's newest CPython X.Y
 	echo "$py"
 }
 
-zig_cc() { # a CC for cgo: zig's clang, linking against glibc 2.17
-	local zig dir=$ROOT/build/zigcc
+# cgo's CC for the manylinux_2_17_x86_64 wheels: gcc compiles every C file (-c, and the
+# -E/-S probes), zig's clang links against glibc 2.17's symbol versions. Measured: zig
+# compiling too made the C kernels up to 50% slower (bench_ops rows: clang reloads the
+# kernels' splatted constants in the inner loops, gcc keeps them in registers); the link
+# decides which glibc versions the .so needs, not the compile. A symbol that 2.36's
+# headers name and 2.17 lacks stays undefined without a version: tools/check_wheel.py
+# refuses such symbols.
+manylinux_cc() {
+	local zig dir=$ROOT/build/manylinux-cc
 	zig=$("$PY" -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
 	mkdir -p "$dir"
-	printf '#!/bin/sh\nexec "%s" cc -target x86_64-linux-gnu.2.17 "$@"\n' "$zig" > "$dir/cc"
+	cat > "$dir/cc" <<-EOF
+		#!/bin/sh
+		for a; do case \$a in -c|-E|-S) exec gcc "\$@" ;; esac; done
+		exec "$zig" cc -target x86_64-linux-gnu.2.17 "\$@"
+	EOF
 	chmod +x "$dir/cc"
 	echo "$dir/cc"
 }
 
 build() {
-	local cc; cc=$(zig_cc)
+	"$PY" "$ROOT/tools/check_wheel.py" --self-test
+	local cc; cc=$(manylinux_cc)
 	mkdir -p "$OUT"
 	for v in "$@"; do
 		local py env tag raw
@@ -47,26 +62,57 @@ build() {
 			touch "$env/.stamp"
 		fi
 		raw=$ROOT/build/wheels-raw/$tag
-		rm -rf "$raw" "$ROOT"/build/lib* "$ROOT"/build/bdist* "$ROOT"/pysrc/*.egg-info "$OUT"/mxgo-*-"$tag"-*.whl
-		echo "== wheels.sh: $tag with $("$py" -V) and zig cc (glibc 2.17)"
-		(cd "$ROOT" && CC=$cc "$env/bin/python" -m build --wheel --no-isolation --outdir "$raw" .)
+		rm -rf "$raw" "$ROOT"/build/lib.linux-x86_64-* "$ROOT"/build/bdist.linux-x86_64 "$ROOT"/pysrc/*.egg-info "$OUT"/mxgo-*-"$tag"-*x86_64.whl
+		echo "== wheels.sh: $tag with $("$py" -V), gcc and zig's linker (glibc 2.17)"
+		# the lock: setuptools' pysrc/*.egg-info is shared with tools/aarch64.sh's builds
+		(cd "$ROOT" && mkdir -p build && flock build/.lock env CC="$cc" "$env/bin/python" -m build --wheel --no-isolation --outdir "$raw" .)
 		PATH="$(dirname "$PY"):$PATH" "$PY" -m auditwheel repair --plat manylinux_2_17_x86_64 --only-plat -w "$OUT" "$raw"/mxgo-*.whl
 		"$PY" "$ROOT/tools/check_wheel.py" --python "$py" "$OUT"/mxgo-*-"$tag"-*manylinux_2_17_x86_64.whl
 	done
-	rm -rf "$ROOT"/build/lib* "$ROOT"/build/bdist* "$ROOT"/pysrc/*.egg-info
+	rm -rf "$ROOT"/build/lib.linux-x86_64-* "$ROOT"/build/bdist.linux-x86_64
 }
 
+# peers VERSION: a cached venv of that interpreter with requirements/peers.txt (NumPy,
+# PyTorch, JAX, Dask, pytest...), remade when the file changes. PyTorch's CUDA wheels make
+# it ~5 GB, so it is kept between runs; the wheel itself always goes into a fresh venv.
+peers() {
+	local py=$1 env=$2 sum
+	sum=$(sha256sum "$ROOT/requirements/peers.txt" | cut -c1-16)
+	if [ "$(cat "$env/.stamp" 2>/dev/null)" != "$sum" ]; then
+		rm -rf "$env"
+		"$py" -m venv "$env"
+		"$env/bin/pip" install -q -r "$ROOT/requirements/peers.txt"
+		echo "$sum" > "$env/.stamp"
+	fi
+}
+
+# Each wheel in a fresh venv of its interpreter, with no Go on PATH. The interpreters in
+# $FULL (the oldest and newest) run the whole suite, their peers linked in from peers()'s
+# cached venv by a .pth file; the others run the files that need NumPy alone
+# (MXGO_PEERS=numpy: tests_py/conftest.py selects the files, nothing is skipped).
 test_wheels() {
 	for v in "$@"; do
-		local py env tag whl
+		local py env tag whl site peers_env
 		py=$(interpreter "$v"); tag=cp${v/./}; env=$ROOT/build/wheeltest/$tag
 		whl=$(ls "$OUT"/mxgo-*-"$tag"-*manylinux_2_17_x86_64.whl)
 		rm -rf "$env"
 		"$py" -m venv "$env"
-		"$env/bin/pip" install -q "$whl" "numpy>=2.1" pytest hypothesis
-		echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V)"
-		(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" MXGO_PEERS=numpy \
-			"$env/bin/python" -m pytest -q -p no:cacheprovider .)  # conftest.py picks the files
+		if [[ " $FULL " == *" $v "* ]]; then
+			peers_env=$ROOT/build/wheelpeers/$tag
+			peers "$py" "$peers_env"
+			site=$("$env/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+			"$peers_env/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > "$site/mxgo-peers.pth"
+			"$env/bin/pip" install -q --no-deps "$whl"
+			"$env/bin/python" "$ROOT/tools/check_env.py" main
+			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), the whole suite"
+			(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" \
+				"$env/bin/python" -m pytest -q -p no:cacheprovider .)
+		else
+			"$env/bin/pip" install -q "$whl" "numpy>=2.1" pytest hypothesis
+			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), NumPy only"
+			(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" MXGO_PEERS=numpy \
+				"$env/bin/python" -m pytest -q -p no:cacheprovider .)
+		fi
 	done
 }
 
