@@ -15,8 +15,8 @@ NumPy alone) collects only the files that need no other peer; any other value, o
 requires PyTorch as above.
 
 MXGO_PEERS=mxnet (set by `make test-py-mxnet` in .venv-mxnet: the real MXNet 1.9.1 with
-NumPy 1.23, no PyTorch) collects test_mxnet_peer.py and MXNET_ALSO; test_mxnet_peer.py is
-collected nowhere else. mxnet is imported here, so that a missing one fails the run.
+NumPy 1.23, no PyTorch) collects the test_mxnet_*.py files and MXNET_ALSO; test_mxnet_*.py
+are collected nowhere else. mxnet is imported here, so that a missing one fails the run.
 """
 import os
 
@@ -39,7 +39,8 @@ if MXNET_ENV:
     import mxnet  # noqa: F401
 
     def pytest_ignore_collect(collection_path, config):
-        if collection_path.name.startswith("test_") and collection_path.name not in ["test_mxnet_peer.py", *MXNET_ALSO]:
+        name = collection_path.name
+        if name.startswith("test_") and not name.startswith("test_mxnet_") and name not in MXNET_ALSO:
             return True
         return None
 elif PEERS == "numpy":
@@ -50,4 +51,4 @@ elif PEERS == "numpy":
 else:
     import torch  # noqa: F401
 
-    collect_ignore = ["test_mxnet_peer.py"] + (["test_interop_jax.py", "test_dask.py"] if LEGACY_ENV else [])
+    collect_ignore_glob = ["test_mxnet_*.py"] + (["test_interop_jax.py", "test_dask.py"] if LEGACY_ENV else [])

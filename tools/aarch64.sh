@@ -31,7 +31,7 @@ PY=${PY:-$ROOT/.venv/bin/python}   # CPython 3.11 with ziglang, auditwheel, patc
 A=$ROOT/build/aarch64              # everything of this script but the wheel
 SYSROOT=$A/root
 OUT=$ROOT/dist/wheels
-LOCK=$ROOT/build/.lock             # setuptools' pysrc/*.egg-info: one build at a time (tools/wheels.sh too)
+LOCK=$ROOT/build/.setuptools.lock # setuptools' pysrc/*.egg-info: one build at a time (tools/wheels.sh too)
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the root holds; a change here remakes it. libpython3.11-dev: the headers.
 PACKAGES=python3.11,python3.11-venv,libpython3.11-dev

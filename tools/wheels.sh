@@ -65,7 +65,7 @@ build() {
 		rm -rf "$raw" "$ROOT"/build/lib.linux-x86_64-* "$ROOT"/build/bdist.linux-x86_64 "$ROOT"/pysrc/*.egg-info "$OUT"/mxgo-*-"$tag"-*x86_64.whl
 		echo "== wheels.sh: $tag with $("$py" -V), gcc and zig's linker (glibc 2.17)"
 		# the lock: setuptools' pysrc/*.egg-info is shared with tools/aarch64.sh's builds
-		(cd "$ROOT" && mkdir -p build && flock build/.lock env CC="$cc" "$env/bin/python" -m build --wheel --no-isolation --outdir "$raw" .)
+		(cd "$ROOT" && mkdir -p build && flock build/.setuptools.lock env CC="$cc" "$env/bin/python" -m build --wheel --no-isolation --outdir "$raw" .)
 		PATH="$(dirname "$PY"):$PATH" "$PY" -m auditwheel repair --plat manylinux_2_17_x86_64 --only-plat -w "$OUT" "$raw"/mxgo-*.whl
 		"$PY" "$ROOT/tools/check_wheel.py" --python "$py" "$OUT"/mxgo-*-"$tag"-*manylinux_2_17_x86_64.whl
 	done
