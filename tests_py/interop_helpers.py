@@ -82,13 +82,14 @@ NUMPY_HAS_BFLOAT16 = NUMPY_VERSION >= (2, 0)
 #: ``torch.utils.dlpack.from_dlpack`` takes "dltensor_versioned") since 2.9 (pytorch#145000);
 #: 1.13 knows legacy capsules only. It never honours READ_ONLY on import.
 TORCH_SPEAKS_VERSIONED = TORCH_VERSION >= (2, 9)
-#: ``Tensor.__dlpack__(max_version=(1, x), read_only=True)`` sets READ_ONLY: seen on 2.15;
-#: the first release with the keyword was not determined, so older ones are not relied on.
-TORCH_EXPORTS_READ_ONLY = TORCH_VERSION >= (2, 15)
+#: ``Tensor.__dlpack__(max_version=(1, x), read_only=True)`` sets READ_ONLY: seen on 2.14
+#: and 2.15; the first release with the keyword was not determined, so older ones are not
+#: relied on.
+TORCH_EXPORTS_READ_ONLY = TORCH_VERSION >= (2, 14)
 #: What PyTorch does with ``byte_offset`` on import: "ignored" up to 2.9 (pytorch#168177,
-#: seen on 1.13; mxgo exports byte_offset 0 for that reason), "honoured" on 2.15 (seen);
-#: releases in between were not checked.
-TORCH_BYTE_OFFSET = "honoured" if TORCH_VERSION >= (2, 15) else "ignored" if TORCH_VERSION < (2, 10) else "unchecked"
+#: seen on 1.13; mxgo exports byte_offset 0 for that reason), "honoured" on 2.14 and 2.15
+#: (seen); releases in between were not checked.
+TORCH_BYTE_OFFSET = "honoured" if TORCH_VERSION >= (2, 14) else "ignored" if TORCH_VERSION < (2, 10) else "unchecked"
 
 
 # ---- layouts ---------------------------------------------------------------------------

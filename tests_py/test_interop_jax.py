@@ -6,8 +6,8 @@ against the installed JAX.
 This module runs in the main environment only (conftest.py leaves it out of the legacy
 one, which has no JAX); there a missing JAX is an import error, never a skip.
 
-JAX arrays are immutable, but DLPack (legacy, which is all JAX speaks) cannot say so: the
-tests write through mxgo into JAX's memory only to prove that it is shared.
+JAX arrays are immutable, but a legacy capsule (all that JAX before 0.12 speaks) cannot say
+so: the tests write through mxgo into JAX's memory only to prove that it is shared.
 """
 import dataclasses
 import gc
@@ -19,7 +19,7 @@ import pytest
 
 import mxgo as mx
 
-from dlpack_producer import CountingProducer, inspect_capsule
+from dlpack_producer import FLAG_IS_COPIED, FLAG_READ_ONLY, CountingProducer, inspect_capsule
 from interop_helpers import (LAYOUTS, MX, MX_DTYPES, check_exchange, live_counts, marker,
                              mx_address, reference, version_tuple)
 
@@ -34,18 +34,23 @@ JAX_VERSION = version_tuple(jax.__version__)
 class JaxDLPack:
     """What a JAX release does with DLPack on CPU."""
     dtypes: tuple             # exchanged both ways (with x64 enabled)
-    exports_versioned: bool   # __dlpack__(max_version=(1, x)) gives "dltensor_versioned"
+    exports_versioned: bool   # __dlpack__(max_version=(1, x)) gives "dltensor_versioned" 1.3,
+                              # READ_ONLY always set, IS_COPIED too for copy=True
     asks_max_version: bool    # its from_dlpack passes max_version to __dlpack__
-    takes_capsules: bool      # jnp.from_dlpack accepts a bare capsule
+    takes_capsules: bool      # jnp.from_dlpack accepts a bare capsule (with a DeprecationWarning)
     import_alignment: int     # zero-copy import needs the first element aligned to this
-    import_copy_true_copies: bool  # jnp.from_dlpack(x, copy=True) gives fresh memory
+    import_copy_true_copies: bool    # jnp.from_dlpack(x, copy=True) gives fresh memory
+    import_copy_false_refuses: bool  # jnp.from_dlpack(x, copy=False) raises where it must copy
+    import_keeps_strides: bool  # a zero-copy import of a permuted layout keeps its strides
 
 
 def jax_dlpack(version):
-    """JAX's DLPack behaviour by release. Observed on 0.10.2, the release that
-    requirements/dev.txt (jax>=0.10) installs; older and newer releases were not checked
-    (a new one that differs fails test_jax_table_matches_jax, and gets a branch here)."""
-    return JaxDLPack(
+    """JAX's DLPack behaviour by release, each branch observed on one release: 0.10.2
+    (requirements/peers.txt's jax>=0.10 for CPython >= 3.11), 0.12.0.1 (CPython 3.13's
+    newest) and 0.6.2 (the newest for CPython 3.10). Releases in between were not checked:
+    one that differs fails test_jax_table_matches_jax or the test of the fact, and gets a
+    branch here."""
+    jax_0_10 = JaxDLPack(
         dtypes=MX_DTYPES + ("bfloat16",),
         # jax/_src/dlpack.py: DLPACK_VERSION = (0, 8); __dlpack__ returns legacy capsules
         # whatever max_version says ((0, 5) <= max_version), and from_dlpack calls
@@ -58,10 +63,51 @@ def jax_dlpack(version):
         import_alignment=64,
         # copy=True is not honoured on CPU: the result still aliases the producer's memory.
         import_copy_true_copies=False,
+        import_copy_false_refuses=True,
+        import_keeps_strides=True,
     )
+    if version < (0, 10):  # seen on 0.6.2
+        return dataclasses.replace(
+            jax_0_10,
+            # from_dlpack still takes capsules (deprecated).
+            takes_capsules=True,
+            # _place_array copies for copy=True (jnp.array(..., copy=True)); copy=False does
+            # not stop the copy of misaligned memory (only a logged "DLPack buffer is not
+            # aligned ... Creating a copy").
+            import_copy_true_copies=True,
+            import_copy_false_refuses=False,
+            # A zero-copy (aligned) import ignores the strides of a permuted layout: JAX
+            # reads the buffer in row-major order (wrong values, no error), computes and
+            # exports it that way, and np.asarray views it. A copied (misaligned) import
+            # honours the strides.
+            import_keeps_strides=False,
+        )
+    if version >= (0, 12):  # seen on 0.12.0.1
+        # DLPACK_VERSION comes from jaxlib (1.3): __dlpack__(max_version=(1, x)) gives a
+        # versioned capsule with READ_ONLY (JAX arrays are immutable; IS_COPIED too for
+        # copy=True), and from_dlpack asks for one (max_version=(1, 3)).
+        return dataclasses.replace(jax_0_10, exports_versioned=True, asks_max_version=True)
+    return jax_0_10  # 0.11 not checked
 
 
 JAX = jax_dlpack(JAX_VERSION)
+
+
+def x64(enabled):
+    """JAX's context manager for jax_enable_x64: jax.enable_x64 (seen on 0.10.2 and 0.12);
+    0.6.2 has it as jax.experimental.enable_x64 only."""
+    if JAX_VERSION < (0, 10):
+        return jax.experimental.enable_x64(enabled)
+    return jax.enable_x64(enabled)
+
+
+def mx_row_major_view(x, dtype):
+    """An mxgo array over x's memory with x's shape read in row-major order (C strides):
+    what a JAX that drops imported strides sees (JaxDLPack.import_keeps_strides)."""
+    bfloat16 = dtype == "bfloat16"
+    like = np.zeros(x.shape, np.uint16 if bfloat16 else dtype)
+    capsule, _ = CountingProducer().capsule(like, dtype=(4, 16, 1) if bfloat16 else None, data=mx_address(x))
+    return mx.nd.from_dlpack(capsule)
 
 
 def jax_accepts_layout(shape, strides):
@@ -105,8 +151,8 @@ class _Jax:
         return tuple(a.shape)
 
     def strides(self, a):
-        """Element strides of the buffer (JAX keeps an imported tensor's layout), read
-        from a capsule of it."""
+        """Element strides of the buffer (JAX keeps an imported tensor's layout, unless
+        JaxDLPack.import_keeps_strides says otherwise), read from a capsule of it."""
         info = inspect_capsule(a.__dlpack__())
         return info["strides"] or tuple(np.empty(a.shape, np.int8).strides)  # NULL strides: C order
 
@@ -149,13 +195,19 @@ def _frozen_heap():
 # ---- the table is what the installed JAX does --------------------------------------------
 
 def test_jax_table_matches_jax():
-    assert JAX_VERSION >= (0, 10), "requirements/dev.txt asks for jax>=0.10"
+    assert JAX_VERSION >= (0, 10) or JAX_VERSION == (0, 6), \
+        "requirements/peers.txt asks for jax>=0.10 (0.6.2 on CPython 3.10)"
     assert jax.default_backend() == "cpu" and jax.config.jax_enable_x64
     a = jnp.arange(6.0)
     for max_version in (None, (0, 8), (1, 0), (1, 3), (2, 0)):
-        info = inspect_capsule(a.__dlpack__(max_version=max_version))
-        assert info["name"] == ("dltensor_versioned" if JAX.exports_versioned and max_version
-                                and max_version[0] >= 1 else "dltensor")
+        for copy in (None, True):
+            info = inspect_capsule(a.__dlpack__(max_version=max_version, copy=copy))
+            assert (info["data"] == a.unsafe_buffer_pointer()) == (not copy)
+            if JAX.exports_versioned and max_version and max_version[0] >= 1:
+                assert info["name"] == "dltensor_versioned" and info["version"] == (1, 3)
+                assert info["flags"] == FLAG_READ_ONLY | (FLAG_IS_COPIED if copy else 0)
+            else:
+                assert info["name"] == "dltensor"
     with pytest.raises(BufferError):
         a.__dlpack__(max_version=(0, 4))
 
@@ -174,9 +226,13 @@ def test_jax_table_matches_jax():
     spy = Spy(mx.nd.arange(4))
     jnp.from_dlpack(spy)
     assert ("max_version" in spy.kwargs) == JAX.asks_max_version
-    if not JAX.takes_capsules:
+    capsule = mx.nd.arange(4).to_dlpack_for_read()
+    if JAX.takes_capsules:
+        with pytest.warns(DeprecationWarning, match="DLPack tensor is deprecated"):
+            assert np.asarray(jnp.from_dlpack(capsule)).tolist() == [0, 1, 2, 3]
+    else:
         with pytest.raises(TypeError):
-            jnp.from_dlpack(mx.nd.arange(4).to_dlpack_for_read())
+            jnp.from_dlpack(capsule)
     for name in JAX.dtypes:
         x = mx.nd.zeros((3,), dtype=name)
         assert np.dtype(jnp.from_dlpack(x).dtype).name == name
@@ -190,7 +246,8 @@ def test_jax_table_matches_jax():
 @pytest.mark.parametrize("path", sorted(TO_JAX))
 def test_mxgo_to_jax(path, dtype, layout):
     """Compact layouts import, zero-copy when aligned for XLA (else JAX copies); other
-    layouts are refused by JAX."""
+    layouts are refused by JAX. A JAX that drops the strides of a zero-copy import shares
+    the memory read in row-major order instead (JaxDLPack.import_keeps_strides)."""
     x = MX.make(dtype, layout)
     if not jax_accepts_layout(x.shape, x.strides):
         with pytest.raises(jax.errors.JaxRuntimeError, match="compact"):
@@ -198,9 +255,11 @@ def test_mxgo_to_jax(path, dtype, layout):
         return
     j = TO_JAX[path](x)
     assert JAXA.dtype_name(j) == dtype and j.shape == x.shape
-    np.testing.assert_array_equal(JAXA.values(j), MX.values(x))
-    if x.size and mx_address(x) % JAX.import_alignment == 0:
-        check_exchange(MX, x, JAXA, j, dtype, writers=("producer",))
+    shared = x.size and mx_address(x) % JAX.import_alignment == 0
+    seen = x if not shared or JAX.import_keeps_strides or layout.c_contiguous else mx_row_major_view(x, dtype)
+    np.testing.assert_array_equal(JAXA.values(j), MX.values(seen))
+    if shared:
+        check_exchange(MX, seen, JAXA, j, dtype, writers=("producer",))
     elif x.size:  # misaligned: JAX copied, and mxgo's writes stay in mxgo
         assert JAXA.address(j) != mx_address(x)
         index = (0,) * x.ndim
@@ -222,9 +281,12 @@ def test_mxgo_to_jax_alignment(dtype):
         assert (jnp.from_dlpack(x).unsafe_buffer_pointer() == mx_address(x)) == shared
         if shared:
             assert jnp.from_dlpack(x, copy=False).unsafe_buffer_pointer() == mx_address(x)
-        else:
+        elif JAX.import_copy_false_refuses:
             with pytest.raises(ValueError, match="aligned"):
                 jnp.from_dlpack(x, copy=False)
+        else:  # copied all the same
+            j = jnp.from_dlpack(x, copy=False)
+            assert j.unsafe_buffer_pointer() != mx_address(x) and np.asarray(j).tolist() == x.asnumpy().tolist()
 
 
 def test_mxgo_to_jax_copy_true():
@@ -241,17 +303,24 @@ def test_mxgo_to_jax_copy_true():
 def test_jax_numpy_view_of_transposed_import_is_cached():
     """np.asarray of a JAX array is a zero-copy view for JAX's default (row-major)
     layout, but for an imported transposed layout it is a copy that JAX makes once and
-    caches: it misses later writes to the shared memory (computations see them)."""
+    caches: it misses later writes to the shared memory (computations see them). A JAX
+    that drops imported strides (0.6.2) has a row-major array there, viewed as such."""
     base = mx.nd.arange(12).reshape((3, 4))
     capsule, _ = CountingProducer().capsule(np.zeros(1, np.float32), ndim=2, shape=(4, 3), strides=(1, 4),
                                             data=mx_address(base))
     x = mx.nd.from_dlpack(capsule)
     j = jnp.from_dlpack(x)
     assert j.unsafe_buffer_pointer() == mx_address(x)
-    assert np.asarray(j)[3, 0] == 3.0
-    x[3, 0] = 100
-    x.wait_to_read()  # mxgo writes asynchronously: wait before JAX reads
-    assert np.asarray(j)[3, 0] == 3.0 and float(j[3, 0]) == 100.0  # stale cache, fresh compute
+    if JAX.import_keeps_strides:
+        assert np.asarray(j)[3, 0] == 3.0
+        x[3, 0] = 100
+        x.wait_to_read()  # mxgo writes asynchronously: wait before JAX reads
+        assert np.asarray(j)[3, 0] == 3.0 and float(j[3, 0]) == 100.0  # stale cache, fresh compute
+    else:  # j is the buffer read row-major: j[r, c] is base's element 3 * r + c
+        assert np.asarray(j).tolist() == np.arange(12.0).reshape(4, 3).tolist()
+        x[3, 0] = 100  # base's element 3: j[1, 0]
+        x.wait_to_read()
+        assert np.asarray(j)[1, 0] == 100.0 and float(j[1, 0]) == 100.0  # a view: nothing stale
     k = jnp.from_dlpack(base)  # row-major: np.asarray views the buffer
     assert np.asarray(k)[0, 3] == 100.0
     base[0, 3] = 7
@@ -260,13 +329,16 @@ def test_jax_numpy_view_of_transposed_import_is_cached():
 
 
 def test_mxgo_read_only_to_jax():
-    """JAX asks for a legacy capsule, which cannot carry READ_ONLY: mxgo refuses to hand a
-    read-only array over that way (copy it first)."""
+    """A JAX that asks for a versioned capsule gets one with READ_ONLY (shared when
+    aligned, as any import). One that asks for a legacy capsule, which cannot carry
+    READ_ONLY, is refused a read-only array (copy it first)."""
     src = np.arange(64.0)
     src.flags.writeable = False
     x = mx.nd.from_numpy(src)
     if JAX.asks_max_version:
-        assert np.asarray(jnp.from_dlpack(x)).tolist() == src.tolist()
+        j = jnp.from_dlpack(x)
+        assert (j.unsafe_buffer_pointer() == mx_address(x)) == (mx_address(x) % JAX.import_alignment == 0)
+        assert np.asarray(j).tolist() == src.tolist()
     else:
         with pytest.raises(BufferError, match="read-only"):
             jnp.from_dlpack(x)
@@ -276,7 +348,7 @@ def test_mxgo_read_only_to_jax():
 def test_jax_without_x64_narrows_64_bit_imports():
     """With JAX's default (x64 off), 64-bit arrays are converted to 32 bits: a copy."""
     x = mx.nd.arange(64, dtype="int64")
-    with jax.enable_x64(False):
+    with x64(False):
         j = jnp.from_dlpack(x)
         assert j.dtype == jnp.int32 and j.unsafe_buffer_pointer() != mx_address(x)
     j = jnp.from_dlpack(x)
@@ -290,11 +362,17 @@ def test_jax_without_x64_narrows_64_bit_imports():
 @pytest.mark.parametrize("path", sorted(FROM_JAX))
 def test_jax_to_mxgo(path, dtype, layout):
     """JAX exports its (always compact) buffers; mxgo views them without copying. Only
-    mxgo writes (JAX cannot), and JAX sees the writes."""
+    mxgo writes (JAX cannot), and JAX sees the writes. A legacy capsule cannot say that
+    JAX's memory is immutable; a versioned one (mxgo asks objects for one) says READ_ONLY,
+    and mxgo's view is read-only: then mxgo writes through a legacy import of the same
+    buffer, and the read-only view sees it."""
     j = JAXA.make(dtype, layout)
     x = FROM_JAX[path](j)
-    assert x.writable  # a legacy capsule cannot say that JAX's memory is immutable
-    check_exchange(JAXA, j, MX, x, dtype, writers=("consumer",))
+    read_only = path == "object" and JAX.exports_versioned
+    assert x.writable == (not read_only)
+    check_exchange(JAXA, j, MX, x, dtype, writers=() if read_only else ("consumer",))
+    if read_only:
+        check_exchange(MX, FROM_JAX["capsule"](j), MX, x, dtype, writers=("producer",))
 
 
 @pytest.mark.parametrize("path", sorted(FROM_JAX))
@@ -309,15 +387,19 @@ def test_jax_exports_c_contiguous(path):
 
 
 def test_jax_reexport_keeps_an_imported_layout():
-    """A transposed buffer JAX imported is exported again with its strides."""
+    """A transposed buffer JAX imported is exported again with its strides (a JAX that
+    drops imported strides exports the buffer row-major, as it reads it)."""
     base = mx.nd.arange(12).reshape((3, 4))
     capsule, _ = CountingProducer().capsule(np.zeros(1, np.float32), ndim=2, shape=(4, 3), strides=(1, 4),
                                             data=mx_address(base))
     j = jnp.from_dlpack(mx.nd.from_dlpack(capsule))
     assert j.unsafe_buffer_pointer() == mx_address(base)
     x = mx.nd.from_dlpack(j)
-    assert x.strides == (1, 4) and mx_address(x) == mx_address(base)
-    assert x.asnumpy().tolist() == base.asnumpy().T.tolist()
+    assert mx_address(x) == mx_address(base)
+    if JAX.import_keeps_strides:
+        assert x.strides == (1, 4) and x.asnumpy().tolist() == base.asnumpy().T.tolist()
+    else:
+        assert x.strides == (3, 1) and x.asnumpy().tolist() == base.asnumpy().reshape(4, 3).tolist()
 
 
 def test_jax_export_keywords():
@@ -335,13 +417,22 @@ def test_jax_export_keywords():
 
 @pytest.mark.parametrize("copy", [None, False, True])
 def test_from_dlpack_keywords_with_jax(copy):
-    """mxgo passes copy to JAX's __dlpack__, which honours it on export."""
+    """mxgo passes copy to JAX's __dlpack__, which honours it on export. A versioned
+    export is READ_ONLY, JAX's copy too (NumPy's from_dlpack(a, copy=True) of it is
+    read-only as well): mxgo then writes through a legacy import of a's buffer."""
     a = jnp.arange(16.0)
     x = mx.nd.from_dlpack(a, copy=copy, device=mx.cpu())
     assert (mx_address(x) == a.unsafe_buffer_pointer()) == (not copy)
-    x[0] = -1
-    x.wait_to_read()
-    assert float(a[0]) == (0.0 if copy else -1.0)
+    assert x.writable == (not JAX.exports_versioned)
+    if x.writable:
+        x[0] = -1
+        x.wait_to_read()
+        assert float(a[0]) == (0.0 if copy else -1.0)
+    else:
+        alias = mx.nd.from_dlpack(a.__dlpack__())  # legacy: writable
+        alias[0] = -1
+        alias.wait_to_read()
+        assert float(a[0]) == -1.0 and x.asnumpy()[0] == (0.0 if copy else -1.0)
 
 
 def test_jax_bfloat16_values():
