@@ -1,0 +1,10 @@
+import os
+from typing_extensions import Buffer
+
+from .ndarray import NDArray
+
+__all__ = ["save", "load", "load_frombuffer"]
+
+def save(fname: str | os.PathLike[str], data: NDArray | list[NDArray] | dict[str, NDArray]) -> None: ...
+def load(fname: str | os.PathLike[str]) -> list[NDArray] | dict[str, NDArray]: ...
+def load_frombuffer(buf: Buffer) -> list[NDArray] | dict[str, NDArray]: ...

@@ -1,0 +1,15 @@
+"""The examples that need PyTorch, run as a user would (collected where PyTorch is a peer)."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def test_params_to_torch_example(tmp_path):
+    """examples/params_to_torch.py: a .params file's weights to PyTorch without copies."""
+    script = os.path.join(HERE, "..", "examples", "params_to_torch.py")
+    res = subprocess.run([sys.executable, script, str(tmp_path / "mlp.params")], capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "shares memory" in res.stdout and "dense1.bias[0] = 42.0" in res.stdout
