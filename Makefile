@@ -56,7 +56,7 @@ LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 MXNET_NOGO_PATH  = $(CURDIR)/$(MXNET)/bin:/usr/bin:/bin
 
 .PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go typecheck \
-        fuzz-short fuzz asan test-py test-py-legacy test-py-mxnet notebook demo bench soak clean distclean
+        fuzz-short fuzz asan test-py test-py-legacy test-py-mxnet mxnet-coverage notebook demo bench soak clean distclean
 
 all: test
 
@@ -139,7 +139,7 @@ test-aarch64: setup
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env lint build check-installed test-go fuzz-short asan typecheck test-py test-py-legacy test-py-mxnet test-wheels test-aarch64 notebook
+test: setup check-env lint build check-installed test-go fuzz-short asan typecheck test-py test-py-legacy test-py-mxnet mxnet-coverage test-wheels test-aarch64 notebook
 	@echo "make test: all passed"
 
 check-env: setup
@@ -224,6 +224,12 @@ test-py-legacy: build
 # collects test_mxnet_peer.py and the NumPy-only files, and test_mxnet_peer.py nowhere else).
 test-py-mxnet: build
 	cd tests_py && env -u PYTHONPATH MXGO_PEERS=mxnet PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -m pytest -q .
+
+# Every public name of MXNet 1.9.1's mx.nd, mx.nd.random, mx.nd.linalg and NDArray, marked
+# against the differential cases (tests_py/mxnet_diff_*.py) in docs/mxnet_coverage.md; fails
+# when a name mxgo implements has a case that disagrees with MXNet.
+mxnet-coverage: build
+	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) tools/mxnet_coverage.py --out docs/mxnet_coverage.md
 
 notebook: build
 	env -u PYTHONPATH PATH=$(NOGO_PATH) $(PY) tools/run_notebook.py examples/quickstart.ipynb --out build/notebooks/quickstart.ipynb

@@ -23,7 +23,7 @@ def main() -> None:
     total = float(c.sum().asscalar())
     print("c =", c.asnumpy().tolist(), "shape", rows, "sum", total)
 
-    mask = a > 2  # comparisons give bool NDArrays
+    mask = a > 2  # comparisons give 1 or 0 in the operands' dtype, as in MXNet
     print("a > 2:", mask.astype("int32").asnumpy().tolist())
     print("normalized:", normalize(a).asnumpy().round(3))
     print("concat:", mx.nd.concat(a, b, dim=0).shape, "stack:", mx.nd.stack(a, b).shape)

@@ -205,7 +205,7 @@ var dotCases = []struct {
 	l, r   []int
 	ta, tb bool
 }{
-	{[]int{5}, []int{5}, false, false},             // inner product: 0-d
+	{[]int{5}, []int{5}, false, false},             // inner product: shape (1,)
 	{[]int{3, 4}, []int{4, 5}, false, false},       // matrix product
 	{[]int{3, 4}, []int{4}, false, false},          // matrix . vector
 	{[]int{4}, []int{4, 5}, false, false},          // vector . matrix
@@ -235,9 +235,18 @@ func TestDotValuesEveryDType(t *testing.T) {
 				trail = c.r[:len(c.r)-1]
 			}
 			want := refDot(complexValues(t, l), c.l, complexValues(t, r), c.r, c.ta, c.tb)
-			checkProduct(t, got, want, append(append([]int{}, lead...), trail...), dt, fmt.Sprintf("%s %v", dt, c))
+			checkProduct(t, got, want, dotShape(lead, trail), dt, fmt.Sprintf("%s %v", dt, c))
 		}
 	}
+}
+
+// dotShape is MXNet's shape of dot's result: lhs's leading dimensions then rhs's trailing
+// ones, and (1,) for the inner product of two vectors (MXNet has no 0-d results).
+func dotShape(lead, trail []int) []int {
+	if len(lead)+len(trail) == 0 {
+		return []int{1}
+	}
+	return append(append([]int{}, lead...), trail...)
 }
 
 func b01(b bool) string {
@@ -325,7 +334,7 @@ func TestProductsOfEmptyArrays(t *testing.T) {
 			l, r := laArray(t, dt, 1, c[0]...), laArray(t, dt, 2, c[1]...)
 			got := mustOp(t, "dot", "", l, r)
 			want := refDot(complexValues(t, l), c[0], complexValues(t, r), c[1], false, false)
-			checkProduct(t, got, want, append(append([]int{}, c[0][:len(c[0])-1]...), c[1][1:]...), dt, fmt.Sprint("dot ", dt, c))
+			checkProduct(t, got, want, dotShape(c[0][:len(c[0])-1], c[1][1:]), dt, fmt.Sprint("dot ", dt, c))
 			got = mustOp(t, "matmul", "", l, r)
 			want, shape := refMatmul(complexValues(t, l), c[0], complexValues(t, r), c[1])
 			checkProduct(t, got, want, shape, dt, fmt.Sprint("matmul ", dt, c))
@@ -400,7 +409,7 @@ func TestProductsOfStridedOperands(t *testing.T) {
 		vec := index(t, laArray(t, dt, 4, 2*k), S(nil, nil, -2))
 		vv := complexValues(t, vec)
 		checkProduct(t, mustOp(t, "dot", "", as["step2"], vec), refGemm(av, vv, m, 1, k), []int{m}, dt, fmt.Sprint("strided vector ", dt))
-		checkProduct(t, mustOp(t, "dot", "", vec, vec), refGemm(vv, vv, 1, 1, k), []int{}, dt, fmt.Sprint("inner ", dt))
+		checkProduct(t, mustOp(t, "dot", "", vec, vec), refGemm(vv, vv, 1, 1, k), []int{1}, dt, fmt.Sprint("inner ", dt))
 	}
 }
 

@@ -161,13 +161,26 @@ func TestReshapeOperator(t *testing.T) {
 	one := fromValues(t, ndarray.Float32, []float64{7}, 1, 1)
 	checkProduct(t, mustOp(t, "reshape", "shape=", one), []complex128{7}, []int{}, ndarray.Float32, "(1,1) to 0-d")
 	z := empty(t, ndarray.Int32, 0, 4)
-	checkProduct(t, mustOp(t, "reshape", "shape=2,0,5", z), nil, []int{2, 0, 5}, ndarray.Int32, "0-size")
+	checkProduct(t, mustOp(t, "reshape", "shape=2,-1,5", z), nil, []int{2, 0, 5}, ndarray.Int32, "0-size")
+	// MXNet's codes: 0 copies, -2 copies the rest, -3 merges two, -4 splits one; reverse from the right
+	a3 := arange(t, ndarray.Int32, 2, 3, 4)
+	for spec, want := range map[string][]int{
+		"shape=0,-1": {2, 12}, "shape=-2": {2, 3, 4}, "shape=-3,4": {6, 4}, "shape=0,-3": {2, 12},
+		"shape=-4,1,2,-2": {1, 2, 3, 4}, "shape=-4,-1,1,-2": {2, 1, 3, 4}, "shape=-1,0;reverse=1": {6, 4},
+		"shape=0,0,0": {2, 3, 4},
+	} {
+		assert.Equal(t, want, mustOp(t, "reshape", spec, a3).Shape(), spec)
+	}
+	for _, c := range []string{"0,0,0,0", "-4,4,-1,-2", "-4,-1,-1", "-3,-3", "-5"} {
+		_, err := runOp(t, "reshape", []*ndarray.NDArray{a3}, nil, "shape="+c)
+		requireKind(t, err, mxerr.Value, "reshape")
+	}
 	// errors
 	for _, c := range []string{"5,5", "-1,-1", "-2,12", "7,-1"} {
 		_, err := runOp(t, "reshape", []*ndarray.NDArray{arange(t, ndarray.Int32, 2, 12)}, nil, "shape="+c)
 		requireKind(t, err, mxerr.Value, "reshape")
 	}
-	_, err := runOp(t, "reshape", []*ndarray.NDArray{z}, nil, "shape=-1,0")
+	_, err := runOp(t, "reshape", []*ndarray.NDArray{z}, nil, "shape=3,5")
 	requireKind(t, err, mxerr.Value)
 	_, err = runOp(t, "reshape", []*ndarray.NDArray{z}, nil, "")
 	requireKind(t, err, mxerr.Type, "missing required parameter")
@@ -362,7 +375,7 @@ func TestShapeOperatorsRegistered(t *testing.T) {
 		params []string
 	}{
 		{"transpose", []string{"data"}, []string{"axes"}},
-		{"reshape", []string{"data"}, []string{"shape"}},
+		{"reshape", []string{"data"}, []string{"shape", "reverse"}},
 		{"concat", []string{"*data"}, []string{"dim"}},
 		{"stack", []string{"*data"}, []string{"axis"}},
 		{"cast", []string{"data"}, []string{"dtype"}},

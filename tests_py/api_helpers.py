@@ -1,4 +1,5 @@
-"""Helpers shared by the test_api_* modules: dtype tables, sample data and assertions."""
+"""Helpers shared by the test modules: dtype tables, sample data, assertions, and NumPy
+references made MXNet 1.x's (mxnet_*)."""
 import warnings
 
 import numpy as np
@@ -74,6 +75,42 @@ def np_cast(values, dtype):
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             return np.asarray(values).astype(dtype)
+
+
+# ---- NumPy references made MXNet 1.x's (mx.nd follows MXNet where the two disagree) ----
+
+def mxnet_shaped(v):
+    """``v`` as an array shaped as MXNet gives it: MXNet has no 0-d results, so a 0-d result
+    (a whole-array reduction, the dot of two vectors, ``x[1, 2]``) has shape (1,)."""
+    v = np.asarray(v)
+    return v.reshape(1) if v.ndim == 0 else v
+
+
+def mxnet_compare(want, dtype):
+    """MXNet's result of a comparison whose NumPy result is the bool array ``want``: 1 or 0
+    in the operands' ``dtype`` (bool for bool operands), so ``(x > 2) * x`` works."""
+    return np.asarray(want).astype(dtype)
+
+
+def mxnet_reduce(op, a, axis=None, keepdims=False):
+    """NumPy's reduction ``op`` (sum, mean, prod, max, min, argmax, argmin) of ``a``, made
+    MXNet 1.x's: axis=() reduces every axis (argmax and argmin refuse it, as MXNet does and
+    NumPy too), the result has the input's dtype (integer sums wrap; an integer mean is that
+    wrapped sum divided by the count, truncated toward zero, and 0 for no elements; a bool
+    mean is whether any element is true; argmax's indices are in the dtype too) and a result
+    with no dimensions has shape (1,)."""
+    if axis == () and op not in ("argmax", "argmin"):
+        axis = None
+    if op == "mean" and a.dtype.kind in "iu":
+        wrapped = mxnet_reduce("sum", a, axis, keepdims).astype(object)  # Python ints: exact
+        count = mxnet_shaped(np.sum(np.ones(a.shape, np.int64), axis=axis, keepdims=keepdims)).astype(object)
+        quotient = np.sign(wrapped) * (np.abs(wrapped) // np.maximum(count, 1))
+        return quotient.astype(a.dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # mean of nothing, complex max, casts of NaN, ...
+        with np.errstate(all="ignore"):
+            r = np.asarray(getattr(np, op)(a, axis=axis, keepdims=keepdims)).astype(a.dtype)
+    return mxnet_shaped(r)
 
 
 class Snapshot:

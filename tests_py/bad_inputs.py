@@ -32,15 +32,24 @@ from invalid_tensors import INVALID, INVALID_VERSIONED, make_invalid
 CASES = {}
 
 
-def case(name, exc, match, fn, *, intact=()):
+#: the built-in exceptions whose mxgo form is also an mx.base.MXNetError (MXNetValueError, ...)
+_MXNET_FORMS = (ValueError, TypeError, IndexError, BufferError, MemoryError, NotImplementedError)
+
+
+def case(name, exc, match, fn, *, intact=(), foreign=False):
     """Registers case ``name``: ``fn()`` raises ``exc`` with a message matching ``match``,
-    and every array in ``intact()`` (built before the call) is unchanged after it."""
+    and every array in ``intact()`` (built before the call) is unchanged after it. As in
+    MXNet, what mxgo raises is an mx.base.MXNetError too (MXNetValueError is a ValueError,
+    ...), unless ``foreign``: the error is a producer's or Python's own (a bad call signature,
+    an operator with an unsupported operand)."""
     assert name not in CASES, name
 
     def call():
         keep = [(a, _read(a)) for a in (intact() if intact else ())]
-        with pytest.raises(exc, match=match):
+        with pytest.raises(exc, match=match) as info:
             fn([a for a, _ in keep])
+        if not foreign and isinstance(info.value, _MXNET_FORMS):
+            assert isinstance(info.value, mx.base.MXNetError), "%s is not an mx.base.MXNetError" % type(info.value).__name__
         for a, before in keep:
             after = _read(a)
             assert after.dtype == before.dtype and after.shape == before.shape
@@ -66,9 +75,9 @@ def _read(a):
     return np.array(a, copy=True)
 
 
-def simple(name, exc, match, fn):
+def simple(name, exc, match, fn, *, foreign=False):
     """A case whose callable takes no arrays."""
-    case(name, exc, match, lambda _: fn())
+    case(name, exc, match, lambda _: fn(), foreign=foreign)
 
 
 # ------------------------------------------------------------------------ the bystanders
@@ -173,9 +182,10 @@ def _used_capsule():
 for _exc in [ValueError("producer says no"), RuntimeError("producer says no"), BufferError("producer says no"),
              TypeError("producer says no"), KeyError("producer says no"), MemoryError("producer says no")]:
     simple("producer/dlpack_raises_%s" % type(_exc).__name__, type(_exc), "producer says no",
-           lambda e=_exc: mx.nd.from_dlpack(_Producer(_raise(e))))
+           lambda e=_exc: mx.nd.from_dlpack(_Producer(_raise(e))), foreign=True)  # the producer's own error
     simple("producer/device_raises_%s" % type(_exc).__name__, type(_exc), "producer says no",
-           lambda e=_exc: mx.nd.from_dlpack(_Producer(lambda: mx.nd.ones(2).to_dlpack_for_read(), _raise(e))))
+           lambda e=_exc: mx.nd.from_dlpack(_Producer(lambda: mx.nd.ones(2).to_dlpack_for_read(), _raise(e))),
+           foreign=True)
 
 for _name, _ret in {"int": lambda: 7, "none": lambda: None, "str": lambda: "dltensor", "tuple": lambda: (1, 0),
                     "ndarray": lambda: np.ones(2)}.items():
@@ -200,7 +210,8 @@ class _NotCallable:
         return (1, 0)
 
 
-simple("producer/dlpack_not_callable", TypeError, "", lambda: mx.nd.from_dlpack(_NotCallable()))
+simple("producer/dlpack_not_callable", TypeError, "", lambda: mx.nd.from_dlpack(_NotCallable()),
+       foreign=True)  # Python's: "'int' object is not callable"
 
 
 class _AlwaysTypeError:
@@ -214,7 +225,7 @@ class _AlwaysTypeError:
 
 
 simple("producer/dlpack_refuses_every_signature", TypeError, "no signature works",
-       lambda: mx.nd.from_dlpack(_AlwaysTypeError()))
+       lambda: mx.nd.from_dlpack(_AlwaysTypeError()), foreign=True)
 
 
 # ------------------------------------------- invalid DLTensor fields (capsule and object)
@@ -352,9 +363,13 @@ case("read_only/dlpack_versioned_then_write_legacy", BufferError, "read-only",
 
 # --------------------------------------------------------------------------- operators
 
-_IN = {"dot": [(2, 3), (3, 2)], "matmul": [(2, 3), (3, 2)], "batch_dot": [(2, 2, 3), (2, 3, 2)]}
+_IN = {"dot": [(2, 3), (3, 2)], "matmul": [(2, 3), (3, 2)], "batch_dot": [(2, 2, 3), (2, 3, 2)],
+       "pick": [(2, 3), (2,)]}
 _REQUIRED = {"reshape": {"shape": (3, 2)}, "cast": {"dtype": "float64"}, "clip": {"a_min": 0, "a_max": 1},
-             "random_uniform": {"shape": (2, 3)}, "random_normal": {"shape": (2, 3)}, "transpose": {}}
+             "random_uniform": {"shape": (2, 3)}, "random_normal": {"shape": (2, 3)}, "transpose": {},
+             "expand_dims": {"axis": 0}, "flip": {"axis": (0,)}, "reverse": {"axis": (1,)}, "tile": {"reps": (2,)},
+             "repeat": {"repeats": 2}, "broadcast_to": {"shape": (2, 3)}, "one_hot": {"depth": 3},
+             "slice_axis": {"axis": 0, "begin": 0, "end": 1}}
 
 
 def _inputs(name):
@@ -367,7 +382,8 @@ def _inputs(name):
 
 
 _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", None], "axes": [object(), "x", 1.5, (0, "a")],
-              "shape": [object(), "x", 1.5], "dtype": [object(), "float33", 3], "scalar": [object(), "x", None]}
+              "shape": [object(), "x", 1.5], "dtype": [object(), "float33", 3], "scalar": [object(), "x", None],
+              "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
 
 for _op in sorted(n for n in OPS if not n.startswith("_")):
@@ -379,7 +395,7 @@ for _op in sorted(n for n in OPS if not n.startswith("_")):
         case("op/%s/input_none" % _op, TypeError, "", lambda a, f=_fn, o=_op: f(*[None] * max(len(a), 1), **_REQUIRED.get(o, {})),
              intact=lambda o=_op: _inputs(o))
     case("op/%s/unknown_keyword" % _op, TypeError, "bogus", lambda a, f=_fn, r=_req: f(*a, bogus=1, **r),
-         intact=lambda o=_op: _inputs(o))
+         intact=lambda o=_op: _inputs(o), foreign=True)  # Python's own check of the generated signature
     case("op/%s/out_wrong_shape" % _op, ValueError, "shape", lambda a, f=_fn, r=_req: f(*a[:-1], out=a[-1], **r),
          intact=lambda o=_op, f=_fn, r=_req: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=f(*_inputs(o), **r).dtype)])
     case("op/%s/out_not_array" % _op, TypeError, "", lambda a, f=_fn, r=_req: f(*a, out="x", **r),
@@ -430,7 +446,8 @@ for _name, (_call, _exc) in {
         "binary_with_numpy": (lambda a: a + np.ones((2, 3)), TypeError),
         "bool_of_array": (lambda a: bool(a), ValueError),
 }.items():
-    case("method/%s" % _name, _exc, "", lambda a, c=_call: c(a[0]), intact=lambda: [mx.nd.ones((2, 3))])
+    case("method/%s" % _name, _exc, "", lambda a, c=_call: c(a[0]), intact=lambda: [mx.nd.ones((2, 3))],
+         foreign=_name.startswith("binary_with"))  # Python's operator protocol raises those (NotImplemented)
 
 
 def _async_failure():

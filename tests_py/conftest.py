@@ -24,7 +24,7 @@ import numpy
 
 #: the files that need NumPy alone
 NUMPY_ONLY = ["test_api_arith.py", "test_api_copies.py", "test_api_core.py", "test_api_errors.py",
-              "test_api_indexing.py", "test_ops_random.py", "test_typing.py"]
+              "test_api_indexing.py", "test_io.py", "test_ops_random.py", "test_typing.py"]
 
 #: the NumPy-only files that also run beside MXNet: mxgo's API on NumPy 1.23, in a process
 #: that has MXNet's libraries (its OpenBLAS, libgomp) loaded (the type stubs are not MXNet's)

@@ -152,11 +152,20 @@ def test_reshape_of_strided_arrays_is_a_copy():
     assert_nd(v, n[:, ::2])
 
 
-@pytest.mark.parametrize("shape, new", [((1,), ()), ((), (1, 1)), ((0, 3), (3, 0, 5)), ((2, 0), (0,)), ((), (-1,))],
+@pytest.mark.parametrize("shape, new, want", [((1,), (), ()), ((), (1, 1), (1, 1)), ((0, 3), (0, 3, 1), (0, 3, 1)),
+                                              ((0, 3), (-1, 0), (0, 3)), ((2, 0), (-3,), (0,)), ((), (-1,), (1,))],
                          ids=str)
-def test_reshape_of_0d_and_0_size(shape, new):
+def test_reshape_of_0d_and_0_size(shape, new, want):
+    """MXNet's codes on 0-d and 0-size arrays: 0 copies the source's dimension (its 0 too),
+    -3 merges two; ``want`` is the shape NumPy is given."""
     x = mx.nd.full(shape, 3.0, dtype="float64")
-    assert_nd(x.reshape(new), np.full(shape, 3.0).reshape(new))
+    assert_nd(x.reshape(new), np.full(shape, 3.0).reshape(want))
+
+
+def test_reshape_zero_copies_the_source_dimension():
+    x = mx.nd.zeros((0, 3))
+    with pytest.raises(ValueError, match="cannot reshape"):
+        x.reshape(3, 0, 5)  # NumPy's (3, 0, 5); MXNet's 0 copies the 3: (3, 3, 5) holds 45 elements
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.float16, np.complex128, np.uint64], ids=name)

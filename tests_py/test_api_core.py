@@ -71,6 +71,36 @@ def test_mxnet_error_is_an_exception():
     assert mx.MXNetError is mx.base.MXNetError
 
 
+@pytest.mark.parametrize("builtin", [ValueError, TypeError, IndexError, BufferError, MemoryError, NotImplementedError],
+                         ids=lambda c: c.__name__)
+def test_bad_input_errors_are_mxnet_errors_and_builtins(builtin):
+    """As in MXNet, ``except mx.base.MXNetError`` catches every error mxgo raises, and the
+    built-in class (as NumPy and PyTorch raise) catches it too."""
+    cls = mx.base.mxnet_error(builtin)
+    assert cls is getattr(mx.base, "MXNet" + builtin.__name__)
+    assert issubclass(cls, mx.base.MXNetError) and issubclass(cls, builtin)
+    assert mx.base.mxnet_error(OverflowError) is OverflowError  # no MXNet form
+    with pytest.raises(mx.base.MXNetError) as info:  # from Go, C and Python alike
+        {ValueError: lambda: mx.nd.zeros((2,)).reshape(3), TypeError: lambda: mx.nd.zeros((2,), dtype="float33"),
+         IndexError: lambda: mx.nd.zeros((2,))[5], BufferError: lambda: mx.nd.zeros((2,)).__dlpack__(dl_device=(2, 0)),
+         MemoryError: lambda: mx.nd.empty((1 << 40, 1 << 20)), NotImplementedError: _failing_callback}[builtin]()
+    assert isinstance(info.value, builtin) and type(info.value) is cls
+
+
+def _failing_callback():
+    """Waits on a run_async callable that raised NotImplementedError (the engine's error)."""
+    def fn(view):
+        raise NotImplementedError("later")
+
+    x = mx.nd.zeros((1,))
+    mx.nd.run_async(fn, writes=[x])
+    try:
+        x.wait_to_read()
+    finally:
+        with pytest.raises(NotImplementedError):
+            mx.nd.waitall()  # which reports it once more
+
+
 GPU_CREATORS = {
     "empty": lambda ctx: mx.nd.empty((2, 3), ctx=ctx),
     "zeros": lambda ctx: mx.nd.zeros((2, 3), ctx=ctx),
@@ -259,21 +289,21 @@ def test_np_asarray(dtype):
 
 
 @pytest.mark.parametrize("make, text", [
-    (lambda: mx.nd.array([[1, 2], [3, 4]]), "[[1. 2.]\n [3. 4.]]\n<NDArray 2x2 @cpu(0)>"),
-    (lambda: mx.nd.array(3.5), "3.5\n<NDArray  @cpu(0)>"),
-    (lambda: mx.nd.arange(3, dtype="int32"), "[0 1 2]\n<NDArray 3 @cpu(0)>"),
-    (lambda: mx.nd.zeros((0, 3)), "[]\n<NDArray 0x3 @cpu(0)>"),
-    (lambda: mx.nd.ones((1, 1, 2), dtype=bool), "[[[ True  True]]]\n<NDArray 1x1x2 @cpu(0)>"),
-    (lambda: mx.nd.ones((1,), ctx=mx.cpu(2)), "[1.]\n<NDArray 1 @cpu(2)>"),
+    (lambda: mx.nd.array([[1, 2], [3, 4]]), "\n[[1. 2.]\n [3. 4.]]\n<NDArray 2x2 @cpu(0)>"),
+    (lambda: mx.nd.array(3.5), "\n3.5\n<NDArray  @cpu(0)>"),
+    (lambda: mx.nd.arange(3, dtype="int32"), "\n[0 1 2]\n<NDArray 3 @cpu(0)>"),
+    (lambda: mx.nd.zeros((0, 3)), "\n[]\n<NDArray 0x3 @cpu(0)>"),
+    (lambda: mx.nd.ones((1, 1, 2), dtype=bool), "\n[[[ True  True]]]\n<NDArray 1x1x2 @cpu(0)>"),
+    (lambda: mx.nd.ones((1,), ctx=mx.cpu(2)), "\n[1.]\n<NDArray 1 @cpu(2)>"),
 ], ids=["2x2", "0d", "int", "0_size", "bool_3d", "cpu2"])
 def test_repr_is_mxnet_style(make, text):
-    assert repr(make()) == text
+    assert repr(make()) == text  # MXNet's: a leading newline, the values, then <NDArray shape @ctx>
 
 
 @pytest.mark.parametrize("shape", [(2, 3, 4), (1,), (0, 2)], ids=str)
 def test_repr_is_numpy_body_then_x_joined_shape(shape):
     x = mx.nd.array(np.arange(np.prod(shape)).reshape(shape))
-    assert repr(x) == "%s\n<NDArray %s @cpu(0)>" % (x.asnumpy(), "x".join(map(str, shape)))
+    assert repr(x) == "\n%s\n<NDArray %s @cpu(0)>" % (x.asnumpy(), "x".join(map(str, shape)))
 
 
 def test_synchronisation_calls_return_none():

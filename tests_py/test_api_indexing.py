@@ -1,10 +1,12 @@
 """__getitem__ and __setitem__ with NumPy's basic-indexing rules: results, views that share
-memory in both directions, broadcasting assignment and overlapping copies."""
+memory in both directions, broadcasting assignment and overlapping copies. As in MXNet, an
+element picked by an integer on every axis (x[1, 2]) has shape (1,), not NumPy's 0-d
+(api_helpers.mxnet_shaped); it is still a view."""
 import numpy as np
 import pytest
 
 import mxgo as mx
-from api_helpers import assert_bits, assert_nd, np_cast
+from api_helpers import assert_bits, assert_nd, mxnet_shaped, np_cast
 
 SHAPE = (3, 4, 5, 6)
 E = Ellipsis
@@ -43,7 +45,7 @@ KEYS = [
 def test_getitem_matches_numpy(key):
     x, n = base()
     got, ref = x[key], n[key]
-    assert_nd(got, np.asarray(ref))
+    assert_nd(got, mxnet_shaped(ref))
     assert got.context == x.context and got.writable
 
 
@@ -56,7 +58,7 @@ def test_getitem_views_share_memory_both_ways(key):
     assert_nd(x, n)
     fresh = np.arange(n.size, dtype=np.float64).reshape(SHAPE) * 10
     x[:] = fresh  # ... and a write to the parent shows in the view
-    assert_nd(view, np.asarray(fresh[key]))
+    assert_nd(view, mxnet_shaped(fresh[key]))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "float16", "complex128", "bool"])
@@ -74,7 +76,7 @@ def test_chained_views():
     v[:] = 0.5
     n[1:][::-1, ::2][..., 1:4][0] = 0.5
     assert_nd(x, n)
-    assert_nd(x[2, 3][1][4], np.asarray(n[2, 3][1][4]))
+    assert_nd(x[2, 3][1][4], mxnet_shaped(n[2, 3][1][4]))
 
 
 @pytest.mark.parametrize("key", [0, S(None), (S(None, None, -1),), E, None, ()], ids=repr)
@@ -84,7 +86,7 @@ def test_indexing_0_size_and_0d(key):
         assert_nd(z[key], zn[key])
     s, sn = mx.nd.array(4.5), np.array(4.5, np.float32)
     if key in (E, None, ()):
-        assert_nd(s[key], np.asarray(sn[key]))
+        assert_nd(s[key], mxnet_shaped(sn[key]))  # no 0-d results: x[...] of a 0-d array has shape (1,)
 
 
 # ------------------------------------------------------------------------------ setitem

@@ -11,6 +11,9 @@ among negative, abs, exp, maximum, minimum, sum, mean, where, clip that exist wh
 runs), callbacks on the engine (``mx.nd.run_async`` with PyTorch writes and NumPy reads),
 dropped references, and waits at random points. NumPy mirrors every array: a view in mxgo
 is the same view of the mirror, so writes through overlapping views show up the same way.
+Where mx.nd follows MXNet 1.x rather than NumPy, the mirror does too (api_helpers.mxnet_*):
+sums and means keep the input's dtype (integer means truncate), and a result with no
+dimensions (a whole-array sum, an element picked by integers) has shape (1,).
 
 mxgo's values are read only through ``asnumpy()`` (at wait points and at the end) and, for
 imported memory, in the other framework after ``waitall()``. Every program runs in a
@@ -36,6 +39,7 @@ import numpy as np
 import torch
 
 import mxgo as mx
+from api_helpers import mxnet_reduce, mxnet_shaped
 from mxgo.ndarray.op import OPS
 
 PROGRAMS = int(os.environ.get("MXGO_DIFF_PROGRAMS", "2000"))
@@ -231,9 +235,9 @@ class Program:
             key.insert(self.rng.randint(0, len(key)), None)
         while key and self.rng.random() < 0.3 and key[-1] == slice(None):
             key.pop()
-        key.append(Ellipsis)  # NumPy returns a 0-d view instead of a scalar
+        key.append(Ellipsis)  # NumPy returns a 0-d view instead of a scalar ...
         key = tuple(key)
-        v = r.np[key]
+        v = mxnet_shaped(r.np[key])  # ... which mxgo, as MXNet, gives as shape (1,)
         assert isinstance(v, np.ndarray) and (v.size == 0 or np.shares_memory(v, r.base.mirror))
         self.add_ref(r.mx[key], v, r.base, "%s[%s]" % (r.name, _fmt_key(key)))
         return True
@@ -438,7 +442,7 @@ class Program:
             result = np.where(c.np != 0, x.np, y.np)
             return self._emit(name, fn, [c, x, y], {}, result, x.base.exact and y.base.exact)
         # sum, mean
-        a = self.pick(lambda r: name == "sum" or (not _is_int(r.np.dtype) and r.np.size > 0))
+        a = self.pick(lambda r: name == "sum" or r.np.size > 0)
         if a is None:
             return False
         nd = a.np.ndim
@@ -450,10 +454,8 @@ class Program:
         else:
             axis = tuple(sorted(self.rng.sample(range(nd), self.rng.randint(1, nd))))
         keepdims = self.rng.random() < 0.4
-        with np.errstate(all="ignore"):
-            result = (np.sum if name == "sum" else np.mean)(a.np, axis=axis, keepdims=keepdims)
+        result = mxnet_reduce(name, a.np, axis, keepdims)  # MXNet's dtype (int means truncate) and shape
         x = fn(a.mx, axis=axis, keepdims=keepdims)
-        result = np.asarray(result).astype(x.dtype)  # the result dtype is mxgo's to choose
         if not in_bounds(result):
             return False
         exact = a.base.exact and _is_int(a.np.dtype)

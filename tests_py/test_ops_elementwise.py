@@ -8,6 +8,8 @@ NumPy is the oracle, with mxgo's documented rules where they differ from NumPy's
   * binary operators need one dtype on both sides (TypeError otherwise), as in MXNet;
   * power/maximum/minimum convert a Python number to the array's dtype first (MXNet's rule,
     as for + - * /): int32 ``x ** 2.7`` is ``x ** 2``;
+  * comparisons give 1 or 0 in the operands' dtype, as in MXNet (api_helpers.mxnet_compare:
+    bool only for bool arrays), so ``(x > 2) * x`` works;
   * comparisons with a Python number are exact, as NumPy's (uint8 ``x > -1`` is all true);
     floating-point arrays compare with the number rounded to their dtype (NumPy 2's rule);
   * integer power: a negative scalar exponent raises ValueError (as NumPy); a negative
@@ -24,7 +26,7 @@ import pytest
 import torch
 
 import mxgo as mx
-from api_helpers import ALL_DTYPES, Snapshot, name, np_cast, sample
+from api_helpers import ALL_DTYPES, Snapshot, mxnet_compare, name, np_cast, sample
 from interop_helpers import NUMPY_DLPACK_DTYPES, TORCH_DLPACK_DTYPES
 
 SIGNED = (np.int8, np.int16, np.int32, np.int64)
@@ -373,10 +375,10 @@ def test_comparison_of_arrays(op, dtype):
     b = np.roll(a, 1)
     b[0, :2] = a[0, :2]
     x, y = nd(a), nd(b)
-    want = quiet(CMP[op], a, b)
+    want = mxnet_compare(quiet(CMP[op], a, b), dtype)
     check(getattr(mx.nd, op)(x, y), want)
     check(CMP[op](x, y), want)  # operator syntax
-    check(getattr(mx.nd, op)(y, x), quiet(CMP[op], b, a))
+    check(getattr(mx.nd, op)(y, x), mxnet_compare(quiet(CMP[op], b, a), dtype))
     check(x, a, True)
 
 
@@ -385,13 +387,19 @@ def test_comparison_broadcasting(op):
     rng = np.random.default_rng(3)
     for sa, sb in SHAPES:
         a, b = rng.integers(0, 3, sa).astype(np.int16), rng.integers(0, 3, sb).astype(np.int16)
-        check(CMP[op](nd(a), nd(b)), CMP[op](a, b))
+        check(CMP[op](nd(a), nd(b)), mxnet_compare(CMP[op](a, b), np.int16))
 
 
 def scalar_reference(fn, a, s):
-    """a fn s, exactly: integer arrays compare with an integer s exactly and with a real s
-    in float64; floating-point and complex arrays with s converted to their dtype; real
-    arrays with a complex s as complex numbers."""
+    """a fn s, as MXNet gives it: 1 or 0 in a's dtype (mxnet_compare) of NumPy's bool result
+    of the comparison."""
+    return mxnet_compare(exact_comparison(fn, a, s), a.dtype)
+
+
+def exact_comparison(fn, a, s):
+    """a fn s, exactly, as a bool array: integer arrays compare with an integer s exactly
+    and with a real s in float64; floating-point and complex arrays with s converted to
+    their dtype; real arrays with a complex s as complex numbers."""
     if isinstance(s, numbers.Complex) and not isinstance(s, numbers.Real):
         if a.dtype.kind != "c":
             return quiet(fn, a.astype(np.complex128), s)
@@ -432,16 +440,24 @@ def test_comparison_with_complex_scalars(dtype):
 
 
 def test_examples_of_exact_scalar_comparisons():
+    def values(r, dtype):
+        assert r.dtype is np.dtype(dtype).type  # 1 or 0 in the array's dtype, as in MXNet
+        return r.asnumpy().tolist()
+
     u = mx.nd.array([0, 255], dtype="uint8")
-    assert (u > -1).asnumpy().tolist() == [True, True]
-    assert (u == -1).asnumpy().tolist() == [False, False]  # -1 is not 255
-    assert (u < 256).asnumpy().tolist() == [True, True]
+    assert values(u > -1, "uint8") == [1, 1]
+    assert values(u == -1, "uint8") == [0, 0]  # -1 is not 255
+    assert values(u < 256, "uint8") == [1, 1]
     i = mx.nd.array([2, 3], dtype="int32")
-    assert (i >= 2.5).asnumpy().tolist() == [False, True]  # 2.5 is not truncated
-    assert (i == 2.0).asnumpy().tolist() == [True, False]
+    assert values(i >= 2.5, "int32") == [0, 1]  # 2.5 is not truncated
+    assert values(i == 2.0, "int32") == [1, 0]
     h = mx.nd.array([0.1, 2048], dtype="float16")
-    assert (h == 0.1).asnumpy().tolist() == [True, False]  # 0.1 rounds to float16 first
-    assert (h == 2049).asnumpy().tolist() == [False, True]  # and so does 2049
+    assert values(h == 0.1, "float16") == [1.0, 0.0]  # 0.1 rounds to float16 first
+    assert values(h == 2049, "float16") == [0.0, 1.0]  # and so does 2049
+    b = mx.nd.array([True, False], dtype="bool")
+    assert values(b == mx.nd.array([True, True], dtype="bool"), "bool") == [True, False]  # bool in, bool out
+    x = mx.nd.array([1.0, 3.0, 5.0])
+    assert ((x > 2) * x).asnumpy().tolist() == [0.0, 3.0, 5.0]  # the MXNet idiom
 
 
 def test_comparisons_keep_arrays_hashable():
@@ -552,11 +568,11 @@ def test_out_ndarray_is_returned():
         out = mx.nd.full(a.shape, 7)
         assert call(out) is out
         check(out, want)
-    base = mx.nd.zeros((3, 8), dtype="bool")
+    base = mx.nd.zeros((3, 8), dtype="float32")
     view = base[:, ::2]
     assert mx.nd.greater(x, y, out=view) is view
-    check(view, a > b)
-    check(base[:, 1::2], np.zeros((3, 4), bool))
+    check(view, mxnet_compare(a > b, np.float32))
+    check(base[:, 1::2], np.zeros((3, 4), np.float32))
 
 
 def test_out_is_an_input():
@@ -612,10 +628,12 @@ def test_out_numpy_and_bool_frameworks():
         bool_outs.append(lambda: torch.zeros(a.shape, dtype=torch.bool))
     if "bool" in NUMPY_DLPACK_DTYPES:
         bool_outs.append(lambda: np.zeros(a.shape, bool))
-    for make in bool_outs:
+    for make in bool_outs:  # bool operands give a bool result
         out = make()
-        mx.nd.lesser_equal(nd(a), 1.0, out=out)
-        np.testing.assert_array_equal(np.asarray(out), a <= 1)
+        mx.nd.lesser_equal(nd(a <= 1), nd(a > 0), out=out)
+        np.testing.assert_array_equal(np.asarray(out), (a <= 1) <= (a > 0))
+    mx.nd.lesser_equal(nd(a), 1.0, out=o)  # float32 operands: 1 or 0 in float32
+    np.testing.assert_array_equal(o, mxnet_compare(a <= 1, np.float32))
 
 
 def test_out_of_the_wrong_dtype_or_shape_is_left_alone():
@@ -624,8 +642,8 @@ def test_out_of_the_wrong_dtype_or_shape_is_left_alone():
     snap = Snapshot(x, out)
     with pytest.raises(TypeError, match="float16"):
         mx.nd.exp(x, out=out)  # exp(int8) is float16
-    with pytest.raises(TypeError, match="bool"):
-        mx.nd.equal(x, x, out=out)
+    with pytest.raises(TypeError, match="the result is int8"):
+        mx.nd.equal(x, x, out=out)  # 1 or 0 in int8, as MXNet gives
     with pytest.raises(ValueError, match="shape"):
         mx.nd.abs(x, out=mx.nd.zeros((4,), dtype="int8"))
     snap.assert_intact()
@@ -657,15 +675,17 @@ def test_operator_syntax():
     x, y = nd(a), nd(b)
     check(-x, -a)
     check(abs(x), np.abs(a))
-    check(x == y, a == b)
-    check(x != y, a != b)
-    check(x > y, a > b)
-    check(x >= y, a >= b)
-    check(x < y, a < b)
-    check(x <= y, a <= b)
-    check(x > 0, a > 0)
-    check(0 > x, 0 > a)
-    check(1 == x, a == 1)
+    f32 = np.float32
+    check(x == y, mxnet_compare(a == b, f32))
+    check(x != y, mxnet_compare(a != b, f32))
+    check(x > y, mxnet_compare(a > b, f32))
+    check(x >= y, mxnet_compare(a >= b, f32))
+    check(x < y, mxnet_compare(a < b, f32))
+    check(x <= y, mxnet_compare(a <= b, f32))
+    check(x > 0, mxnet_compare(a > 0, f32))
+    check(0 > x, mxnet_compare(0 > a, f32))
+    check(1 == x, mxnet_compare(a == 1, f32))
+    check((x > 0) * x, np.where(a > 0, a, f32(0)))  # MXNet's idiom: the mask is float32
     check(x ** 2, a ** 2)
     check(2 ** y, np.float32(2) ** b)
     check(abs(x) ** y, quiet(np.power, np.abs(a), b))
@@ -700,8 +720,10 @@ def test_bfloat16_against_torch():
     for op, fn in (("maximum", torch.maximum), ("minimum", torch.minimum), ("power", torch.pow)):
         np.testing.assert_allclose(as_f32(getattr(mx.nd, op)(t, u)), fn(t, u).float().numpy(), rtol=8e-3)
     for op, fn in CMP.items():
-        np.testing.assert_array_equal(getattr(mx.nd, op)(t, u).asnumpy(), fn(t, u).numpy(), err_msg=op)
-        np.testing.assert_array_equal(getattr(mx.nd, op)(t, 1).asnumpy(), fn(t, 1).numpy(), err_msg=op)
+        for rhs in (u, 1):
+            got = getattr(mx.nd, op)(t, rhs)
+            assert "bfloat16" in str(got.dtype), op  # 1 or 0 in the operands' dtype, as in MXNet
+            np.testing.assert_array_equal(as_f32(got), mxnet_compare(fn(t, rhs).numpy(), np.float32), err_msg=op)
     np.testing.assert_array_equal(as_f32(mx.nd.clip(t, -1, 2)), torch.clamp(t, -1, 2).float().numpy())
     np.testing.assert_array_equal(as_f32(mx.nd.where(mx.nd.greater(t, 0), t, u)),
                                   torch.where(t > 0, t, u).float().numpy())
@@ -721,7 +743,7 @@ def test_large_inputs_match_numpy():
     x, y = nd(a), nd(b)
     check(mx.nd.tanh(x), np.tanh(a))
     check(mx.nd.maximum(x, y), np.maximum(a, b), True)
-    check(x[:, ::-3] > y[::3], a[:, ::-3] > b[::3])
+    check(x[:, ::-3] > y[::3], mxnet_compare(a[:, ::-3] > b[::3], a.dtype))
     check(mx.nd.where(x > 0, x, y), np.where(a > 0, a, b), True)
     check(mx.nd.clip(x.astype("int32"), -1, 1), np.clip(a.astype(np.int32), -1, 1))
 
@@ -734,6 +756,6 @@ def test_python_ints_of_2_to_the_63_and_more_keep_their_value():
     check(mx.nd.maximum(f, 2 ** 64 - 1), np.array([2.0 ** 64, 2.0 ** 64]))
     check(mx.nd.full((2,), 2 ** 64 - 1, dtype="float32"), np.full(2, 2.0 ** 64, np.float32))
     u = nd(np.array([2 ** 64 - 1, 1], np.uint64))
-    check(u == 2 ** 64 - 1, np.array([True, False]))
+    check(u == 2 ** 64 - 1, np.array([1, 0], np.uint64))
     check(u + (2 ** 64 - 1), np.array([2 ** 64 - 2, 0], np.uint64))  # wraps, as -1 would
-    check(mx.nd.array([-1, 5], dtype="int64") < 2 ** 63, np.array([True, True]))
+    check(mx.nd.array([-1, 5], dtype="int64") < 2 ** 63, np.array([1, 1], np.int64))

@@ -5,7 +5,8 @@ mxgo follows MXNet where it differs from NumPy:
   * dot contracts the last axis of lhs with the FIRST axis of rhs for N-D arrays (NumPy's
     dot uses the second-to-last), so the reference is ``np.tensordot``; transpose_a and
     transpose_b contract the other end instead;
-  * 0-d operands are refused (ValueError), as matmul refuses them in NumPy.
+  * 0-d operands are refused (ValueError), as matmul refuses them in NumPy;
+  * the dot of two vectors has shape (1,) (MXNet has no 0-d results; api_helpers.mxnet_shaped).
 Integer products wrap around exactly as NumPy's. Floating-point results are compared with
 a float64 reference within a bound proportional to the dtype's epsilon, the length of the
 contraction and ``|a| @ |b|`` (float16 accumulates in float32 and is rounded once).
@@ -15,7 +16,7 @@ import pytest
 import torch
 
 import mxgo as mx
-from api_helpers import Snapshot, name, np_cast
+from api_helpers import Snapshot, mxnet_shaped, name, np_cast
 
 
 def nd(a):
@@ -79,7 +80,12 @@ def check(got, fn, a, b, k, dtype):
 
 def np_dot(ta=False, tb=False):
     """MXNet's dot as NumPy computes it."""
-    return lambda a, b: np.asarray(np.tensordot(a, b, axes=([0 if ta else -1], [-1 if tb else 0])))
+    return lambda a, b: mxnet_shaped(np.tensordot(a, b, axes=([0 if ta else -1], [-1 if tb else 0])))
+
+
+def mx_shaped_dot(a, b):
+    """NumPy's dot, shaped as MXNet's (the dot of two vectors has shape (1,))."""
+    return mxnet_shaped(np.dot(a, b))
 
 
 def np_batch_dot(ta=False, tb=False):
@@ -87,7 +93,7 @@ def np_batch_dot(ta=False, tb=False):
 
 
 DOT_CASES = [
-    ((5,), (5,), False, False),            # inner product: a 0-d result
+    ((5,), (5,), False, False),            # inner product: shape (1,), as in MXNet
     ((3, 4), (4, 5), False, False),
     ((3, 4), (4,), False, False),
     ((4,), (4, 5), False, False),
@@ -116,7 +122,7 @@ def test_dot(dtype, lshape, rshape, ta, tb):
     else:
         got = mx.nd.dot(x, y)
         if len(lshape) <= 2 and len(rshape) <= 2:  # where MXNet's dot is NumPy's
-            check(got, np.dot, a, b, k, dtype)
+            check(got, mx_shaped_dot, a, b, k, dtype)
     check(got, np_dot(ta, tb), a, b, k, dtype)
     np.testing.assert_array_equal(x.asnumpy(), a)  # the inputs are unchanged
     np.testing.assert_array_equal(y.asnumpy(), b)
@@ -238,7 +244,7 @@ def test_strided_vectors(dtype):
     v = values(dtype, (12,), 1)
     x = nd(v)[::3]
     y = nd(v)[::-3]
-    check(mx.nd.dot(x, y), np.dot, v[::3], v[::-3], 4, dtype)
+    check(mx.nd.dot(x, y), mx_shaped_dot, v[::3], v[::-3], 4, dtype)
     check(mx.nd.matmul(x, y), np.matmul, v[::3], v[::-3], 4, dtype)
 
 
@@ -325,7 +331,7 @@ def test_integer_products_wrap_like_numpy():
 def test_complex_products_do_not_conjugate():
     v = np.array([1 + 2j, 3 - 1j], np.complex128)
     got = mx.nd.dot(nd(v), nd(v))
-    assert got.shape == ()
+    assert got.shape == (1,)
     assert got.asscalar() == np.dot(v, v) != np.vdot(v, v)
 
 

@@ -91,17 +91,22 @@ def test_transpose_errors(axes, error):
 
 # ------------------------------------------------------------------------------ reshape
 
-RESHAPE_CASES = [((2, 3, 4), (6, 4)), ((2, 3, 4), (-1,)), ((2, 3, 4), (4, -1, 3)), ((2, 3, 4), (24, 1, 1)),
-                 ((1, 1), ()), ((), (1, 1)), ((0, 4), (2, 0, 5)), ((0, 4), (0,)), ((5,), (5,))]
+# (shape, MXNet's shape argument, the shape it means): 0 copies the source dimension, -2
+# the remaining ones, -3 merges two, -4 splits one into the next two
+RESHAPE_CASES = [((2, 3, 4), (6, 4), (6, 4)), ((2, 3, 4), (-1,), (24,)), ((2, 3, 4), (4, -1, 3), (4, 2, 3)),
+                 ((2, 3, 4), (24, 1, 1), (24, 1, 1)), ((1, 1), (), ()), ((), (1, 1), (1, 1)),
+                 ((0, 4), (2, 0, -1), (2, 4, 0)), ((0, 4), (0,), (0,)), ((5,), (5,), (5,)),
+                 ((2, 3, 4), (0, -1), (2, 12)), ((2, 3, 4), (-3, 0), (6, 4)), ((2, 3, 4), (-4, 1, 2, -2), (1, 2, 3, 4)),
+                 ((2, 3, 4), (0, 0, -4, 2, -1), (2, 3, 2, 2))]
 
 
-@pytest.mark.parametrize("shape, new", RESHAPE_CASES, ids=str)
+@pytest.mark.parametrize("shape, new, means", RESHAPE_CASES, ids=str)
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
-def test_reshape(dtype, shape, new):
+def test_reshape(dtype, shape, new, means):
     a = sample(dtype, shape)
     x = nd(a)
     got = mx.nd.reshape(x, shape=new)
-    assert_bits(got, a.reshape(new))
+    assert_bits(got, a.reshape(means))
     if got.size:  # a copy, unlike NDArray.reshape
         got[...] = a.flat[-1]
         assert_bits(x.asnumpy(), a)
@@ -297,7 +302,7 @@ def test_cast_errors():
 def test_generated_signatures():
     import inspect
     assert str(inspect.signature(mx.nd.transpose)) == "(data, axes=None, *, out=None)"
-    assert str(inspect.signature(mx.nd.reshape)) == "(data, shape, *, out=None)"
+    assert str(inspect.signature(mx.nd.reshape)) == "(data, shape, reverse=False, *, out=None)"
     assert str(inspect.signature(mx.nd.concat)) == "(*data, dim=1, out=None)"
     assert str(inspect.signature(mx.nd.stack)) == "(*data, axis=0, out=None)"
     assert str(inspect.signature(mx.nd.cast)) == "(data, dtype, *, out=None)"

@@ -29,6 +29,10 @@ func TestPyDefault(t *testing.T) {
 		{ops.ParamScalar, "i:5", "5", false},
 		{ops.ParamScalar, "f:0.5", "0.5", false},
 		{ops.ParamScalar, "c:1,-2", "...", false},
+		{ops.ParamOptInt, "None", "None", false},
+		{ops.ParamOptInt, "-2", "-2", false},
+		{ops.ParamOptInt, "x", "", true},
+		{ops.ParamString, "clip", `"clip"`, false},
 	} {
 		py, err := pyDefault(c.kind, c.wire)
 		if (err != nil) != c.wantError || (err == nil && py != c.py) {

@@ -77,6 +77,10 @@ func copyElems(dst, src *NDArray) {
 			copy(unsafe.Slice((*byte)(d), n*size), unsafe.Slice((*byte)(s), n*size))
 			return
 		}
+		if steps[0] == 1 && steps[1] == 0 { // one element repeated (a broadcast source)
+			RepeatBytes(unsafe.Slice((*byte)(d), n*size), unsafe.Slice((*byte)(s), size))
+			return
+		}
 		switch size {
 		case 1:
 			stridedCopy[uint8](d, s, n, steps)
@@ -90,6 +94,22 @@ func copyElems(dst, src *NDArray) {
 			stridedCopy[[2]uint64](d, s, n, steps)
 		}
 	})
+}
+
+// RepeatBytes fills b, whose length is a multiple of len(pattern), with copies of
+// pattern: memmoves of doubling length (or a clear for a zero pattern).
+func RepeatBytes(b, pattern []byte) {
+	zero := true
+	for _, c := range pattern {
+		zero = zero && c == 0
+	}
+	if zero {
+		clear(b)
+		return
+	}
+	for k := copy(b, pattern); k < len(b); {
+		k += copy(b[k:], b[:k])
+	}
 }
 
 func stridedCopy[T any](d, s unsafe.Pointer, n int, steps []int) {

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,8 @@ const (
 	ParamShape  ParamKind = "shape"  // "2,3" ("" is the 0-d shape)
 	ParamDType  ParamKind = "dtype"  // "float32"
 	ParamScalar ParamKind = "scalar" // "i:5", "f:2.5", "c:1,-2" (a Python number)
+	ParamOptInt ParamKind = "optint" // "None" or "3"
+	ParamString ParamKind = "str"    // "clip": one of the parameter's Choices
 )
 
 // Param declares an operator parameter. Default is in wire form; "" makes the
@@ -29,6 +32,8 @@ type Param struct {
 	Kind    ParamKind
 	Default string
 	Doc     string
+	// Choices lists the values a ParamString takes.
+	Choices []string
 }
 
 // Attrs are an operator's parameters, parsed and checked against its declaration.
@@ -61,6 +66,9 @@ func ParseAttrs(op *Op, s string) (Attrs, error) {
 			v = p.Default
 		}
 		x, err := parseValue(p.Kind, v)
+		if err == nil && p.Kind == ParamString && !slices.Contains(p.Choices, v) {
+			err = mxerr.ValueErr("%q is not one of %s", v, strings.Join(p.Choices, ", "))
+		}
 		if err != nil {
 			return nil, mxerr.ValueErr("%s: parameter %s: %v", op.Name, p.Name, err)
 		}
@@ -95,6 +103,13 @@ func parseValue(kind ParamKind, v string) (any, error) {
 		return ndarray.ParseDType(v)
 	case ParamScalar:
 		return parseScalar(v)
+	case ParamOptInt:
+		if v == "None" {
+			return nil, nil
+		}
+		return strconv.Atoi(v)
+	case ParamString:
+		return v, nil
 	}
 	return nil, mxerr.TypeErr("unknown parameter kind %q", kind)
 }
@@ -154,6 +169,15 @@ func (a Attrs) Bool(name string) bool { return a[name].(bool) }
 
 // Ints returns an axes or shape parameter; nil means None (for axes: all of them).
 func (a Attrs) Ints(name string) []int { return a[name].([]int) }
+
+// OptInt returns an optint parameter and whether it is set (not None).
+func (a Attrs) OptInt(name string) (int, bool) {
+	v, ok := a[name].(int)
+	return v, ok
+}
+
+// Str returns a string parameter.
+func (a Attrs) Str(name string) string { return a[name].(string) }
 
 // DType returns a dtype parameter.
 func (a Attrs) DType(name string) ndarray.DType { return a[name].(ndarray.DType) }

@@ -8,13 +8,14 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// mathOp is power, maximum or minimum.
+// mathOp is power, maximum, minimum or modulo.
 type mathOp int
 
 const (
 	mPow mathOp = iota
 	mMax
 	mMin
+	mMod
 )
 
 var mathOps = []struct {
@@ -30,6 +31,9 @@ var mathOps = []struct {
 		mMax, allDTypes},
 	{"minimum", "Elementwise minimum, with NumPy broadcasting. NaN propagates (complex numbers compare lexicographically, as in NumPy).",
 		mMin, allDTypes},
+	{"modulo", "Remainder of the division of the first array by the second, elementwise, with NumPy broadcasting " +
+		"(NDArray's %). As in MXNet (and Python), the result has the sign of the divisor; x % 0 is 0.",
+		mMod, dtypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)},
 }
 
 func init() {
@@ -155,8 +159,34 @@ func intMathFn[T intElem](op mathOp) func(x, y T) T {
 		return func(x, y T) T { return max(x, y) }
 	case mMin:
 		return func(x, y T) T { return min(x, y) }
+	case mMod:
+		return imod[T]
 	}
 	return ipow[T]
+}
+
+// imod is MXNet's integer modulo: the remainder with the divisor's sign, and x % 0 = 0.
+func imod[T intElem](x, y T) T {
+	if y == 0 {
+		return 0
+	}
+	r := x % y
+	if r != 0 && (r < 0) != (y < 0) {
+		r += y
+	}
+	return r
+}
+
+// fmod is MXNet's floating-point modulo: the remainder with the divisor's sign, and x % 0 = 0.
+func fmod(x, y float64) float64 {
+	if y == 0 {
+		return 0
+	}
+	r := math.Mod(x, y)
+	if r != 0 && (r < 0) != (y < 0) {
+		r += y
+	}
+	return r
 }
 
 // ipow is x**y in T's wrapping arithmetic. A negative y (signed types only) gives the
@@ -191,6 +221,8 @@ func floatMathFn(op mathOp) func(x, y float64) float64 {
 		return fmaximum
 	case mMin:
 		return fminimum
+	case mMod:
+		return fmod
 	}
 	return math.Pow
 }

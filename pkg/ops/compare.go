@@ -28,7 +28,8 @@ var cmpOps = []struct {
 	{"lesser", "<", cLt}, {"lesser_equal", "<=", cLe},
 }
 
-const cmpDoc = " elementwise, with NumPy broadcasting; the result is a bool array. Comparisons with NaN are " +
+const cmpDoc = " elementwise, with NumPy broadcasting; as in MXNet, the result is 1 or 0 in the operands' dtype " +
+	"(so (x > 2) * x works; bool for bool arrays). Comparisons with NaN are " +
 	"false (not_equal: true); complex numbers order lexicographically, as in NumPy."
 
 func init() {
@@ -39,13 +40,14 @@ func init() {
 			Category: Broadcast, Inputs: []string{"lhs", "rhs"}, DTypes: allDTypes, InPlace: true,
 			ScalarOp: "_" + c.name + "_scalar",
 			Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
-				shape, _, err := inferBroadcastSameDType(in, at)
-				return shape, ndarray.Bool, err
+				return inferBroadcastSameDType(in, at)
 			},
 			Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error {
-				return broadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
-					runCompare(op, out[0], in[0], in[1])
-					return nil
+				return viaTemp(out[0], ndarray.Bool, func(o *ndarray.NDArray) error {
+					return broadcastKernel(in, o, func(in []*ndarray.NDArray) error {
+						runCompare(op, o, in[0], in[1])
+						return nil
+					})
 				})
 			},
 		})
@@ -58,16 +60,16 @@ func init() {
 				{Name: "scalar", Kind: ParamScalar, Doc: "the number"},
 				{Name: "reverse", Kind: ParamBool, Default: "0", Doc: "compute scalar " + c.sym + " data instead"},
 			},
-			Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
-				return in[0].Shape(), ndarray.Bool, nil
-			},
+			Infer: inferSame,
 			Kernel: func(in, out []*ndarray.NDArray, at Attrs) error {
 				o := op
 				if at.Bool("reverse") {
 					o = o.flip()
 				}
-				runCompareScalar(o, out[0], in[0], at.Scalar("scalar"))
-				return nil
+				return viaTemp(out[0], ndarray.Bool, func(t *ndarray.NDArray) error {
+					runCompareScalar(o, t, in[0], at.Scalar("scalar"))
+					return nil
+				})
 			},
 		})
 	}

@@ -43,7 +43,11 @@ func fill(a *ndarray.NDArray, s Scalar) {
 	s.store(a.DType(), unsafe.Pointer(&elem[0]))
 	pattern := elem[:size]
 	base := a.Storage().Ptr()
-	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
+	ndarray.ParallelRows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
+		if steps[0] == 1 || n == 1 { // contiguous rows: a few memmoves (or a clear)
+			ndarray.RepeatBytes(unsafe.Slice((*byte)(unsafe.Add(base, offs[0]*size)), n*size), pattern)
+			return
+		}
 		for i := 0; i < n; i++ {
 			copy(unsafe.Slice((*byte)(unsafe.Add(base, (offs[0]+i*steps[0])*size)), size), pattern)
 		}

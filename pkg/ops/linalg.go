@@ -91,6 +91,9 @@ func inferDot(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if len(lead)+len(trail) == 0 {
+		return []int{1}, in[0].DType(), nil // MXNet: the dot of two vectors has shape (1,)
+	}
 	return append(append([]int{}, lead...), trail...), in[0].DType(), nil
 }
 

@@ -11,8 +11,13 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// Reductions: sum, mean, prod, max, min, argmax and argmin over axes, with NumPy's
-// result dtypes and semantics.
+// Reductions: sum, mean, prod, max, min, argmax and argmin over axes, with MXNet 1.x's
+// result dtypes and shapes: the result keeps the input's dtype (argmax's indices too, as
+// in MXNet), and a reduction to no dimensions gives shape (1,).
+//
+// The kernels compute in NumPy's dtypes (accDType: int64 or uint64 sums and means of
+// integers, float64 means of bools, int64 indices), and the result is cast into the
+// input's dtype (viaTemp), which wraps integer sums as MXNet does.
 //
 // Every reduction is one loop nest over the input (its dimensions reordered so the
 // innermost loop walks memory with the smallest stride) folding elements into an
@@ -44,26 +49,27 @@ var reduceOps = []struct {
 	kind      reduceKind
 }{
 	{"sum", "Sum of array elements over the given axes.\n\n" +
-		"As in NumPy, bool and signed integers sum to int64, unsigned integers to uint64, and\n" +
-		"floating-point and complex arrays keep their dtype (float32 and float16 accumulate in\n" +
-		"float64, with pairwise summation along rows). Integer sums wrap around on overflow.\n" +
-		"The sum of no elements is 0.", redSum},
+		"As in MXNet, the result keeps the input's dtype (integer sums wrap around on overflow; a\n" +
+		"bool sum is whether any element is true); float32 and float16 accumulate in float64, with\n" +
+		"pairwise summation along rows. The sum of no elements is 0.", redSum},
 	{"mean", "Arithmetic mean of array elements over the given axes.\n\n" +
-		"As in NumPy, bool and integer arrays give float64; floating-point and complex arrays keep\n" +
-		"their dtype (accumulating in float64 or complex128). The mean of no elements is NaN.", redMean},
+		"As in MXNet, the result keeps the input's dtype: an integer mean is the sum (wrapped around\n" +
+		"in the dtype, as sum's) divided by the count, truncated toward zero; a bool mean is whether\n" +
+		"any element is true. Floating-point means accumulate in float64 or complex128. The mean of\n" +
+		"no elements is NaN (0 for integers).", redMean},
 	{"prod", "Product of array elements over the given axes.\n\n" +
-		"Result dtypes follow sum (int64 for bool and signed integers, uint64 for unsigned ones);\n" +
-		"integer products wrap around on overflow. The product of no elements is 1.", redProd},
+		"As in MXNet, the result keeps the input's dtype; integer products wrap around on overflow.\n" +
+		"The product of no elements is 1.", redProd},
 	{"max", "Maximum of array elements over the given axes.\n\n" +
 		"The result keeps the input's dtype; NaN propagates (as NumPy's max); complex numbers\n" +
 		"compare lexicographically. Reducing a zero-size axis is a ValueError.", redMax},
 	{"min", "Minimum of array elements over the given axes.\n\n" +
 		"The result keeps the input's dtype; NaN propagates (as NumPy's min); complex numbers\n" +
 		"compare lexicographically. Reducing a zero-size axis is a ValueError.", redMin},
-	{"argmax", "Indices (int64) of the maximum values along an axis.\n\n" +
+	{"argmax", "Indices of the maximum values along an axis, in the input's dtype (as MXNet).\n\n" +
 		"axis is None (an index into the flattened array, as NumPy) or a single axis. Ties give\n" +
 		"the first occurrence, and a NaN counts as the maximum (the first NaN wins).", redArgmax},
-	{"argmin", "Indices (int64) of the minimum values along an axis.\n\n" +
+	{"argmin", "Indices of the minimum values along an axis, in the input's dtype (as MXNet).\n\n" +
 		"axis is None (an index into the flattened array, as NumPy) or a single axis. Ties give\n" +
 		"the first occurrence, and a NaN counts as the minimum (the first NaN wins).", redArgmin},
 }
@@ -74,7 +80,7 @@ var redUfuncNames = map[reduceKind]string{redMax: "maximum", redMin: "minimum"}
 func init() {
 	for _, r := range reduceOps {
 		kind := r.kind
-		axisDoc := "axes to reduce: None (all), an int or a tuple of ints; () reduces nothing"
+		axisDoc := "axes to reduce: None or () (all, as in MXNet), an int or a tuple of ints"
 		if kind.isArg() {
 			axisDoc = "None (the index into the flattened array) or a single axis"
 		}
@@ -96,7 +102,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				return runReduce(kind, in[0], out[0], s)
+				return viaTemp(out[0], s.accDType, func(o *ndarray.NDArray) error { return runReduce(kind, in[0], o, s) })
 			},
 		})
 	}
@@ -106,14 +112,18 @@ func init() {
 type reduceSpec struct {
 	axes     []int // normalized and sorted
 	outShape []int
-	outDType ndarray.DType
+	outDType ndarray.DType // MXNet's: the input's
+	accDType ndarray.DType // what the kernel writes (NumPy's result dtype)
 }
 
 func newReduceSpec(kind reduceKind, x *ndarray.NDArray, at Attrs) (*reduceSpec, error) {
 	name := reduceOps[kind].name
 	axes := at.Ints("axis")
-	if kind.isArg() && axes != nil && len(axes) != 1 {
+	if kind.isArg() && axes != nil && len(axes) != 1 { // MXNet refuses argmax(axis=()) too
 		return nil, mxerr.TypeErr("%s: axis must be None or a single integer, got %d axes", name, len(axes))
+	}
+	if axes != nil && len(axes) == 0 {
+		axes = nil // MXNet: () reduces every axis
 	}
 	norm, err := NormalizeAxes(axes, x.NDim())
 	if err != nil {
@@ -145,10 +155,13 @@ func newReduceSpec(kind reduceKind, x *ndarray.NDArray, at Attrs) (*reduceSpec, 
 			return nil, mxerr.ValueErr("attempt to get %s of an empty sequence", name)
 		}
 	}
-	return &reduceSpec{axes: norm, outShape: shape, outDType: reduceDType(kind, x.DType())}, nil
+	if len(shape) == 0 {
+		shape = []int{1} // MXNet has no 0-d arrays: a whole-array reduction has shape (1,)
+	}
+	return &reduceSpec{axes: norm, outShape: shape, outDType: x.DType(), accDType: reduceDType(kind, x.DType())}, nil
 }
 
-// reduceDType is NumPy's result dtype of a reduction of dt.
+// reduceDType is NumPy's result dtype of a reduction of dt: the dtype its kernel writes.
 func reduceDType(kind reduceKind, dt ndarray.DType) ndarray.DType {
 	switch kind {
 	case redArgmax, redArgmin:
@@ -156,10 +169,9 @@ func reduceDType(kind reduceKind, dt ndarray.DType) ndarray.DType {
 	case redMax, redMin:
 		return dt
 	case redMean:
-		if isIntegral(dt) {
+		if dt == ndarray.Bool {
 			return ndarray.Float64
 		}
-		return dt
 	}
 	switch dt.Kind() {
 	case ndarray.KindBool, ndarray.KindInt:
@@ -460,6 +472,8 @@ func runReduce(kind reduceKind, x, out *ndarray.NDArray, s *reduceSpec) error {
 		reduceTyped(x, out, dims, nOut, redOrderReducer(kind, math.Inf(-1), math.Inf(1)), redFloatIO(dt), redFloatStorer(odt))
 	case isOrder:
 		return redOrderByDType(kind, x, out, dims, nOut)
+	case kind == redMean && (dt.Kind() == ndarray.KindInt || dt.Kind() == ndarray.KindUint):
+		redIntegerMean(x, out, dims, nOut, nRed)
 	case kind == redMean || dt.Kind() == ndarray.KindFloat || dt.Kind() == ndarray.KindBfloat:
 		store := redFloatStorer(odt)
 		if kind == redMean {
@@ -476,6 +490,26 @@ func runReduce(kind reduceKind, x, out *ndarray.NDArray, s *reduceSpec) error {
 		return mxerr.TypeErr("%s does not support dtype %s", reduceOps[kind].name, dt)
 	}
 	return nil
+}
+
+// redIntegerMean is MXNet's mean of an integer array: the sum, wrapped around to x's dtype
+// as MXNet's sum is, divided by the count with truncation toward zero (of no elements: 0).
+// out is int64 or uint64 (reduceDType), so the quotient, in x's range, is stored exactly.
+func redIntegerMean(x, out *ndarray.NDArray, dims []redDim, nOut, nRed int) {
+	dt := x.DType()
+	bits := uint(64 - 8*dt.Size()) // shifting left, then back, wraps to dt's width
+	n := max(nRed, 1)
+	if dt.Kind() == ndarray.KindInt {
+		store := redIntStorer(out.DType())
+		reduceTyped(x, out, dims, nOut, redArithReducer[int64](redSum), redIntIO(dt), func(p unsafe.Pointer, v int64) {
+			store(p, (v<<bits>>bits)/int64(n)) // >> of an int64 extends the sign
+		})
+		return
+	}
+	store := redUintStorer(out.DType())
+	reduceTyped(x, out, dims, nOut, redArithReducer[uint64](redSum), redUintIO(dt), func(p unsafe.Pointer, v uint64) {
+		store(p, (v<<bits>>bits)/uint64(n))
+	})
 }
 
 // redOrderByDType runs an order reduction of a real dtype in that dtype.

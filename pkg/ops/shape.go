@@ -42,12 +42,20 @@ func init() {
 	Register(&Op{
 		Name: "reshape",
 		Doc: "Returns the elements of an array, in C order, in a new shape (a copy; NDArray.reshape is a view when it can be).\n\n" +
-			"One dimension may be -1 and is inferred. Dimensions follow NumPy: 0 is an empty dimension " +
-			"(MXNet's special codes 0, -2, -3 and -4 are not supported).",
+			"MXNet's codes: 0 copies the source dimension, -1 is inferred, -2 copies the remaining dimensions, " +
+			"-3 merges the next two, -4 splits the next one into the two that follow (one may be -1); " +
+			"reverse matches the codes from the right.",
 		Category: General, Inputs: []string{"data"},
-		Params: []Param{{Name: "shape", Kind: ParamShape, Doc: "the new shape"}},
+		Params: []Param{
+			{Name: "shape", Kind: ParamShape, Doc: "the new shape, with MXNet's codes 0, -1, -2, -3, -4"},
+			{Name: "reverse", Kind: ParamBool, Default: "0", Doc: "match the codes from the right"},
+		},
 		Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
-			shape, err := in[0].ResolveShape(at.Ints("shape"))
+			spec, err := MXNetShape(in[0].Shape(), at.Ints("shape"), at.Bool("reverse"))
+			if err != nil {
+				return nil, 0, err
+			}
+			shape, err := in[0].ResolveShape(spec)
 			if err != nil {
 				return nil, 0, withOpName("reshape", err)
 			}

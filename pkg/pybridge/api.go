@@ -57,14 +57,21 @@ func GetItem(h int64, key string) (v int64, err error) {
 	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Index(k) })
 }
 
-// Reshape returns h reshaped (a view when h is contiguous, a copy otherwise).
-func Reshape(h int64, shape string) (v int64, err error) {
+// Reshape returns h reshaped (a view when h is contiguous, a copy otherwise); shape may hold
+// MXNet's codes 0, -1, -2, -3, -4, matched from the right when reverse is set (ops.MXNetShape).
+func Reshape(h int64, shape string, reverse bool) (v int64, err error) {
 	defer guard(&err)
-	dims, err := wire.Dims(shape)
+	spec, err := wire.Dims(shape)
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return ops.Reshape(a, dims) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) {
+		dims, err := ops.MXNetShape(a.Shape(), spec, reverse)
+		if err != nil {
+			return nil, err
+		}
+		return ops.Reshape(a, dims)
+	})
 }
 
 // Transpose returns a view of h with its axes permuted ("" reverses them).

@@ -98,7 +98,7 @@ int64_t mxgo_array_size(PyObject* o) { return ((ArrayObject*)o)->size; }
 int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 	static char none[1]; // for arrays of no elements, which may have no memory
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
-		PyErr_Format(PyExc_TypeError, "expected an NDArray, got %.100s", Py_TYPE(o)->tp_name);
+		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "expected an NDArray, got %.100s", Py_TYPE(o)->tp_name);
 		return -1;
 	}
 	ArrayObject* a = (ArrayObject*)o;
@@ -106,13 +106,13 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 	int n = read_dims(a, dims);
 	for (int i = n - 1; i >= 0 && a->size > 0; i--) {
 		if (dims[i] != 1 && dims[n + i] != acc) {
-			PyErr_SetString(PyExc_BufferError, "the array is not C-contiguous: copy it first");
+			PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "the array is not C-contiguous: copy it first");
 			return -1;
 		}
 		acc *= dims[i];
 	}
 	if (a->src.dev_type != MXGO_DEVICE_CPU) {
-		PyErr_Format(PyExc_BufferError, "the array is not in host memory (DLPack device type %d)", a->src.dev_type);
+		PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "the array is not in host memory (DLPack device type %d)", a->src.dev_type);
 		return -1;
 	}
 	*data = a->size > 0 ? a->src.data : none;
@@ -122,7 +122,7 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
-		PyErr_Format(PyExc_TypeError, "%s must be NDArrays, got %.100s", what, Py_TYPE(o)->tp_name);
+		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "%s must be NDArrays, got %.100s", what, Py_TYPE(o)->tp_name);
 		return -1;
 	}
 	if (materialize((ArrayObject*)o) < 0) return -1;
@@ -176,7 +176,7 @@ static int parse_max_version(PyObject* mv, int* versioned) {
 	if (!major || !PyLong_Check(major) || PyBool_Check(major)) {
 		Py_XDECREF(major);
 		PyErr_Clear();
-		PyErr_Format(PyExc_TypeError, "max_version must be a (major, minor) tuple of ints, got %R", mv);
+		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "max_version must be a (major, minor) tuple of ints, got %R", mv);
 		return -1;
 	}
 	int overflow;
@@ -195,7 +195,7 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 		const char* const* names, PyObject** interned, int nnames, int npos, PyObject** vals) {
 	for (int i = 0; i < nnames; i++) vals[i] = NULL;
 	if (nargs > npos) {
-		PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", fn, npos, npos == 1 ? "" : "s", nargs);
+		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "%s() takes %d positional argument%s but %zd were given", fn, npos, npos == 1 ? "" : "s", nargs);
 		return -1;
 	}
 	for (Py_ssize_t i = 0; i < nargs; i++) vals[i] = args[i];
@@ -211,8 +211,8 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 			if (key == interned[i]) found = i;
 		for (int i = 0; i < nnames && found < 0; i++)
 			if (PyUnicode_Compare(key, interned[i]) == 0) found = i;
-		if (found < 0) { PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fn, key); return -1; }
-		if (vals[found]) { PyErr_Format(PyExc_TypeError, "%s() got multiple values for '%s'", fn, names[found]); return -1; }
+		if (found < 0) { PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "%s() got an unexpected keyword argument '%U'", fn, key); return -1; }
+		if (vals[found]) { PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "%s() got multiple values for '%s'", fn, names[found]); return -1; }
 		vals[found] = args[nargs + k];
 	}
 	return 0;
@@ -252,7 +252,7 @@ static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_s
 	if (parse_kw("to_dlpack_for_write", args, nargs, kwnames, names, interned, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
 	if (!a->src.writable) {
-		PyErr_SetString(PyExc_BufferError, "to_dlpack_for_write: the array is read-only");
+		PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "to_dlpack_for_write: the array is read-only");
 		return NULL;
 	}
 	return export(a, versioned, 0, 0, 1);
@@ -267,14 +267,14 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	PyObject *stream = v[0], *dl_device = v[2], *copy = v[3];
 	if (stream && stream != Py_None) {
 		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
-			PyErr_Format(PyExc_TypeError, "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
+			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
 			return NULL;
 		}
 		int overflow;
 		long s = PyLong_AsLongAndOverflow(stream, &overflow);
 		if (s == -1 && PyErr_Occurred()) return NULL;
 		if (overflow || s != -1) {
-			PyErr_Format(PyExc_ValueError, "stream=%R is not valid for CPU arrays (use None or -1)", stream);
+			PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "stream=%R is not valid for CPU arrays (use None or -1)", stream);
 			return NULL;
 		}
 	}
@@ -284,11 +284,11 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 		int dt, id;
 		if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &dt, &id)) {
 			PyErr_Clear();
-			PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
+			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
 			return NULL;
 		}
 		if (!((dt == a->src.dev_type && id == a->src.dev_id) || (dt == MXGO_DEVICE_CPU && id == 0))) {
-			PyErr_Format(PyExc_BufferError, "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
+			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
 				"mxgo has no back end to copy it there", dt, id, a->src.dev_type, a->src.dev_id);
 			return NULL;
 		}
@@ -296,13 +296,13 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	int do_copy = 0;
 	if (copy && copy != Py_None) {
 		if (!PyBool_Check(copy)) {
-			PyErr_Format(PyExc_TypeError, "copy must be None, True or False, got %R", copy);
+			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "copy must be None, True or False, got %R", copy);
 			return NULL;
 		}
 		do_copy = copy == Py_True;
 	}
 	if (!versioned && !a->src.writable && !do_copy) {
-		PyErr_SetString(PyExc_BufferError, "a read-only array cannot be exported as a legacy DLPack capsule "
+		PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "a read-only array cannot be exported as a legacy DLPack capsule "
 			"(pass max_version=(1, 0) or newer)");
 		return NULL;
 	}

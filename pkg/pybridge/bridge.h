@@ -27,6 +27,9 @@
 #define MXGO_PENDING_WORK (-2) // mxgoFastExport: wait (GIL released) and try again
 #define MXGO_NKINDS 7          // mxerr.NumKinds: error kinds, each a Python exception class
 #define MXGO_KIND_MXNET 0      // mxerr.MXNet
+#define MXGO_KIND_VALUE 1      // mxerr.Value
+#define MXGO_KIND_TYPE 2       // mxerr.Type
+#define MXGO_KIND_BUFFER 4     // mxerr.Buffer
 
 // An array: what its Python object and its exports share (mxgo_dl_src: the storage's C
 // half, dtype, writability, first element, device, DLPack type, ndim), with its shape
@@ -73,6 +76,9 @@ PyObject* mxgo_raise_forked(void);
 extern const char mxgo_forked_message[];
 // Raises the exception class registered for an mxerr.Kind with msg (which it frees).
 PyObject* mxgo_raise(int kind, char* msg);
+// The exception class registered for an mxerr.Kind (MXNetValueError, ...: each also the
+// built-in exception), for C's own errors; the built-in one until Python registers them.
+PyObject* mxgo_error_class(int kind);
 PyObject* mxgo_set_error_classes(PyObject* self, PyObject* const* args, Py_ssize_t n);
 
 // ---- arraytype.c

@@ -110,7 +110,7 @@ static PyObject* import_plain(void* mt, int versioned) {
 // refused (its deleter has then run).
 PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 	if (!PyCapsule_CheckExact(cap)) {
-		PyErr_Format(PyExc_TypeError, "from_dlpack expects a DLPack capsule or an object with __dlpack__ and "
+		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "from_dlpack expects a DLPack capsule or an object with __dlpack__ and "
 			"__dlpack_device__, got %.200s", Py_TYPE(cap)->tp_name);
 		return NULL;
 	}
@@ -120,10 +120,10 @@ PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 	if (name && strcmp(name, LEGACY) == 0) versioned = 0;
 	else if (name && strcmp(name, VERSIONED) == 0) versioned = 1;
 	else if (name && (strcmp(name, USED_LEGACY) == 0 || strcmp(name, USED_VERSIONED) == 0)) {
-		PyErr_SetString(PyExc_ValueError, "the DLPack capsule was already consumed: a capsule can be used only once");
+		PyErr_SetString(mxgo_error_class(MXGO_KIND_VALUE), "the DLPack capsule was already consumed: a capsule can be used only once");
 		return NULL;
 	} else {
-		PyErr_Format(PyExc_ValueError, "not a DLPack capsule: its name is %s%.100s%s, expected 'dltensor' or "
+		PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "not a DLPack capsule: its name is %s%.100s%s, expected 'dltensor' or "
 			"'dltensor_versioned'", name ? "'" : "", name ? name : "NULL", name ? "'" : "");
 		return NULL;
 	}
@@ -176,7 +176,7 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
 	long type = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 0), &overflow);
 	if (type != MXGO_DEVICE_CPU || overflow) {
 		if (!PyErr_Occurred())
-			PyErr_Format(PyExc_BufferError, "mxgo cannot import memory on DLPack device %R (only CPU, device type 1)", dev);
+			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "mxgo cannot import memory on DLPack device %R (only CPU, device type 1)", dev);
 		Py_DECREF(dev);
 		return NULL;
 	}

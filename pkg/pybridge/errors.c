@@ -21,6 +21,16 @@ PyObject* mxgo_raise_forked(void) {
 	return NULL;
 }
 
+PyObject* mxgo_error_class(int kind) {
+	if (kind >= 0 && kind < MXGO_NKINDS && error_classes[kind]) return error_classes[kind];
+	switch (kind) {
+	case MXGO_KIND_VALUE: return PyExc_ValueError;
+	case MXGO_KIND_TYPE: return PyExc_TypeError;
+	case MXGO_KIND_BUFFER: return PyExc_BufferError;
+	}
+	return PyExc_RuntimeError;
+}
+
 PyObject* mxgo_raise(int kind, char* msg) {
 	PyObject* cls = (kind >= 0 && kind < MXGO_NKINDS && error_classes[kind]) ? error_classes[kind] : PyExc_RuntimeError;
 	PyErr_SetString(cls, msg ? msg : "unknown error");

@@ -23,6 +23,12 @@ var (
 	_ [mxerr.NumKinds - C.MXGO_NKINDS]struct{}
 	_ [C.MXGO_KIND_MXNET - mxerr.MXNet]struct{}
 	_ [mxerr.MXNet - C.MXGO_KIND_MXNET]struct{}
+	_ [C.MXGO_KIND_VALUE - mxerr.Value]struct{}
+	_ [mxerr.Value - C.MXGO_KIND_VALUE]struct{}
+	_ [C.MXGO_KIND_TYPE - mxerr.Type]struct{}
+	_ [mxerr.Type - C.MXGO_KIND_TYPE]struct{}
+	_ [C.MXGO_KIND_BUFFER - mxerr.Buffer]struct{}
+	_ [mxerr.Buffer - C.MXGO_KIND_BUFFER]struct{}
 	_ [C.MXGO_PENDING_WORK - pendingWork]struct{}
 	_ [pendingWork - C.MXGO_PENDING_WORK]struct{}
 )

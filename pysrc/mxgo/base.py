@@ -6,7 +6,6 @@ re-raises them as the named exception. The per-call hot paths live in a small C 
 (``_fastpath``) compiled into the same shared object and created once here.
 """
 import atexit
-import builtins
 import ctypes
 import json
 import os
@@ -16,8 +15,9 @@ import numpy as np
 from ._gen import _mxcore
 from ._gen import pybridge as core
 
-__all__ = ["MXNetError", "call", "core", "fastpath", "FACTS", "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES",
-           "dtype_code", "numpy_dtype"]
+__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetIndexError", "MXNetBufferError",
+           "MXNetMemoryError", "MXNetNotImplementedError", "mxnet_error", "call", "core", "fastpath", "FACTS",
+           "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES", "dtype_code", "numpy_dtype"]
 
 #: what Go owns and Python derives (pkg/pybridge/facts.go): "error_kinds" (exception names
 #: in Go's kind order), "dlpack_version" ([major, minor]), "device_types" (name -> code),
@@ -28,10 +28,47 @@ KIND_NAMES = tuple(FACTS["error_kinds"])
 
 
 class MXNetError(Exception):
-    """Base class of mxgo's own errors (engine and back-end failures)."""
+    """Base class of every error mxgo's core raises, as MXNet's ``mx.base.MXNetError`` is:
+    engine and back-end failures are MXNetError itself; bad input raises a subclass that is
+    also the matching built-in exception (MXNetValueError is a ValueError, ...), so that
+    both ``except mx.base.MXNetError`` and ``except ValueError`` catch it."""
 
 
-_KINDS = {name: MXNetError if name == "MXNetError" else getattr(builtins, name) for name in KIND_NAMES}
+class MXNetValueError(MXNetError, ValueError):
+    """A bad value (shape, axis, size): an MXNetError and a ValueError."""
+
+
+class MXNetTypeError(MXNetError, TypeError):
+    """A bad type (dtype, argument kind): an MXNetError and a TypeError."""
+
+
+class MXNetIndexError(MXNetError, IndexError):
+    """An index out of range: an MXNetError and an IndexError."""
+
+
+class MXNetBufferError(MXNetError, BufferError):
+    """Memory that cannot be exported or imported: an MXNetError and a BufferError."""
+
+
+class MXNetMemoryError(MXNetError, MemoryError):
+    """An allocation that failed: an MXNetError and a MemoryError."""
+
+
+class MXNetNotImplementedError(MXNetError, NotImplementedError):
+    """Something mxgo does not do (yet): an MXNetError and a NotImplementedError."""
+
+
+#: the exception class of each Go error kind, by the kind's name
+_KINDS = {name: globals()["MXNet" + name] if name != "MXNetError" else MXNetError for name in KIND_NAMES}
+#: the MXNet-compatible subclass of each built-in exception class mxgo raises
+_MXNET_CLASSES = {cls.__bases__[1]: cls for cls in _KINDS.values() if cls is not MXNetError}
+
+
+def mxnet_error(builtin):
+    """The class mxgo raises for the built-in exception class ``builtin``: its subclass that
+    is also an MXNetError (ValueError -> MXNetValueError, ...), or ``builtin`` itself where
+    there is none (OverflowError)."""
+    return _MXNET_CLASSES.get(builtin, builtin)
 
 
 def _translate(err):
@@ -148,20 +185,20 @@ def dtype_code(dtype):
     try:
         dt = np.dtype(dtype)
     except TypeError:
-        raise TypeError("data type %r not understood" % (dtype,)) from None
+        raise MXNetTypeError("data type %r not understood" % (dtype,)) from None
     code = _CODE_OF_NP.get(dt)
     if code is not None:
         return code
     if dt.byteorder not in ("=", "|") and dt.newbyteorder("=") in _CODE_OF_NP:
-        raise ValueError("non-native byte order (%s) is not supported; convert with "
+        raise MXNetValueError("non-native byte order (%s) is not supported; convert with "
                          "arr.astype(arr.dtype.newbyteorder('='))" % dt.str)
-    raise TypeError("unsupported dtype %s: mxgo supports %s" % (dt, ", ".join(DTYPE_NAMES)))
+    raise MXNetTypeError("unsupported dtype %s: mxgo supports %s" % (dt, ", ".join(DTYPE_NAMES)))
 
 
 def numpy_dtype(code):
     """Returns the np.dtype of a Go dtype code; TypeError for bfloat16 unless ml_dtypes is installed."""
     dt = _NP_OF_CODE.get(code)
     if dt is None:
-        raise TypeError("%s has no NumPy equivalent (install ml_dtypes for one); cast with "
+        raise MXNetTypeError("%s has no NumPy equivalent (install ml_dtypes for one); cast with "
                         "astype('float32') first" % DTYPE_NAMES[code])
     return dt

@@ -6,15 +6,24 @@ import numpy as np
 
 from ._typing import DType
 
-__all__ = ["MXNetError", "call", "core", "fastpath", "FACTS", "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES",
-           "dtype_code", "numpy_dtype"]
+__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetIndexError", "MXNetBufferError",
+           "MXNetMemoryError", "MXNetNotImplementedError", "mxnet_error", "call", "core", "fastpath", "FACTS",
+           "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES", "dtype_code", "numpy_dtype"]
 
 _T = TypeVar("_T")
 
 class MXNetError(Exception):
-    """Base class of mxgo's own errors (engine and back-end failures); the others are
-    Python's ValueError, TypeError, BufferError, IndexError, MemoryError and
-    NotImplementedError."""
+    """Base class of every error mxgo's core raises, as MXNet's ``mx.base.MXNetError``;
+    bad input raises a subclass that is also the matching built-in exception."""
+
+class MXNetValueError(MXNetError, ValueError): ...
+class MXNetTypeError(MXNetError, TypeError): ...
+class MXNetIndexError(MXNetError, IndexError): ...
+class MXNetBufferError(MXNetError, BufferError): ...
+class MXNetMemoryError(MXNetError, MemoryError): ...
+class MXNetNotImplementedError(MXNetError, NotImplementedError): ...
+
+def mxnet_error(builtin: type[BaseException]) -> type[BaseException]: ...
 
 # The Go extension (gopy's wrappers) and the C fast path: untyped, internal.
 core: ModuleType

@@ -1,7 +1,7 @@
 """Devices, MXNet style: ``mx.cpu()``, ``mx.gpu(1)``, ``with mx.cpu(0): ...``."""
 import threading
 
-from .base import FACTS
+from .base import FACTS, MXNetValueError
 
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context"]
 
@@ -21,10 +21,10 @@ class Context:
         if isinstance(device_type, Context):
             device_type, device_id = device_type.device_type, device_type.device_id
         if device_type not in self.devstr2type:
-            raise ValueError("unknown device type %r (expected one of %s)" % (device_type, sorted(self.devstr2type)))
+            raise MXNetValueError("unknown device type %r (expected one of %s)" % (device_type, sorted(self.devstr2type)))
         if not isinstance(device_id, int) or isinstance(device_id, bool) or not 0 <= device_id < 2 ** 31:
             # DLPack's device_id is an int32
-            raise ValueError("device_id must be an int in [0, 2**31), got %r" % (device_id,))
+            raise MXNetValueError("device_id must be an int in [0, 2**31), got %r" % (device_id,))
         self.device_typeid = self.devstr2type[device_type]
         self.device_id = device_id
 

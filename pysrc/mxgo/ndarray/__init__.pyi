@@ -8,16 +8,21 @@ from .callback import run_async as run_async
 from .dlpack import from_dlpack as from_dlpack
 from .dlpack import to_dlpack_for_read as to_dlpack_for_read
 from .dlpack import to_dlpack_for_write as to_dlpack_for_write
+from .io import load as load
+from .io import load_frombuffer as load_frombuffer
+from .io import save as save
 from .ndarray import NDArray as NDArray
 from .ndarray import arange as arange
 from .ndarray import array as array
 from .ndarray import empty as empty
+from .ndarray import eye as eye
 from .ndarray import from_numpy as from_numpy
 from .ndarray import full as full
+from .ndarray import linspace as linspace
 from .ndarray import ones as ones
 from .ndarray import waitall as waitall
 from .ndarray import zeros as zeros
 
-__all__ += ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall", "random",
+__all__ += ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "waitall", "random",
             "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
-            "run_async", "DLPackView"]
+            "run_async", "DLPackView", "save", "load", "load_frombuffer"]

@@ -17,7 +17,8 @@ import ctypes
 import itertools
 import os
 
-from ..base import KIND_NAMES, MXNetError, _mxcore, call, core
+from ..base import (_KINDS, KIND_NAMES, MXNetBufferError, MXNetError, MXNetTypeError, MXNetValueError, _mxcore, call,
+                    core)
 from ..context import Context
 from .dlpack import from_dlpack
 from .ndarray import NDArray
@@ -44,9 +45,11 @@ _READ_ONLY = 1 << 0  # DLPack flags
 _IS_COPIED = 1 << 1
 _CPU = Context.devstr2type["cpu"]
 
-# The error kind of each exception class mxgo maps, subclasses before their bases.
-_KIND_OF = tuple((cls, KIND_NAMES.index(cls.__name__)) for cls in (
-    MemoryError, BufferError, IndexError, NotImplementedError, TypeError, ValueError, MXNetError))
+# The error kind of each exception class mxgo maps, subclasses before their bases: mxgo's
+# own (MXNetValueError, ...) first, then the built-ins.
+_KIND_OF = tuple((_KINDS[name], KIND_NAMES.index(name)) for name in KIND_NAMES if name != "MXNetError") + tuple(
+    (cls, KIND_NAMES.index(cls.__name__)) for cls in (
+        MemoryError, BufferError, IndexError, NotImplementedError, TypeError, ValueError, MXNetError))
 _MXNET = KIND_NAMES.index("MXNetError")
 
 
@@ -149,16 +152,16 @@ class DLPackView:
     def _live(self):
         arr = self._array
         if arr is None:
-            raise BufferError("this DLPackView belonged to a run_async callable that has returned; "
+            raise MXNetBufferError("this DLPackView belonged to a run_async callable that has returned; "
                               "views are valid only while their callable runs")
         return arr
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         arr = self._live()
         if stream is not None and (not isinstance(stream, int) or isinstance(stream, bool)):
-            raise TypeError("stream must be None or an int, got %s" % type(stream).__name__)
+            raise MXNetTypeError("stream must be None or an int, got %s" % type(stream).__name__)
         if stream not in (None, -1):
-            raise ValueError("stream=%r is not valid for CPU arrays (use None or -1)" % (stream,))
+            raise MXNetValueError("stream=%r is not valid for CPU arrays (use None or -1)" % (stream,))
         versioned = False
         if max_version is not None:
             try:
@@ -166,18 +169,18 @@ class DLPackView:
                 if len(max_version) != 2 or not isinstance(major, int) or isinstance(major, bool):
                     raise TypeError
             except (TypeError, IndexError, KeyError):
-                raise TypeError("max_version must be a (major, minor) tuple of ints, got %r" % (max_version,)) from None
+                raise MXNetTypeError("max_version must be a (major, minor) tuple of ints, got %r" % (max_version,)) from None
             versioned = major >= 1
         if dl_device is not None:
             dev = tuple(dl_device)
             if dev != arr.__dlpack_device__() and dev != (_CPU, 0):
-                raise BufferError("cannot export to DLPack device %r: the array is on %r"
+                raise MXNetBufferError("cannot export to DLPack device %r: the array is on %r"
                                   % (dev, arr.__dlpack_device__()))
         if copy is not None and not isinstance(copy, bool):
-            raise TypeError("copy must be None, True or False, got %r" % (copy,))
+            raise MXNetTypeError("copy must be None, True or False, got %r" % (copy,))
         copy = bool(copy)
         if not versioned and not copy and not arr.writable:
-            raise BufferError("a read-only array cannot be exported as a legacy DLPack capsule "
+            raise MXNetBufferError("a read-only array cannot be exported as a legacy DLPack capsule "
                               "(pass max_version=(1, 0) or newer)")
         flags = 0
         if versioned:
@@ -196,7 +199,7 @@ class DLPackView:
         was declared in ``writes``."""
         arr = self._live()
         if not self._write or not arr.writable:
-            raise BufferError("to_dlpack_for_write: the array was not declared in writes")
+            raise MXNetBufferError("to_dlpack_for_write: the array was not declared in writes")
         return _export(arr.handle, False, 0, False)
 
     def __repr__(self):
@@ -210,11 +213,11 @@ def _as_list(objs, name):
     if isinstance(objs, NDArray) or hasattr(objs, "__dlpack__"):
         return [objs]  # a single array (torch tensors are iterable: check first)
     if isinstance(objs, (str, bytes)):
-        raise TypeError("run_async: %s must be a sequence of arrays, got %s" % (name, type(objs).__name__))
+        raise MXNetTypeError("run_async: %s must be a sequence of arrays, got %s" % (name, type(objs).__name__))
     try:
         return list(objs)
     except TypeError:
-        raise TypeError("run_async: %s must be a sequence of arrays, got %s" % (name, type(objs).__name__)) from None
+        raise MXNetTypeError("run_async: %s must be a sequence of arrays, got %s" % (name, type(objs).__name__)) from None
 
 
 def run_async(fn, *arrays, reads=(), writes=()):
@@ -271,7 +274,7 @@ def run_async(fn, *arrays, reads=(), writes=()):
     DLPack producer, ValueError if an array in ``writes`` is read-only.
     """
     if not callable(fn):
-        raise TypeError("run_async: fn must be callable, got %s" % type(fn).__name__)
+        raise MXNetTypeError("run_async: fn must be callable, got %s" % type(fn).__name__)
     reads, writes = _as_list(reads, "reads"), _as_list(writes, "writes")
     imported = {}  # id(obj) -> (obj, NDArray); holding obj keeps the ids unique
 
@@ -283,7 +286,7 @@ def run_async(fn, *arrays, reads=(), writes=()):
             elif hasattr(obj, "__dlpack__"):
                 arr = from_dlpack(obj)
             else:
-                raise TypeError("run_async: %s must be an NDArray or an object with __dlpack__, got %s"
+                raise MXNetTypeError("run_async: %s must be an NDArray or an object with __dlpack__, got %s"
                                 % (where, type(obj).__name__))
             entry = imported[id(obj)] = (obj, arr)
         return entry[1]
@@ -291,7 +294,7 @@ def run_async(fn, *arrays, reads=(), writes=()):
     w_arrs = [as_array(o, "writes[%d]" % i) for i, o in enumerate(writes)]
     for i, a in enumerate(w_arrs):
         if not a.writable:
-            raise ValueError("run_async: writes[%d] is a read-only array" % i)
+            raise MXNetValueError("run_async: writes[%d] is a read-only array" % i)
     r_arrs = [as_array(o, "reads[%d]" % i) for i, o in enumerate(reads)]
     written = {id(o) for o in writes}
     declared = written | {id(o) for o in reads}

@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from ..base import FACTS, fastpath
+from ..base import FACTS, MXNetBufferError, MXNetTypeError, fastpath
 from ..context import Context
 
 __all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
@@ -25,7 +25,7 @@ MAX_VERSION = tuple(FACTS["dlpack_version"])
 
 def _check_array(arr):
     if not isinstance(arr, fastpath.NDArrayBase):
-        raise TypeError("expected an mxgo NDArray, got %s" % type(arr).__name__)
+        raise MXNetTypeError("expected an mxgo NDArray, got %s" % type(arr).__name__)
 
 
 def to_dlpack_for_read(data, max_version=None):
@@ -62,14 +62,14 @@ def from_dlpack(obj, *, device=None, copy=None):
             if out is not NotImplemented:
                 return out
     if copy is not None and not isinstance(copy, bool):
-        raise TypeError("copy must be None, True or False, got %r" % (copy,))
+        raise MXNetTypeError("copy must be None, True or False, got %r" % (copy,))
     if device is not None and _device_tuple(device) != _CPU:
-        raise BufferError("mxgo can only import to cpu(0), not %r" % (device,))
+        raise MXNetBufferError("mxgo can only import to cpu(0), not %r" % (device,))
     copied = False  # True once a producer has honoured copy=True (its tensor has IS_COPIED)
     if hasattr(obj, "__dlpack__"):
         dev = _checked_device(obj.__dlpack_device__())
         if dev[0] != _CPU[0]:
-            raise BufferError("mxgo cannot import memory on DLPack device %r (only CPU, device type 1)" % (dev,))
+            raise MXNetBufferError("mxgo cannot import memory on DLPack device %r (only CPU, device type 1)" % (dev,))
         kwargs = {"max_version": MAX_VERSION}
         if copy is not None:
             kwargs["copy"] = copy
@@ -91,7 +91,7 @@ def _explain_numpy_strides(obj, err):
     strides that are not whole items (a field of a packed structured array), which DLPack,
     counting strides in elements, cannot describe; returns otherwise."""
     if isinstance(obj, np.ndarray) and any(s % obj.itemsize for s in obj.strides):
-        raise BufferError("%s: its strides %s (bytes) are not multiples of its item size %d, which DLPack "
+        raise MXNetBufferError("%s: its strides %s (bytes) are not multiples of its item size %d, which DLPack "
                           "cannot describe; copy it with mx.nd.array(a, dtype=a.dtype)"
                           % (err, obj.strides, obj.itemsize)) from None
 
@@ -99,7 +99,7 @@ def _explain_numpy_strides(obj, err):
 def _checked_device(dev):
     """The (device_type, device_id) pair a producer's __dlpack_device__ returned."""
     if not (isinstance(dev, tuple) and len(dev) == 2 and all(isinstance(v, numbers.Integral) for v in dev)):
-        raise TypeError("__dlpack_device__ must return a (device_type, device_id) pair of ints, got %r" % (dev,))
+        raise MXNetTypeError("__dlpack_device__ must return a (device_type, device_id) pair of ints, got %r" % (dev,))
     return dev
 
 

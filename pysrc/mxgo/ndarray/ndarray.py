@@ -6,13 +6,13 @@ import pickle
 
 import numpy as np
 
-from ..base import (BFLOAT16, DTYPE_NAMES, ITEMSIZES, NUMPY_BFLOAT16, MXNetError, call, core, dtype_code, fastpath,
-                    numpy_dtype)
+from ..base import (BFLOAT16, DTYPE_NAMES, ITEMSIZES, NUMPY_BFLOAT16, MXNetError, MXNetIndexError, MXNetTypeError,
+                    MXNetValueError, call, core, dtype_code, fastpath, mxnet_error, numpy_dtype)
 from ..context import Context, current_context
 from . import op as _ops
 from .op import is_scalar, scalar_args
 
-__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "from_numpy", "waitall"]
+__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "from_numpy", "waitall"]
 
 _FLOAT32 = dtype_code("float32")
 #: dtype codes this NumPy will not import by DLPack (asnumpy copies through Go instead)
@@ -66,7 +66,7 @@ class NDArray(fastpath.NDArrayBase):
 
     def __len__(self):
         if not self._shape:
-            raise TypeError("len() of a 0-d array")
+            raise MXNetTypeError("len() of a 0-d array")
         return self._shape[0]
 
     # ---- synchronisation ----------------------------------------------------------------
@@ -88,18 +88,20 @@ class NDArray(fastpath.NDArrayBase):
     def asscalar(self):
         """Returns the only element as a NumPy scalar; ValueError unless size is 1."""
         if self.size != 1:
-            raise ValueError("the array is not a scalar: it has shape %s" % (self._shape,))
+            raise MXNetValueError("the array is not a scalar: it has shape %s" % (self._shape,))
         return self.asnumpy().reshape(-1)[0]
 
     def __array__(self, dtype=None, copy=None):
         if copy is False:
-            raise ValueError("NDArray.__array__ always copies; use np.from_dlpack(x) for a zero-copy view")
+            raise MXNetValueError("NDArray.__array__ always copies; use np.from_dlpack(x) for a zero-copy view")
         out = self.asnumpy()
         return out if dtype is None else out.astype(dtype, copy=False)
 
     def __bool__(self):
+        if self.size == 0:
+            return False  # as in MXNet
         if self.size != 1:
-            raise ValueError("the truth value of an array with more than one element is ambiguous")
+            raise MXNetValueError("the truth value of an array with more than one element is ambiguous")
         return bool(self.asscalar())
 
     def __float__(self):
@@ -112,7 +114,7 @@ class NDArray(fastpath.NDArrayBase):
         shape_info = "x".join("%d" % d for d in self._shape)
         shown = self.astype("float32") if self._code == BFLOAT16 and NUMPY_BFLOAT16 is None else self
         body = str(shown.asnumpy())
-        return "%s\n<%s %s @%s>" % (body, type(self).__name__, shape_info, self.context)
+        return "\n%s\n<%s %s @%s>" % (body, type(self).__name__, shape_info, self.context)  # MXNet's format
 
     # ---- copies and views ---------------------------------------------------------------
     def copy(self):
@@ -126,7 +128,7 @@ class NDArray(fastpath.NDArrayBase):
         elif isinstance(other, NDArray):
             out = other
         else:
-            raise TypeError("copyto expects an NDArray or a Context, got %s" % type(other).__name__)
+            raise MXNetTypeError("copyto expects an NDArray or a Context, got %s" % type(other).__name__)
         call(core.Copy, out._h, self._h, False)
         return out
 
@@ -168,14 +170,18 @@ class NDArray(fastpath.NDArrayBase):
 
     def reshape(self, *shape, **kwargs):
         """Returns an array of a new shape: a view of contiguous arrays, a copy otherwise.
-        One dimension may be -1. Accepts ``reshape((2, 3))``, ``reshape(2, 3)`` or ``reshape(shape=...)``."""
+        Accepts ``reshape((2, 3))``, ``reshape(2, 3)`` or ``reshape(shape=...)``, with MXNet's
+        codes: 0 copies the source dimension, -1 is inferred, -2 copies the remaining ones,
+        -3 merges the next two, -4 splits the next one into the two that follow it;
+        ``reverse=True`` matches the codes from the right."""
         if "shape" in kwargs:
             shape = kwargs.pop("shape")
         elif len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
             shape = shape[0]
+        reverse = bool(kwargs.pop("reverse", False))
         if kwargs:
-            raise TypeError("reshape got unexpected arguments %s" % sorted(kwargs))
-        return NDArray(call(core.Reshape, self._h, _shape_str(shape)))
+            raise MXNetTypeError("reshape got unexpected arguments %s" % sorted(kwargs))
+        return NDArray(call(core.Reshape, self._h, _shape_str(shape), reverse))
 
     def transpose(self, *axes):
         """Returns a view with the axes permuted (reversed when none are given), sharing
@@ -190,12 +196,15 @@ class NDArray(fastpath.NDArrayBase):
         return self.transpose()
 
     def __getitem__(self, key):
-        return NDArray(call(core.GetItem, self._h, _encode_key(key)))
+        out = NDArray(call(core.GetItem, self._h, _encode_key(key)))
+        if not out._shape:  # x[1, 2]: MXNet has no 0-d arrays, the element comes as shape (1,)
+            out = NDArray(call(core.Reshape, out._h, "1", False))
+        return out
 
     def __setitem__(self, key, value):
         target = self if _is_full_slice(key) else self[key]
         if not target._writable:
-            raise ValueError("assignment destination is read-only")
+            raise MXNetValueError("assignment destination is read-only")
         if isinstance(value, NDArray):
             if value._shape == target._shape:
                 call(core.Copy, target._h, value._h, False)
@@ -203,17 +212,20 @@ class NDArray(fastpath.NDArrayBase):
             value = value.asnumpy()
         if is_scalar(value):
             if type(value) is complex and not DTYPE_NAMES[target._code].startswith("complex"):
-                raise TypeError("cannot assign a complex value to a %s array" % DTYPE_NAMES[target._code])
+                raise MXNetTypeError("cannot assign a complex value to a %s array" % DTYPE_NAMES[target._code])
             fastpath.fill(target, *scalar_args(value))
             return
         src = np.asarray(value)
         if src.dtype == object or src.dtype.kind in "USVMm":
-            raise TypeError("cannot assign values of dtype %s to an NDArray" % src.dtype)
+            raise MXNetTypeError("cannot assign values of dtype %s to an NDArray" % src.dtype)
         extra = src.ndim - len(target._shape)
         if extra > 0 and all(d == 1 for d in src.shape[:extra]):
             src = src.reshape(src.shape[extra:])  # NumPy drops leading length-1 axes of the value
         # order="C" rather than ascontiguousarray, which turns 0-d arrays into 1-d ones
-        src = np.asarray(np.broadcast_to(src, target._shape), order="C")
+        try:
+            src = np.asarray(np.broadcast_to(src, target._shape), order="C")
+        except ValueError as err:  # NumPy's message, raised as mxgo's (an MXNetError too)
+            raise MXNetValueError(str(err)) from None
         _copy_from_numpy(target, src)
 
     # ---- operators and MXNet's method forms, from the operator registry (op.py) -------------
@@ -225,7 +237,8 @@ class NDArray(fastpath.NDArrayBase):
     __truediv__, __rtruediv__, __itruediv__ = _ops.binary_methods("divide", "truediv")
     __div__, __rdiv__, __idiv__ = _ops.binary_methods("divide", "div")
     __matmul__, __rmatmul__, __imatmul__ = _ops.binary_methods("matmul", "matmul")
-    # Comparisons give bool NDArrays, as in MXNet and NumPy.
+    __mod__, __rmod__, __imod__ = _ops.binary_methods("modulo", "mod")
+    # Comparisons give 1 or 0 in the operands' dtype, as in MXNet: (x > 2) * x works.
     __eq__ = _ops.compare_method("equal", "eq")
     __ne__ = _ops.compare_method("not_equal", "ne")
     __gt__ = _ops.compare_method("greater", "gt")
@@ -236,6 +249,54 @@ class NDArray(fastpath.NDArrayBase):
     argmax, argmin, dot, clip = (_ops.method(n) for n in ("argmax", "argmin", "dot", "clip"))
     abs, sign, exp, log, sqrt, square = (_ops.method(n) for n in ("abs", "sign", "exp", "log", "sqrt", "square"))
     sin, cos, tanh, sigmoid, relu = (_ops.method(n) for n in ("sin", "cos", "tanh", "sigmoid", "relu"))
+    swapaxes, flip, tile, repeat = (_ops.method(n) for n in ("swapaxes", "flip", "tile", "repeat"))
+    broadcast_axes, slice_axis, take, pick = (_ops.method(n) for n in ("broadcast_axes", "slice_axis", "take", "pick"))
+    one_hot, diag, zeros_like, ones_like = (_ops.method(n) for n in ("one_hot", "diag", "zeros_like", "ones_like"))
+
+    # MXNet's Python-level methods: a copy, or with inplace=True a view (reshape's rules)
+    def expand_dims(self, axis, inplace=False):
+        """Inserts an axis of length 1 at ``axis`` (-ndim-1 <= axis <= ndim)."""
+        if not inplace:
+            return _ops.invoke("expand_dims", [self], {"axis": axis})
+        n = len(self._shape)
+        axis = operator.index(axis)
+        if not -n - 1 <= axis <= n:
+            raise MXNetIndexError("expand_dims: axis %d is out of range for a %d-d array" % (axis, n))
+        shape = list(self._shape)
+        shape.insert(axis + n + 1 if axis < 0 else axis, 1)
+        return self.reshape(shape)
+
+    def squeeze(self, axis=None, inplace=False):
+        """Removes axes of length 1 (all of them when ``axis`` is None); shape (1,) if none is left."""
+        if not inplace:
+            return _ops.invoke("squeeze", [self], {"axis": axis})
+        n = len(self._shape)
+        axes = [i for i, d in enumerate(self._shape) if d == 1] if axis is None else (
+            [axis] if isinstance(axis, numbers.Integral) else list(axis))
+        drop = {operator.index(a) % n if n and -n <= a < n else None for a in axes}
+        if None in drop or len(drop) != len(axes) or any(self._shape[a] != 1 for a in drop):
+            raise MXNetValueError("squeeze: cannot squeeze axes %r of an array of shape %s" % (axis, self._shape))
+        return self.reshape([d for i, d in enumerate(self._shape) if i not in drop] or [1] * bool(n))
+
+    def flatten(self, inplace=False):
+        """Collapses every axis but the first: shape (d0, d1*...*dk)."""
+        if not inplace:
+            return _ops.invoke("flatten", [self])
+        return self.reshape((self._shape[0], math.prod(self._shape[1:])) if self._shape else (1, 1))
+
+    def broadcast_to(self, shape):
+        """A copy broadcast to ``shape``, which may have more axes (added in front) than the array."""
+        shape = tuple(shape)
+        cur = self._shape
+        if len(shape) < len(cur) or any(c not in (s, 1) for c, s in zip((1,) * (len(shape) - len(cur)) + cur, shape)):
+            raise MXNetValueError("operands could not be broadcast together with remapped shapes"
+                             "[original->remapped]: %s and requested shape %s" % (cur, shape))
+        src = self if len(shape) == len(cur) else self.reshape((1,) * (len(shape) - len(cur)) + cur)
+        return _ops.invoke("broadcast_to", [src], {"shape": shape})
+
+    def broadcast_like(self, other):
+        """A copy broadcast to ``other``'s shape (see broadcast_to)."""
+        return self.broadcast_to(other.shape)
 
     def _binary(self, name, other, out=None, reverse=False):
         """self <name> other through the operator registry (other <name> self when reverse)."""
@@ -281,7 +342,7 @@ def _shape_str(shape):
     try:
         return ",".join(map(str, map(operator.index, shape)))
     except TypeError:
-        raise TypeError("shape must be an int or a sequence of ints, got %r" % (shape,)) from None
+        raise MXNetTypeError("shape must be an int or a sequence of ints, got %r" % (shape,)) from None
 
 
 def _encode_key(key):
@@ -305,11 +366,11 @@ def _encode_key(key):
 
 def _index(k):
     if isinstance(k, (bool, np.bool_)):
-        raise IndexError("boolean indices are not supported (only integers, slices, None and ...)")
+        raise MXNetIndexError("boolean indices are not supported (only integers, slices, None and ...)")
     try:
         return operator.index(k)
     except TypeError:
-        raise IndexError("only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
+        raise MXNetIndexError("only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                          "got %s" % type(k).__name__) from None
 
 
@@ -396,26 +457,35 @@ def empty(shape, ctx=None, dtype=None):
     """Returns an uninitialised array (float32 unless ``dtype`` is given)."""
     ctx = current_context() if ctx is None else ctx
     if not isinstance(ctx, Context):
-        raise TypeError("ctx must be a Context such as mx.cpu(), got %r" % (ctx,))
+        raise MXNetTypeError("ctx must be a Context such as mx.cpu(), got %r" % (ctx,))
     code = _FLOAT32 if dtype is None else dtype_code(dtype)
     return fastpath.empty(code, _shape_str(shape), ctx.device_typeid, ctx.device_id)
 
 
-def full(shape, val, ctx=None, dtype=None):
-    """Returns an array filled with ``val``."""
-    out = empty(shape, ctx, dtype)
+def full(shape, val, ctx=None, dtype=None, out=None):
+    """Returns an array filled with ``val``; with ``out`` (an NDArray of that shape, whose
+    dtype wins, as in MXNet), fills and returns ``out``."""
+    if out is None:
+        out = empty(shape, ctx, dtype)
+    elif not isinstance(out, NDArray):
+        raise MXNetTypeError("out must be an NDArray, got %s" % type(out).__name__)
+    else:
+        _shape_str(shape)  # (checks its type)
+        want = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+        if want != out._shape:
+            raise MXNetValueError("out has shape %s, not %s" % (out._shape, want))
     fastpath.fill(out, *scalar_args(val))
     return out
 
 
-def zeros(shape, ctx=None, dtype=None):
-    """Returns an array of zeros."""
-    return full(shape, 0, ctx, dtype)
+def zeros(shape, ctx=None, dtype=None, out=None):
+    """Returns an array of zeros (written into ``out`` when given)."""
+    return full(shape, 0, ctx, dtype, out)
 
 
-def ones(shape, ctx=None, dtype=None):
-    """Returns an array of ones."""
-    return full(shape, 1, ctx, dtype)
+def ones(shape, ctx=None, dtype=None, out=None):
+    """Returns an array of ones (written into ``out`` when given)."""
+    return full(shape, 1, ctx, dtype, out)
 
 
 def array(source_array, ctx=None, dtype=None):
@@ -430,17 +500,17 @@ def array(source_array, ctx=None, dtype=None):
     if not isinstance(source_array, np.ndarray) and callable(getattr(source_array, "asnumpy", None)):
         source_array = source_array.asnumpy()  # MXNet's NDArray has no __array__
         if not isinstance(source_array, np.ndarray):
-            raise TypeError("source_array.asnumpy() must return a numpy.ndarray, got %s"
+            raise MXNetTypeError("source_array.asnumpy() must return a numpy.ndarray, got %s"
                             % type(source_array).__name__)
         if dtype is None:
             dtype = source_array.dtype
     code = _FLOAT32 if dtype is None else dtype_code(dtype)
     if source_array is None:  # NumPy would make it NaN
-        raise TypeError("source_array must be array-like, not None")
+        raise MXNetTypeError("source_array must be array-like, not None")
     try:
         src = np.asarray(source_array, dtype=numpy_dtype(code) if code != BFLOAT16 else np.float32)
     except (TypeError, ValueError) as err:  # ragged lists are a ValueError, as in NumPy
-        raise type(err)("source_array must be array-like: %s" % err) from None
+        raise mxnet_error(type(err))("source_array must be array-like: %s" % err) from None
     src = np.asarray(src, order="C")  # not ascontiguousarray, which makes 0-d arrays 1-d
     out = empty(src.shape, ctx, DTYPE_NAMES[code])
     _copy_from_numpy(out, src)
@@ -459,12 +529,12 @@ def from_numpy(ndarray, zero_copy=True):
         if out is not NotImplemented:
             return out
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError("from_numpy expects a numpy.ndarray, got %s" % type(ndarray).__name__)
+        raise MXNetTypeError("from_numpy expects a numpy.ndarray, got %s" % type(ndarray).__name__)
     code = dtype_code(ndarray.dtype)
     if not zero_copy:
         return array(ndarray, dtype=ndarray.dtype)
     if not ndarray.flags.c_contiguous:
-        raise ValueError("only C-contiguous arrays can be shared without a copy; "
+        raise MXNetValueError("only C-contiguous arrays can be shared without a copy; "
                          "pass np.ascontiguousarray(a) or zero_copy=False")
     own_writable = ndarray.flags.writeable
     # A NumPy array mxgo locked (or a view of one) stays writable through mxgo, as in MXNet.
@@ -479,12 +549,14 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
     (float32 unless ``dtype`` is given)."""
     if stop is None:
         start, stop = 0, start
+    if not all(isinstance(v, numbers.Real) for v in (start, stop, step)):
+        raise MXNetTypeError("arange: start, stop and step must be real numbers, got %r, %r, %r" % (start, stop, step))
     if step == 0:
-        raise ValueError("arange: step must not be zero")
+        raise MXNetValueError("arange: step must not be zero")
     if not all(math.isfinite(v) for v in (start, stop, step)):
-        raise ValueError("arange: start, stop and step must be finite, got %r, %r, %r" % (start, stop, step))
+        raise MXNetValueError("arange: start, stop and step must be finite, got %r, %r, %r" % (start, stop, step))
     if not isinstance(repeat, numbers.Integral) or repeat < 1:
-        raise ValueError("arange: repeat must be a positive int, got %r" % (repeat,))
+        raise MXNetValueError("arange: repeat must be a positive int, got %r" % (repeat,))
     n = max(0, math.ceil((stop - start) / step))
     if repeat == 1:
         out = empty((n,), ctx, dtype)
@@ -492,6 +564,19 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
         return out
     values = np.repeat(np.arange(n, dtype=np.float64) * step + start, repeat)
     return array(values, ctx, "float32" if dtype is None else dtype)
+
+
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=np.float32):
+    """Returns ``num`` evenly spaced values from ``start`` to ``stop`` (included when
+    ``endpoint``); element i is start + i*step computed in float64, then cast to ``dtype``."""
+    out = _ops.invoke("_linspace", [], {"start": start, "stop": stop, "num": num, "endpoint": endpoint, "dtype": dtype})
+    return out if ctx is None else out.as_in_context(ctx)
+
+
+def eye(N, M=0, k=0, ctx=None, dtype=None):
+    """Returns an N x M array (M=0: N x N) with ones on diagonal ``k`` and zeros elsewhere."""
+    out = _ops.invoke("_eye", [], {"N": N, "M": M, "k": k, "dtype": np.float32 if dtype is None else dtype})
+    return out if ctx is None else out.as_in_context(ctx)
 
 
 def waitall():

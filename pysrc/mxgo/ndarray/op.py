@@ -19,7 +19,7 @@ import operator
 
 import numpy as np
 
-from ..base import DTYPE_NAMES, core, dtype_code, fastpath
+from ..base import DTYPE_NAMES, MXNetTypeError, MXNetValueError, core, dtype_code, fastpath, mxnet_error
 from .dlpack import from_dlpack
 
 __all__ = ["invoke", "OPS", "PUBLIC", "is_scalar", "scalar_args", "binary_methods", "compare_method", "method"]
@@ -52,7 +52,7 @@ def scalar_args(v):
         return False, 0, float(v), 0.0
     if isinstance(v, numbers.Complex):
         return False, 0, float(v.real), float(v.imag)
-    raise TypeError("expected a number, got %s" % type(v).__name__)
+    raise MXNetTypeError("expected a number, got %s" % type(v).__name__)
 
 
 def _encode_scalar(v):
@@ -70,11 +70,21 @@ def _encode_ints(v):
     try:
         return ",".join(str(operator.index(x)) for x in v)
     except TypeError:
-        raise TypeError("expected an int or a tuple of ints, got %r" % (v,)) from None
+        raise MXNetTypeError("expected an int or a tuple of ints, got %r" % (v,)) from None
+
+
+def _encode_str(v):
+    if not isinstance(v, str):
+        raise MXNetTypeError("expected a str, got %s" % type(v).__name__)
+    if ";" in v or "=" in v:
+        raise MXNetValueError("%r is not a valid choice" % (v,))
+    return v
 
 
 _ENCODE = {
     "int": lambda v: str(operator.index(v)),
+    "optint": lambda v: "None" if v is None else str(operator.index(v)),
+    "str": _encode_str,
     "float": lambda v: repr(float(v)),
     "bool": lambda v: "1" if v else "0",
     "axes": lambda v: "None" if v is None else _encode_ints(v),
@@ -85,6 +95,8 @@ _ENCODE = {
 
 _DECODE_DEFAULT = {
     "int": int,
+    "optint": lambda s: None if s == "None" else int(s),
+    "str": str,
     "float": float,
     "bool": lambda s: s == "1",
     "axes": lambda s: None if s == "None" else tuple(int(x) for x in s.split(",")) if s else (),
@@ -100,7 +112,7 @@ def _as_array(x, name):
         return x, False
     if hasattr(x, "__dlpack__"):
         return from_dlpack(x), True
-    raise TypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
+    raise MXNetTypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
 
 
 def invoke(name, arrays, params=None, out=None):
@@ -120,11 +132,11 @@ def invoke(name, arrays, params=None, out=None):
     kinds = info["kinds"]
     for k, v in (params or {}).items():
         if k not in kinds:
-            raise TypeError("%s() got an unexpected keyword argument %r" % (name, k))
+            raise MXNetTypeError("%s() got an unexpected keyword argument %r" % (name, k))
         try:
             encoded.append("%s=%s" % (k, _ENCODE[kinds[k]](v)))
         except (TypeError, ValueError, OverflowError) as err:
-            raise type(err)("%s(): bad value for %s: %s" % (name, k, err)) from None
+            raise mxnet_error(type(err))("%s(): bad value for %s: %s" % (name, k, err)) from None
     result = fastpath.invoke(info["id"], tuple(handles), out_arr, ";".join(encoded))
     if result is None:  # written into out
         result = out_arr
@@ -171,7 +183,7 @@ def _make(info):
         if scalar_op and len(arrays) == 2 and (is_scalar(arrays[0]) or is_scalar(arrays[1])):
             reverse = is_scalar(arrays[0])
             if reverse and is_scalar(arrays[1]):
-                raise TypeError("%s needs at least one array" % name)
+                raise MXNetTypeError("%s needs at least one array" % name)
             array, number = (arrays[1], arrays[0]) if reverse else arrays
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
         return invoke(name, arrays, values, out)

@@ -1,7 +1,7 @@
 """Random sampling: ``mx.nd.random.uniform`` and ``mx.nd.random.normal``."""
 import numbers
 
-from ..base import DTYPE_NAMES, core
+from ..base import DTYPE_NAMES, MXNetTypeError, core
 from . import op as _ops
 from .ndarray import NDArray, empty
 
@@ -11,11 +11,11 @@ __all__ = ["uniform", "normal", "seed"]
 def _sample(op, names, a, b, shape, dtype, ctx, out):
     for v in (a, b):
         if not isinstance(v, numbers.Real):
-            raise TypeError("distribution parameters must be real numbers, got %s" % type(v).__name__)
+            raise MXNetTypeError("distribution parameters must be real numbers, got %s" % type(v).__name__)
     if out is None:  # allocated here so that ctx is honoured (and checked) like everywhere else
         out = empty((1,) if shape is None else shape, ctx, dtype)
     elif not isinstance(out, NDArray):
-        raise TypeError("out must be an NDArray")
+        raise MXNetTypeError("out must be an NDArray")
     params = {names[0]: float(a), names[1]: float(b), "shape": out.shape, "dtype": DTYPE_NAMES[out._code]}
     return _ops.invoke(op, [], params, out)
 
@@ -33,5 +33,5 @@ def normal(loc=0, scale=1, shape=None, dtype=None, ctx=None, out=None):
 def seed(seed_state):
     """Seeds the random generator, so that later samples repeat."""
     if not isinstance(seed_state, numbers.Integral):
-        raise TypeError("seed must be an int")
+        raise MXNetTypeError("seed must be an int")
     core.Seed(int(seed_state) & ((1 << 63) - 1))

@@ -1,0 +1,278 @@
+"""Differential cases (mxnet_diff.py) for what mxgo's core has: arithmetic (reflected and in
+place, with scalars), comparisons, elementwise math, reductions, dot and friends,
+indexing reads, reshape (MXNet's special codes), transpose, astype, copies, creation,
+random (shapes and dtypes only), properties, printing and errors."""
+from mxnet_diff import Case
+
+#: the dtypes MXNet 1.9.1's NDArray has besides bool
+DTYPES = ["float16", "float32", "float64", "uint8", "int8", "int32", "int64"]
+FLOATS = ["float16", "float32", "float64"]
+
+X = "x = mx.nd.array([[1, 2, 3], [4, 5, 6]], dtype=%r)\n"
+Y = "y = mx.nd.array([[6, 5, 4], [3, 2, 1]], dtype=%r)\n"
+F = "x = mx.nd.array([[0.5, -1.25, 2.0], [3.5, -0.75, 0.25]])\n"
+
+CASES = []
+
+
+def case(code, *names, id=""):
+    CASES.append(Case(code, tuple(names), id))
+
+
+# ---- arithmetic: array op array, array op scalar, scalar op array, in place -------------
+BINOPS = [("+", "add", "__add__", "__radd__", "__iadd__"), ("-", "subtract", "__sub__", "__rsub__", "__isub__"),
+          ("*", "multiply", "__mul__", "__rmul__", "__imul__"), ("/", "divide", "__truediv__", "__rtruediv__", "__itruediv__")]
+for dt in DTYPES:
+    for sym, fn, dunder, rdunder, idunder in BINOPS:
+        case(X % dt + Y % dt + "r = x %s y" % sym, "NDArray." + dunder)
+        case(X % dt + Y % dt + "r = mx.nd.%s(x, y)" % fn, "nd." + fn)
+        case(X % dt + "r = x %s 2" % sym, "NDArray." + dunder)
+        if sym != "/" or dt in FLOATS:  # 2 / x is exact only in floating point
+            case(X % dt + "r = 7 %s x" % sym, "NDArray." + rdunder)
+        case(X % dt + Y % dt + "z = x\nx %s= y\nr = [x, z is x]" % sym, "NDArray." + idunder)
+        case(X % dt + "x %s= 3\nr = x" % sym, "NDArray." + idunder)
+    case(X % dt + "r = x ** 2", "NDArray.__pow__")
+    case(X % dt + "r = mx.nd.power(x, x)", "nd.power")
+    case(X % dt + "r = -x", "NDArray.__neg__", "nd.negative")
+    case(X % dt + "r = mx.nd.negative(x)", "nd.negative")
+    case(X % dt + Y % dt + "r = [mx.nd.maximum(x, y), mx.nd.minimum(x, y)]", "nd.maximum", "nd.minimum")
+    case(X % dt + "r = [mx.nd.maximum(x, 3), mx.nd.minimum(3, x)]", "nd.maximum", "nd.minimum")
+case(X % "float32" + "r = 2 ** x", "NDArray.__rpow__")
+case(X % "float32" + "x **= 2\nr = x", "NDArray.__pow__")
+case(X % "float32" + "r = mx.nd.power(2, x)", "nd.power")
+case(X % "float32" + "r = [x + 1.5, x * 0.5, x - 0.25]", "NDArray.__add__", "NDArray.__mul__", "NDArray.__sub__")
+case(X % "int32" + "r = [x + 1.5, x * 2.5]", "NDArray.__add__", "NDArray.__mul__",
+     id="int32 array, float scalar: scalar cast first")
+case(X % "uint8" + "r = x - 5", "NDArray.__sub__", id="uint8 wraps")
+case(X % "int32" + "r = x / 2", "NDArray.__truediv__", id="int32 division truncates")
+case(X % "float32" + "r = abs(x - 3)", "NDArray.__abs__")
+case(X % "float32" + "r = [x.__div__(2), x.__rdiv__(2)]", "NDArray.__div__", "NDArray.__rdiv__")
+case(X % "float32" + "z = x.__idiv__(2)\nr = [x, z is x]", "NDArray.__idiv__")
+case(X % "float32" + "r = [isinstance(x, mx.nd.NDArray), isinstance(x + 1, mx.nd.NDArray)]", "nd.NDArray")
+case(X % "float32" + "r = [hash(x) == hash(x), x in {x: 1}]", "NDArray.__hash__")
+case(X % "float32" + Y % "int32" + "r = x + y", "NDArray.__add__", id="mixed dtypes refused")
+case(X % "float32" + "r = x + mx.nd.ones((3, 2))", "NDArray.__add__", id="bad shapes refused")
+case(X % "float32" + "r = x + mx.nd.array([10, 20, 30])", "NDArray.__add__", id="broadcast row")
+case(X % "float32" + "r = x * mx.nd.array([[10], [20]])", "NDArray.__mul__", id="broadcast column")
+case(X % "float32" + "r = x + 'a'", "NDArray.__add__", id="string operand refused")
+
+# ---- modulo ----------------------------------------------------------------------------
+for dt in DTYPES:
+    case(X % dt + "r = x % 4", "NDArray.__mod__")
+    case(X % dt + Y % dt + "r = x % y", "NDArray.__mod__")
+    case(X % dt + Y % dt + "r = mx.nd.modulo(x, y)", "nd.modulo")
+    case(X % dt + "r = 7 % x", "NDArray.__rmod__")
+    case(X % dt + "x %= 4\nr = x", "NDArray.__imod__")
+case(F + "r = [x % 2, x % -2, 3 % x]", "NDArray.__mod__", "NDArray.__rmod__", id="float mod signs")
+case("x = mx.nd.array([-7, -3, 3, 7], dtype='int32')\nr = [x % 4, x % -4]", "NDArray.__mod__", id="int mod signs")
+case("x = mx.nd.array([-7, 7], dtype='float32')\nr = mx.nd.modulo(x, mx.nd.array([4, -4]))", "nd.modulo")
+
+# ---- comparisons: 0/1 in the operands' dtype ------------------------------------------
+CMPS = [("==", "equal", "__eq__"), ("!=", "not_equal", "__ne__"), (">", "greater", "__gt__"),
+        (">=", "greater_equal", "__ge__"), ("<", "lesser", "__lt__"), ("<=", "lesser_equal", "__le__")]
+for dt in DTYPES:
+    for sym, fn, dunder in CMPS:
+        case(X % dt + Y % dt + "r = x %s y" % sym, "NDArray." + dunder)
+        case(X % dt + "r = x %s 3" % sym, "NDArray." + dunder)
+        case(X % dt + "r = 3 %s x" % sym, "NDArray." + dunder)
+        case(X % dt + Y % dt + "r = mx.nd.%s(x, y)" % fn, "nd." + fn)
+    case(X % dt + "r = (x > 2) * x", "NDArray.__gt__", "NDArray.__mul__", id="(x > 2) * x in %s" % dt)
+case(X % "float32" + "r = [mx.nd.greater(x, 2), mx.nd.equal(2, x)]", "nd.greater", "nd.equal")
+case(X % "float32" + "r = x == mx.nd.array([1, 5, 3])", "NDArray.__eq__", id="broadcast comparison")
+case(X % "float32" + Y % "int32" + "r = x == y", "NDArray.__eq__", id="mixed dtype comparison refused")
+case(X % "float32" + "r = (x > 2).sum()", "NDArray.__gt__", "NDArray.sum")
+
+# ---- elementwise math -----------------------------------------------------------------
+UNARY = ["abs", "sign", "exp", "log", "sqrt", "square", "sin", "cos", "tanh", "sigmoid", "relu"]
+for fn in UNARY:
+    for dt in FLOATS:
+        data = "x = mx.nd.array([[0.5, 1.25, 2.0], [3.5, 0.75, 0.25]], dtype=%r)\n" % dt
+        if fn in ("abs", "sign", "square", "sin", "cos", "tanh", "sigmoid", "relu"):
+            data = "x = mx.nd.array([[0.5, -1.25, 2.0], [-3.5, 0.75, 0.0]], dtype=%r)\n" % dt
+        case(data + "r = mx.nd.%s(x)" % fn, "nd." + fn)
+        case(data + "r = x.%s()" % fn, "NDArray." + fn)
+for dt in ["uint8", "int8", "int32", "int64"]:
+    for fn in ["abs", "sign", "square", "relu"]:
+        case(X % dt + "r = mx.nd.%s(x)" % fn, "nd." + fn)
+for dt in DTYPES:
+    case(X % dt + "r = mx.nd.clip(x, 2, 5)", "nd.clip")
+    case(X % dt + "r = x.clip(2, 5)", "NDArray.clip")
+    for to in DTYPES:
+        case(X % dt + "r = mx.nd.cast(x, dtype=%r)" % to, "nd.cast")
+        case(X % dt + "r = x.astype(%r)" % to, "NDArray.astype")
+case(F + "r = mx.nd.cast(x, dtype='int32')", "nd.cast", id="cast truncates")
+case(F + "r = x.astype('int32', copy=False)", "NDArray.astype")
+case(X % "float32" + "r = x.astype('float32', copy=False) is x", "NDArray.astype")
+case(X % "float32" + "r = mx.nd.where(x > 2, x, -x)", "nd.where")
+case(X % "float32" + "r = mx.nd.where(mx.nd.array([[1, 0, 1], [0, 1, 0]]), x, x * 10)", "nd.where")
+
+# ---- reductions -----------------------------------------------------------------------
+REDUCE = ["sum", "mean", "prod", "max", "min"]
+for dt in DTYPES:
+    for fn in REDUCE:
+        case(X % dt + "r = x.%s()" % fn, "NDArray." + fn)
+        case(X % dt + "r = mx.nd.%s(x)" % fn, "nd." + fn)
+        case(X % dt + "r = [x.%s(axis=0), x.%s(axis=1), x.%s(axis=-1)]" % (fn, fn, fn), "NDArray." + fn)
+        case(X % dt + "r = [x.%s(axis=1, keepdims=True), x.%s(keepdims=True)]" % (fn, fn), "NDArray." + fn)
+        case(X % dt + "r = [mx.nd.%s(x, axis=(0, 1)), mx.nd.%s(x, axis=0, keepdims=True)]" % (fn, fn), "nd." + fn)
+    for fn in ["argmax", "argmin"]:
+        case(X % dt + "r = x.%s()" % fn, "NDArray." + fn)
+        case(X % dt + "r = [x.%s(axis=0), x.%s(axis=1)]" % (fn, fn), "NDArray." + fn)
+        case(X % dt + "r = mx.nd.%s(x, axis=1, keepdims=True)" % fn, "nd." + fn)
+        case(X % dt + "r = mx.nd.%s(x)" % fn, "nd." + fn)
+case("x = mx.nd.array([[1, -2, 3], [-4, 5, -6]], dtype='int32')\nr = [x.mean(), x.mean(axis=0), x.mean(axis=1)]",
+     "NDArray.mean", id="int32 mean truncates")
+case("x = mx.nd.array([200, 100], dtype='uint8')\nr = [x.sum(), x.prod()]", "NDArray.sum", "NDArray.prod", id="uint8 wraps")
+case("x = mx.nd.array([100, 100], dtype='int8')\nr = x.sum()", "NDArray.sum", id="int8 wraps")
+case("x = mx.nd.array([[100, 100], [100, 1]], dtype='int8')\nr = [x.mean(), x.mean(axis=0), x.mean(axis=1, keepdims=True)]",
+     "NDArray.mean", id="int8 mean: the wrapped sum over the count")
+case("x = mx.nd.array([200, 200, 200, 1], dtype='uint8')\nr = mx.nd.mean(x)", "nd.mean", id="uint8 mean: the wrapped sum")
+case("x = mx.nd.array([2 ** 62, 2 ** 62, 2 ** 62, 1], dtype='int64')\nr = x.mean()", "NDArray.mean",
+     id="int64 mean: the wrapped sum")
+case("x = mx.nd.array([[1, 0, 1], [0, 0, 0]], dtype='bool')\nr = [x.sum(), x.mean(), x.prod(), x.sum(axis=1)]",
+     "NDArray.sum", "NDArray.mean", "NDArray.prod", id="bool reductions: any, any, all")
+case(X % "float32" + "r = [x.sum(axis=()), x.mean(axis=(), keepdims=True)]", "NDArray.sum", "NDArray.mean",
+     id="axis=() reduces every axis")
+case(X % "float32" + "r = x.argmax(axis=())", "NDArray.argmax", id="argmax refuses axis=()")
+case("x = mx.nd.array([[1, 5, 5], [7, 7, 0]])\nr = [x.argmax(axis=1), x.argmin(axis=0)]", "NDArray.argmax", "NDArray.argmin",
+     id="argmax ties: first")
+case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = [x.sum(axis=(0, 2)), x.max(axis=(1, 2), keepdims=True)]",
+     "NDArray.sum", "NDArray.max")
+case(X % "float32" + "r = x.sum(axis=2)", "NDArray.sum", id="axis out of range refused")
+
+# ---- dot, batch_dot -------------------------------------------------------------------
+for dt in ["float32", "float64"]:  # (MXNet's CPU dot refuses float16)
+    case(X % dt + Y % dt + "r = mx.nd.dot(x, y.T)", "nd.dot")
+    case(X % dt + Y % dt + "r = mx.nd.dot(x, y, transpose_b=True)", "nd.dot")
+    case(X % dt + Y % dt + "r = mx.nd.dot(x, y, transpose_a=True)", "nd.dot")
+    case(X % dt + "r = mx.nd.dot(x[0], x[1])", "nd.dot", id="dot of vectors %s" % dt)
+    case(X % dt + "r = [mx.nd.dot(x, x[0]), mx.nd.dot(x[0], x.T)]", "nd.dot", id="dot matrix-vector %s" % dt)
+    case("a = mx.nd.arange(24, dtype=%r).reshape((2, 3, 4))\nb = mx.nd.arange(40, dtype=%r).reshape((2, 4, 5))\n"
+         "r = mx.nd.batch_dot(a, b)" % (dt, dt), "nd.batch_dot")
+    case("a = mx.nd.arange(24, dtype=%r).reshape((2, 4, 3))\nb = mx.nd.arange(40, dtype=%r).reshape((2, 5, 4))\n"
+         "r = mx.nd.batch_dot(a, b, transpose_a=True, transpose_b=True)" % (dt, dt), "nd.batch_dot")
+case("a = mx.nd.arange(24).reshape((2, 3, 4))\nb = mx.nd.arange(20).reshape((4, 5))\nr = mx.nd.dot(a, b)", "nd.dot",
+     id="dot 3-d by 2-d")
+case(X % "float32" + "r = mx.nd.dot(x, x)", "nd.dot", id="dot bad shapes refused")
+
+# ---- indexing reads -------------------------------------------------------------------
+for key in ["1", "-1", "(1, 2)", "(0, -1)", "slice(None)", "slice(0, 1)", "(slice(None), 1)", "(slice(None), slice(1, 3))",
+            "(1, slice(None, None, -1))", "(slice(None, None, 2), slice(None, None, 2))", "(None, 1)", "(1, None)",
+            "(None, 1, 2)", "Ellipsis", "(Ellipsis, 1)"]:
+    case(X % "float32" + "r = x[%s]" % key, "NDArray.__getitem__")
+case(X % "int32" + "r = x[0][1]", "NDArray.__getitem__")
+case("x = mx.nd.arange(5)\nr = [x[2], x[1:4], x[::-1]]", "NDArray.__getitem__")
+case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = [x[1, 2], x[1, :, 2], x[:, 1:, ::2], x[-1, -1, -1]]", "NDArray.__getitem__")
+case(X % "float32" + "r = x[2]", "NDArray.__getitem__", id="index out of range refused")
+case(X % "float32" + "r = x[0, 0, 0]", "NDArray.__getitem__", id="too many indices refused")
+case(X % "float32" + "r = x[1, 2].asscalar()", "NDArray.__getitem__", "NDArray.asscalar")
+
+# ---- assignment -----------------------------------------------------------------------
+case(X % "float32" + "x[:] = 7\nr = x", "NDArray.__setitem__")
+case(X % "float32" + "x[1, 2] = 100\nr = x", "NDArray.__setitem__")
+case(X % "float32" + "x[0] = mx.nd.array([7, 8, 9])\nr = x", "NDArray.__setitem__")
+case(X % "float32" + "x[:, 1] = 0\nr = x", "NDArray.__setitem__")
+case(X % "int32" + "x[1] = np.array([3, 2, 1])\nr = x", "NDArray.__setitem__")
+case(X % "float32" + "x[1:] = [[5, 5, 5]]\nr = x", "NDArray.__setitem__")
+
+# ---- reshape and transpose -------------------------------------------------------------
+for shape in ["(3, 2)", "(6,)", "(-1,)", "(-1, 2)", "(0, -1)", "(-2,)", "(-3,)", "(-4, 1, 2, -2)", "(-4, -1, 1, 3)",
+              "(2, -4, 1, 3)", "(-3, 1)", "(0, 3)", "(0, 0)", "(1, -2)", "(2, 4)", "(-1, -1)", "(5, 0)"]:
+    case(X % "float32" + "r = x.reshape(%s)" % shape, "NDArray.reshape")
+    if shape not in ("(2, 4)", "(5, 0)", "(1, -2)"):  # (MXNet's nd.reshape makes these: no size check)
+        case(X % "float32" + "r = mx.nd.reshape(x, shape=%s)" % shape, "nd.reshape")
+case(X % "float32" + "r = x.reshape(3, 2)", "NDArray.reshape")
+case(X % "float32" + "r = x.reshape(shape=(6,))", "NDArray.reshape")
+case(X % "float32" + "r = x.reshape(-1)", "NDArray.reshape")
+case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = [x.reshape((-3, 4)), x.reshape((0, -3)), x.reshape((-1, 0), reverse=True),"
+     " x.reshape((6, 0), reverse=True), x.reshape((-4, 2, -1, -2)), x.reshape((0, 0, 0))]", "NDArray.reshape")
+case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = mx.nd.reshape(x, shape=(-1, 0), reverse=True)", "nd.reshape")
+case(X % "float32" + "r = x.reshape((3, -1), reverse=True)", "NDArray.reshape")
+case(X % "float32" + "r = x.reshape((0, 0, 0))", "NDArray.reshape", id="0 beyond ndim refused")
+case(X % "float32" + "r = x.reshape((-4, 4, -1))", "NDArray.reshape", id="-4 bad split refused")
+for dt in ["float32", "int32"]:
+    case(X % dt + "r = [x.T, x.transpose(), mx.nd.transpose(x)]", "NDArray.T", "NDArray.transpose", "nd.transpose")
+case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = [x.transpose((1, 0, 2)), mx.nd.transpose(x, axes=(2, 0, 1)), x.T]",
+     "NDArray.transpose", "nd.transpose", "NDArray.T")
+# (MXNet accepts a repeated axis, x.transpose((0, 0)), and reads out of bounds: no case)
+for dt in ["float32", "int64"]:
+    case(X % dt + Y % dt + "r = [mx.nd.concat(x, y), mx.nd.concat(x, y, dim=0), mx.nd.concat(x, y, x, dim=1)]", "nd.concat")
+    case(X % dt + Y % dt + "r = [mx.nd.stack(x, y), mx.nd.stack(x, y, axis=1), mx.nd.stack(x, y, axis=2)]", "nd.stack")
+case(X % "float32" + "r = mx.nd.concat(x, mx.nd.ones((3, 3)), dim=1)", "nd.concat", id="concat bad shapes refused")
+
+# ---- copies -------------------------------------------------------------------------------
+case(X % "float32" + "y = x.copy()\ny[:] = 0\nr = [x, y]", "NDArray.copy")
+case(X % "int32" + "y = mx.nd.zeros((2, 3), dtype='int32')\nz = x.copyto(y)\nr = [y, z is y]", "NDArray.copyto")
+case(X % "float32" + "y = x.copyto(mx.cpu())\ny[:] = 1\nr = [x, y]", "NDArray.copyto")
+case(X % "float32" + "r = [x.as_in_context(mx.cpu()) is x, x.as_in_context(mx.cpu())]", "NDArray.as_in_context")
+case(X % "float32" + "r = x.copyto(mx.nd.zeros((3, 2)))", "NDArray.copyto", id="copyto bad shape refused")
+case(X % "float32" + "r = x.copyto(None)", "NDArray.copyto", id="copyto None refused")
+case(X % "float32" + "x.wait_to_read()\nmx.nd.waitall()\nr = x", "NDArray.wait_to_read", "nd.waitall")
+
+# ---- creation -------------------------------------------------------------------------
+for dt in DTYPES:
+    case("r = mx.nd.zeros((2, 3), dtype=%r)" % dt, "nd.zeros")
+    case("r = mx.nd.ones((2, 3), dtype=%r)" % dt, "nd.ones")
+    case("r = mx.nd.full((2, 3), 7, dtype=%r)" % dt, "nd.full")
+    case("r = mx.nd.empty((2, 3), dtype=%r).shape" % dt, "nd.empty")
+    case("r = mx.nd.empty((2, 3), dtype=%r).dtype" % dt, "nd.empty")
+    case("r = mx.nd.arange(0, 10, 3, dtype=%r)" % dt, "nd.arange")
+    case("r = mx.nd.array([[1, 2], [3, 4]], dtype=%r)" % dt, "nd.array")
+    case("r = mx.nd.array(np.array([[1, 2], [3, 4]], dtype=%r))" % dt, "nd.array", id="array of numpy %s: float32" % dt)
+    case("r = mx.nd.array(mx.nd.array([1, 2], dtype=%r))" % dt, "nd.array", id="array of NDArray %s keeps it" % dt)
+for fn in ["zeros", "ones"]:
+    case("r = [mx.nd.%s(3), mx.nd.%s((2, 3), mx.cpu())]" % (fn, fn), "nd." + fn)
+    case("o = mx.nd.empty((2, 3))\nr = [mx.nd.%s((2, 3), out=o), o]" % fn, "nd." + fn, id="%s out=" % fn)
+    case("o = mx.nd.empty((2, 3), dtype='int32')\nr = [mx.nd.%s((2, 3), dtype='int32', out=o), o]" % fn, "nd." + fn)
+case("o = mx.nd.empty((2, 3))\nr = [mx.nd.full((2, 3), 5, out=o), o]", "nd.full", id="full out=")
+case("r = [mx.nd.full(3, 2.5), mx.nd.full((2, 2), 3.5, dtype='int32'), mx.nd.full((1,), -1, dtype='uint8')]", "nd.full")
+case("r = [mx.nd.arange(5), mx.nd.arange(2, 8), mx.nd.arange(0, 5, 2, repeat=2), mx.nd.arange(5, 0, -1.5)]", "nd.arange")
+case("r = [mx.nd.array([1, 2, 3]), mx.nd.array([[1.5]]), mx.nd.array([True, False]), mx.nd.array(range(4))]", "nd.array")
+case("r = mx.nd.array([[1, 2], [3]])", "nd.array", id="ragged list refused")
+case("r = mx.nd.zeros((2, -1))", "nd.zeros", id="negative shape refused")
+case("r = mx.nd.zeros((2, 3), dtype='float32').dtype", "nd.zeros")
+
+# ---- random: shapes and dtypes -------------------------------------------------------------
+for fn in ["uniform", "normal"]:
+    case("mx.random.seed(1)\nr = mx.nd.random.%s(shape=(2, 3)).shape" % fn, "nd.random." + fn)
+    case("r = mx.nd.random.%s(shape=(2, 3), dtype='float64').dtype" % fn, "nd.random." + fn)
+    case("r = mx.nd.random.%s().shape" % fn, "nd.random." + fn)
+    case("r = mx.nd.random.%s(0, 1, shape=4).shape" % fn, "nd.random." + fn)
+    case("o = mx.nd.zeros((3, 2))\nr = mx.nd.random.%s(out=o) is o" % fn, "nd.random." + fn)
+    case("r = mx.nd.random_%s(shape=(2, 3)).shape" % fn, "nd.random_" + fn)
+case("x = mx.nd.random.uniform(2, 3, shape=(100,))\nr = [bool((x >= 2).min().asscalar()), bool((x < 3).min().asscalar())]",
+     "nd.random.uniform")
+
+# ---- properties, conversion, printing ----------------------------------------------------
+for dt in DTYPES:
+    case(X % dt + "r = [x.shape, x.size, x.ndim, x.dtype]", "NDArray.shape", "NDArray.size", "NDArray.ndim", "NDArray.dtype")
+    case(X % dt + "r = x.asnumpy().dtype.name", "NDArray.asnumpy")
+    case(X % dt + "r = repr(x)", "NDArray.__repr__")
+case(X % "float32" + "r = [str(x.context), str(x.ctx), x.context == mx.cpu()]", "NDArray.context", "NDArray.ctx")
+case(X % "float32" + "r = [x.writable, x.handle is not None]", "NDArray.writable", "NDArray.handle")
+case(X % "float32" + "r = x.asnumpy().tolist()", "NDArray.asnumpy")
+case(X % "float32" + "r = x.asscalar()", "NDArray.asscalar", id="asscalar of 6 elements refused")
+case("r = mx.nd.array([2.5]).asscalar()", "NDArray.asscalar")
+case("r = mx.nd.array([3], dtype='int32').asscalar()", "NDArray.asscalar")
+case(X % "float32" + "r = len(x)", "NDArray.__len__")
+case("r = [bool(mx.nd.array([])), bool(mx.nd.array([0])), bool(mx.nd.array([2]))]", "NDArray.__bool__")
+case(X % "float32" + "r = bool(x)", "NDArray.__bool__", id="bool of 6 elements refused")
+case("r = repr(mx.nd.array([]))", "NDArray.__repr__")
+case("r = repr(mx.nd.arange(3)[1])", "NDArray.__repr__")
+case("r = str(mx.nd.array([[1.5, 2], [3, 4]]))", "NDArray.__repr__")
+case(X % "float32" + "r = [x.to_dlpack_for_read() is not None, x.to_dlpack_for_write() is not None]",
+     "NDArray.to_dlpack_for_read", "NDArray.to_dlpack_for_write")
+case(X % "float32" + "r = [mx.nd.from_dlpack(x.to_dlpack_for_read()), mx.nd.from_dlpack(mx.nd.to_dlpack_for_write(x))]",
+     "nd.from_dlpack", "nd.to_dlpack_for_read", "nd.to_dlpack_for_write")
+case("a = np.arange(6, dtype='float32').reshape(2, 3)\nr = [mx.nd.from_numpy(a), mx.nd.from_numpy(a, zero_copy=False)]",
+     "nd.from_numpy")
+
+# ---- errors: MXNet's MXNetError, caught as such ------------------------------------------
+for code, name in [("mx.nd.zeros((2, 3)) + mx.nd.zeros((3, 2))", "NDArray.__add__"),
+                   ("mx.nd.zeros((2, 3)).reshape((4, 2))", "NDArray.reshape"),
+                   ("mx.nd.dot(mx.nd.zeros((2, 3)), mx.nd.zeros((2, 3)))", "nd.dot"),
+                   ("mx.nd.zeros((2, 3)).sum(axis=5)", "NDArray.sum"),
+                   ("mx.nd.concat(mx.nd.zeros((2, 3)), mx.nd.zeros((3, 3)), dim=1)", "nd.concat"),
+                   ("mx.nd.zeros((2, 3), dtype='float32') == mx.nd.zeros((2, 3), dtype='int32')", "NDArray.__eq__")]:
+    case("try:\n    %s\n    r = 'no error'\nexcept mx.base.MXNetError:\n    r = 'MXNetError'" % code, name,
+         id="MXNetError: " + code[:48])
