@@ -53,6 +53,15 @@ def settle():
     mx.nd.waitall()
 
 
+def write_through(writer, reader, ref, dtype, index):
+    """A write through writer (MXNet's or mxgo's array) at index is what reader sees."""
+    v = other_value(dtype, ref[index])
+    writer[index] = v
+    writer.wait_to_read()
+    ref[index] = v
+    np.testing.assert_array_equal(reader.asnumpy(), ref)
+
+
 def reference(dtype, shape=(3, 4)):
     ref = np.arange(int(np.prod(shape))).reshape(shape) % 5
     return (ref % 2).astype(bool) if dtype == "bool" else ref.astype(dtype)
@@ -122,16 +131,8 @@ def test_mxnet_to_mxgo(dtype, how):
     assert np.dtype(x.dtype) == np.dtype(dtype) and x.shape == ref.shape
     np.testing.assert_array_equal(x.asnumpy(), ref)
     # shared memory, both directions
-    v = other_value(dtype, ref[0, 0])
-    x[0, 0] = v
-    x.wait_to_read()
-    ref[0, 0] = v
-    np.testing.assert_array_equal(a.asnumpy(), ref)
-    w = other_value(dtype, ref[1, 2])
-    a[1, 2] = w
-    a.wait_to_read()
-    ref[1, 2] = w
-    np.testing.assert_array_equal(x.asnumpy(), ref)
+    write_through(x, a, ref, dtype, (0, 0))
+    write_through(a, x, ref, dtype, (1, 2))
     # the consumer outlives the producer
     del a, capsule
     settle()
@@ -183,16 +184,8 @@ def test_mxgo_to_mxnet(dtype, how):
     b = mxnet.nd.from_dlpack(capsule)
     assert b.dtype == np.dtype(dtype) and b.shape == ref.shape
     np.testing.assert_array_equal(b.asnumpy(), ref)
-    w = other_value(dtype, ref[1, 2])
-    b[1, 2] = w
-    b.wait_to_read()
-    ref[1, 2] = w
-    np.testing.assert_array_equal(x.asnumpy(), ref)
-    v = other_value(dtype, ref[0, 0])
-    x[0, 0] = v
-    x.wait_to_read()
-    ref[0, 0] = v
-    np.testing.assert_array_equal(b.asnumpy(), ref)
+    write_through(b, x, ref, dtype, (1, 2))
+    write_through(x, b, ref, dtype, (0, 0))
     # the consumer outlives the producer; mxgo's export lives until MXNet lets go
     del x, capsule
     settle()
