@@ -146,12 +146,13 @@ test_wheel() {
 	pip=$(cd "$SYSROOT" && ls usr/share/python-wheels/pip-*.whl)
 	# The root sees nothing of this machine: the wheel, the tests and the CA bundle that pip
 	# here trusts (ca-certificates' maintainer script never ran there) are copied in.
-	rm -rf "${SYSROOT:?}$VENV" "$SYSROOT/opt/wheels" "$SYSROOT/opt/tests_py"
+	rm -rf "${SYSROOT:?}$VENV" "$SYSROOT/opt/wheels" "$SYSROOT/opt/tests_py" "$SYSROOT/opt/tests_go"
 	mkdir -p "$SYSROOT/opt/wheels" "$SYSROOT/etc/ssl/certs"
 	cp "$whl" "$SYSROOT/opt/wheels/"
 	cp "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$SYSROOT/etc/ssl/certs/ca-certificates.crt"
 	cp "$QEMU" "$SYSROOT$QEMU"
-	tar -C "$ROOT" --exclude=__pycache__ --exclude=.hypothesis --exclude=.pytest_cache -cf - tests_py |
+	# tests_py and the data files its tests read (test_io.py: MXNet-written .params files)
+	tar -C "$ROOT" --exclude=__pycache__ --exclude=.hypothesis --exclude=.pytest_cache -cf - tests_py tests_go/testdata |
 		tar -C "$SYSROOT/opt" -xf -
 	in_root / /usr/bin/python3.11 -m venv --without-pip "$VENV"
 	say "installing $(basename "$whl"), numpy>=2.1, pytest, hypothesis in $VENV (pip runs under qemu)"
