@@ -160,11 +160,11 @@ check-installed: build
 # imports one of its own layer or above, or when anything below pybridge includes Python.h.
 # pybridge's cgo needs Python.h to be vetted.
 lint: setup check-headers
-	@bad=$$(gofmt -l pkg internal tests_go gen/stubs); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
+	@bad=$$(gofmt -l pkg internal tests_go tools/stubs); if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
 	@inc=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	set -x; \
-	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./internal/... ./tests_go/... ./gen/...; \
-	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/... ./gen/...
+	CGO_CFLAGS="-I$$inc -O2" go vet ./pkg/... ./internal/... ./tests_go/... ./tools/stubs/...; \
+	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/... ./tools/stubs/...
 	$(VENV)/bin/ruff check .
 	$(PY) tools/check_layers.py
 
@@ -175,7 +175,7 @@ check-headers:
 	bash tools/wheels.sh headers $(PYTHONS)
 
 test-go: setup
-	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/... ./gen/...
+	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/... ./tools/stubs/...
 
 # Every fuzz target (they read foreign tensor descriptions, parse what Python sends or do
 # index arithmetic), run beyond its committed seed corpus: briefly in `make test`, longer in
@@ -200,7 +200,7 @@ asan: setup
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh --self-test
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh
 
-# The installed wheel's type information (PEP 561; the operators' stubs come from gen/stubs).
+# The installed wheel's type information (PEP 561; the operators' stubs come from tools/stubs).
 # mypy --strict must accept examples/typed_example.py and tests_py/typing_checks.py, whose
 # deliberate mistakes each carry a `type: ignore[code]` that strict mode reports when it
 # silences nothing: the check fails if the stubs stop catching one, not only if they reject

@@ -1,7 +1,7 @@
 """Build mxgo: the hand-written package from pysrc/ plus the Go extension module.
 
 The Go part is compiled by gen/generate.py (gopy) straight into the build tree's
-mxgo/_gen after the normal build_py copy, and gen/stubs writes the type stubs of the
+mxgo/_gen after the normal build_py copy, and tools/stubs writes the type stubs of the
 operators (mxgo/ndarray/_ops.pyi) from the Go registry. Building needs Go on PATH; the
 resulting wheel does not (it carries one self-contained c-shared .so).
 
@@ -23,7 +23,7 @@ except ImportError:  # older setuptools: the wheel package's
 ROOT = os.path.dirname(os.path.abspath(__file__))
 GENERATE = os.path.join(ROOT, "gen", "generate.py")
 # Variables that point a Go build at the wheel's target (a cross build for aarch64, zig's
-# glibc): gen/stubs runs here, so it is built for this machine with its own compiler.
+# glibc): tools/stubs runs here, so it is built for this machine with its own compiler.
 TARGET_VARS = ("GOOS", "GOARCH", "CC", "CXX", "CGO_CFLAGS", "CGO_LDFLAGS")
 
 
@@ -50,10 +50,10 @@ class build_py_with_go(build_py):
         self.write_op_stubs(os.path.join(os.path.abspath(self.build_lib), "mxgo", "ndarray", "_ops.pyi"))
 
     def write_op_stubs(self, path):
-        """Stubs of the mx.nd.<operator> functions, printed by gen/stubs from the registry."""
+        """Stubs of the mx.nd.<operator> functions, printed by tools/stubs from the registry."""
         env = {k: v for k, v in os.environ.items() if k not in TARGET_VARS}
         env.setdefault("GOFLAGS", "-mod=mod")
-        stubs = subprocess.run(["go", "run", "./gen/stubs"], cwd=ROOT, env=env, check=True,
+        stubs = subprocess.run(["go", "run", "./tools/stubs"], cwd=ROOT, env=env, check=True,
                                stdout=subprocess.PIPE).stdout
         with open(path, "wb") as f:
             f.write(stubs)

@@ -1,4 +1,4 @@
-"""The installed stubs of the mx.nd.<operator> functions (mxgo/ndarray/_ops.pyi, which gen/stubs
+"""The installed stubs of the mx.nd.<operator> functions (mxgo/ndarray/_ops.pyi, which tools/stubs
 generates from the Go registry at build time) against the functions op.py makes at import
 from the same registry: every operator is there, with the runtime's parameters (names,
 kinds, defaults). The hand-written stubs of NDArray's method forms (x.sum(...)) are checked

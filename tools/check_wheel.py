@@ -6,7 +6,7 @@ Usage: python tools/check_wheel.py [--python PY | --exports ELF] dist/mxgo-*.whl
 
 The wheel must be a cp3X platform wheel (linux_x86_64, or manylinux_2_17 for x86_64 or
 aarch64) holding the hand-written package, its type information (py.typed, the stubs with
-gen/stubs' mxgo/ndarray/_ops.pyi) and the generated extension (mxgo/_gen: __init__.py,
+tools/stubs' mxgo/ndarray/_ops.pyi) and the generated extension (mxgo/_gen: __init__.py,
 pybridge.py, go.py, one _mxcore*.so), and nothing of the build machinery
 (gen/_out's C/Go/header files, build/tools). Its extension must carry no RUNPATH or
 RPATH (the build machine's paths), and for a manylinux_2_17 tag need no glibc symbol
@@ -26,7 +26,7 @@ import tempfile
 import zipfile
 
 REQUIRED = ["mxgo/__init__.py", "mxgo/_gen/__init__.py", "mxgo/_gen/pybridge.py", "mxgo/_gen/go.py",
-            "mxgo/py.typed", "mxgo/__init__.pyi", "mxgo/ndarray/_ops.pyi"]  # typed: PEP 561, and gen/stubs' output
+            "mxgo/py.typed", "mxgo/__init__.pyi", "mxgo/ndarray/_ops.pyi"]  # typed: PEP 561, and tools/stubs' output
 GEN_FILES = {"__init__.py", "pybridge.py", "go.py"}  # plus the one extension module
 FORBIDDEN = re.compile(r"(^|/)(gen|build|_out)/|\.(go|c|h|o|a)$|(^|/)(gopy|goimports)$")
 # auditwheel names a manylinux_2_17 wheel with its legacy alias too: manylinux2014_x86_64.manylinux_2_17_x86_64

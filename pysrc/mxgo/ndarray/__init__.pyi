@@ -1,4 +1,4 @@
-# mx.nd.<operator> (add, sum, ...) come from _ops.pyi, which gen/stubs generates from the
+# mx.nd.<operator> (add, sum, ...) come from _ops.pyi, which tools/stubs generates from the
 # Go operator registry when the wheel is built.
 from . import random as random
 from ._ops import *  # noqa: F403 - generated names, listed in _ops.__all__
