@@ -11,6 +11,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/mxgo/mxgo/pkg/cmem"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -64,8 +65,8 @@ func describe(a *ndarray.NDArray, d *C.mxgo_desc) {
 	}
 	dev := a.Device()
 	s.dev_type, s.dev_id = C.int32_t(dev.Type), C.int32_t(dev.ID)
-	s.data = a.Data() // C memory: a storage's or a producer's
-	s.store = (*C.mxgo_store)(a.Storage().Header())
+	cmem.StorePtr(unsafe.Pointer(&s.data), a.Data()) // a storage's or a producer's memory
+	cmem.StorePtr(unsafe.Pointer(&s.store), a.Storage().Header())
 }
 
 //export mxgoFastFree

@@ -35,6 +35,8 @@
 // half, dtype, writability, first element, device, DLPack type, ndim), with its shape
 // and strides. Go fills it (describe); C fills it for arrays it makes alone, with store
 // NULL until Go adopts them. code and bits are always set from the dtype by C.
+// C may pass it uninitialised: Go stores its pointers with cmem.StorePtr, never
+// with a plain assignment, whose write barrier would read the garbage.
 typedef struct {
 	mxgo_dl_src src;
 	int64_t shape[MXGO_MAX_DIMS];

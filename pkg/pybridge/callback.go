@@ -14,6 +14,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/mxgo/mxgo/pkg/cmem"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -66,7 +67,9 @@ func mxgoCallbackExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy C.i
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err == nil {
-		*out, err = exportArray(a, versioned != 0, uint64(flags), copy != 0)
+		var mt unsafe.Pointer
+		mt, err = exportArray(a, versioned != 0, uint64(flags), copy != 0)
+		cmem.StorePtr(unsafe.Pointer(out), mt)
 	}
 	return fastResult(err, msg)
 }

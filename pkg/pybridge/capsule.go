@@ -11,6 +11,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/mxgo/mxgo/pkg/cmem"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -30,7 +31,8 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWri
 	if a.Var().Pending(forWrite != 0) {
 		return pendingWork
 	}
-	*out, err = exportArray(a, versioned != 0, uint64(flags), copy != 0)
+	mt, err := exportArray(a, versioned != 0, uint64(flags), copy != 0)
+	cmem.StorePtr(unsafe.Pointer(out), mt)
 	return fastResult(err, msg)
 }
 

@@ -8,6 +8,9 @@ package pybridge
 import "C"
 
 import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/cmem"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
 
@@ -17,7 +20,7 @@ func fastResult(err error, msg **C.char) C.int {
 	if err == nil {
 		return -1
 	}
-	*msg = C.CString(err.Error())
+	cmem.StorePtr(unsafe.Pointer(msg), unsafe.Pointer(C.CString(err.Error())))
 	return C.int(mxerr.KindOf(err))
 }
 
