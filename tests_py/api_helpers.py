@@ -79,6 +79,20 @@ def np_cast(values, dtype):
 
 # ---- NumPy references made MXNet 1.x's (mx.nd follows MXNet where the two disagree) ----
 
+def c_cast(v, dtype):
+    """float64 values converted to integer ``dtype`` as C on x86-64 converts them: through a
+    32-bit truncation for types up to 32 bits (but uint32), else a 64-bit one; NaN and
+    out-of-range values give the minimum of that width, whose low bits are kept."""
+    dt = np.dtype(dtype)
+    v = np.asarray(v, np.float64)
+    bits = 32 if dt.itemsize < 4 or dt == np.int32 else 64
+    lo, hi = -2.0 ** (bits - 1), 2.0 ** (bits - 1)
+    with np.errstate(invalid="ignore"):
+        ok = (v >= lo) & (v < hi)
+        wide = np.where(ok, np.trunc(np.where(ok, v, 0)), lo).astype(np.int64)
+    return wide.astype(dt)
+
+
 def mxnet_shaped(v):
     """``v`` as an array shaped as MXNet gives it: MXNet has no 0-d results, so a 0-d result
     (a whole-array reduction, the dot of two vectors, ``x[1, 2]``) has shape (1,)."""

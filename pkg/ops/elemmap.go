@@ -124,22 +124,6 @@ func isFloat(dt ndarray.DType) bool {
 	return dt.Kind() == ndarray.KindFloat || dt.Kind() == ndarray.KindBfloat
 }
 
-// floatResult is NumPy's result dtype for a floating-point function (exp, sqrt, ...) of
-// dt: floating and complex dtypes keep theirs; bool and integers become the smallest
-// float that holds all their values (as NumPy's casting tables say): bool, int8 and
-// uint8 give float16, int16 and uint16 float32, wider integers float64.
-func floatResult(dt ndarray.DType) ndarray.DType {
-	switch dt {
-	case ndarray.Bool, ndarray.Int8, ndarray.Uint8:
-		return ndarray.Float16
-	case ndarray.Int16, ndarray.Uint16:
-		return ndarray.Float32
-	case ndarray.Int32, ndarray.Uint32, ndarray.Int64, ndarray.Uint64:
-		return ndarray.Float64
-	}
-	return dt
-}
-
 // realMap sets out[i] = f(in[i]) for a real in (bool, integer or float) and a float
 // out, computing in float64 and rounding once to out's dtype (through float32 for the
 // 16-bit formats, as NumPy computes them).

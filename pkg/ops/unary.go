@@ -8,8 +8,10 @@ import (
 )
 
 // unaryKind is how a unary operator treats dtypes: the first five keep the input's dtype
-// (with an integer kernel of their own); floatFn is a floating-point function whose
-// integer and bool inputs give floats (see floatResult).
+// (with an integer kernel of their own); floatFn is a floating-point function, which
+// keeps integer dtypes too, as MXNet 1.x does: the element is computed in float64 and
+// converted back as C does (math_unary.go's intViaFloat), so exp(int32 20) is 485165195
+// and sqrt(int32 2) is 1. MXNet has no bool kernel; mxgo gives NumPy's float16.
 type unaryKind int
 
 const (
@@ -58,8 +60,8 @@ var unaryDefs = []unaryDef{
 	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", floatFn, realDTypes, sigmoid, nil, sigmoid32Rows},
 }
 
-const floatFnDoc = "\n\nFloating-point and complex arrays keep their dtype; bool and integer arrays give NumPy's " +
-	"float result: float16 for bool, int8 and uint8, float32 for int16 and uint16, float64 for wider integers."
+const floatFnDoc = "\n\nEvery dtype is kept, as in MXNet: integers compute in float64 and convert back as C casts do " +
+	"(NaN and out-of-range values give the integer minimum); bool arrays give float16 (MXNet has no bool kernel)."
 
 func init() {
 	for i := range unaryDefs {
@@ -84,8 +86,8 @@ func init() {
 // resultDType is the output dtype for an input of dtype dt.
 func (d *unaryDef) resultDType(dt ndarray.DType) ndarray.DType {
 	switch {
-	case d.kind == floatFn:
-		return floatResult(dt)
+	case d.kind == floatFn && dt == ndarray.Bool:
+		return ndarray.Float16
 	case d.kind == uAbs && dt == ndarray.Complex64:
 		return ndarray.Float32
 	case d.kind == uAbs && dt == ndarray.Complex128:
@@ -105,8 +107,10 @@ func (d *unaryDef) run(out, in *ndarray.NDArray) {
 		complexMap(out, in, d.cplx)
 	case dt == ndarray.Float32 && d.f32 != nil:
 		mapRows(out, in, d.f32)
-	case isFloat(dt) || d.kind == floatFn:
+	case isFloat(dt) || dt == ndarray.Bool && d.kind == floatFn:
 		realMap(out, in, d.real)
+	case d.kind == floatFn:
+		intViaFloat(out, in, d.real)
 	case dt == ndarray.Bool: // abs of bool is itself
 		map1(out, in, func(x uint8) uint8 { return min(x, 1) })
 	default:
