@@ -85,24 +85,30 @@ def cases(n, rng):
     ]
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=float, default=4e6)
+def run(cases_of, title, result_name, default_n, argv=None):
+    """Times every case of cases_of(n, rng) (name, mxgo call, NumPy call, bytes moved),
+    prints the table and writes it, under title, to bench/results/<result_name>.
+    bench_layout.py runs its cases through it too."""
+    p = argparse.ArgumentParser(description=title)
+    p.add_argument("--n", type=float, default=default_n)
     p.add_argument("--min-time", type=float, default=0.2)
     args = p.parse_args(argv)
     rng = np.random.default_rng(0)
     rows = ["| operator | mxgo | NumPy | mxgo GB/s | NumPy GB/s | mxgo / NumPy |", "|---|---:|---:|---:|---:|---:|"]
-    for name, fn, npfn, moved in cases(int(args.n), rng):
+    for name, fn, npfn, moved in cases_of(int(args.n), rng):
         t = best_times({"mxgo": fn, "NumPy": npfn}, args.min_time)
         rows.append("| %s | %s | %s | %.1f | %.1f | %.2f |" % (
             name, fmt_time(t["mxgo"]), fmt_time(t["NumPy"]), moved / t["mxgo"] / 1e9, moved / t["NumPy"] / 1e9,
             t["mxgo"] / t["NumPy"]))
         print(rows[-1], flush=True)
-    report = "# Shape, creation and gather operators (float32, n = %.0e)\n\n%s\n\n%s\n" % (
-        args.n, machine_info(), "\n".join(rows))
+    report = "# %s (float32, n = %.0e)\n\n%s\n\n%s\n" % (title, args.n, machine_info(), "\n".join(rows))
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "shape.md"), "w") as f:
+    with open(os.path.join(HERE, "results", result_name), "w") as f:
         f.write(report)
+
+
+def main(argv=None):
+    run(cases, "Shape, creation and gather operators", "shape.md", 4e6, argv)
 
 
 if __name__ == "__main__":

@@ -113,8 +113,8 @@ func refGemm(a, b []complex128, m, n, k int) []complex128 {
 }
 
 // transposeFlat transposes a row-major rows x cols matrix.
-func transposeFlat(x []complex128, rows, cols int) []complex128 {
-	out := make([]complex128, len(x))
+func transposeFlat[T any](x []T, rows, cols int) []T {
+	out := make([]T, len(x))
 	for i := 0; i < rows; i++ {
 		for j := 0; j < cols; j++ {
 			out[j*rows+i] = x[i*cols+j]

@@ -334,9 +334,14 @@ def _arr():
 
 for _name, (_key, _exc) in {"int_high": (2, IndexError), "int_low": (-3, IndexError), "deep_int": ((0, 3), IndexError),
                            "too_many": ((0, 0, 0, 0), IndexError), "two_ellipses": ((Ellipsis, Ellipsis), IndexError),
-                           "float": (1.5, IndexError), "str": ("a", IndexError), "list": ([0, 1], IndexError),
-                           "bool_array": (np.array([True, False]), IndexError), "step_zero": (slice(None, None, 0), ValueError),
-                           "huge": (2 ** 70, IndexError), "mx_array": (mx.nd.ones(1), IndexError)}.items():
+                           "float": (1.5, IndexError), "str": ("a", IndexError), "step_zero": (slice(None, None, 0), ValueError),
+                           "huge": (2 ** 70, IndexError),
+                           # advanced indexing (MXNet 1.x's rules: indexing.py)
+                           "list_out_of_range": ([0, 5], IndexError), "mx_array_out_of_range": (mx.nd.array([7]), IndexError),
+                           "bool_ndarray": (mx.nd.array([1, 0], dtype="bool"), ValueError), "empty_list": ([], IndexError),
+                           "ragged_list": ([[0], [0, 1]], IndexError), "str_list": (["a"], IndexError),
+                           "list_of_ndarrays": ([mx.nd.ones(1)], TypeError), "nan_list": ([float("nan")], IndexError),
+                           "mismatched_lists": (([0, 1], [0, 1, 2]), IndexError), "list_huge": ([2 ** 70], IndexError)}.items():
     case("index/get_%s" % _name, _exc, "", lambda a, k=_key: a[0][k], intact=_arr)
     case("index/set_%s" % _name, _exc, "", lambda a, k=_key: a[0].__setitem__(k, 1), intact=_arr)
 for _name, (_val, _exc) in {"wrong_shape": (np.ones((5, 5)), ValueError), "string": ("abc", TypeError),
@@ -364,26 +369,74 @@ case("read_only/dlpack_versioned_then_write_legacy", BufferError, "read-only",
 # --------------------------------------------------------------------------- operators
 
 _IN = {"dot": [(2, 3), (3, 2)], "matmul": [(2, 3), (3, 2)], "batch_dot": [(2, 2, 3), (2, 3, 2)],
-       "pick": [(2, 3), (2,)]}
-_REQUIRED = {"reshape": {"shape": (3, 2)}, "cast": {"dtype": "float64"}, "clip": {"a_min": 0, "a_max": 1},
+       "pick": [(2, 3), (2,)], "SVMOutput": [(2, 3), (2,)],
+       "BilinearSampler": [(1, 2, 3, 4), (1, 2, 2, 2)], "Correlation": [(1, 2, 5, 5), (1, 2, 5, 5)],
+       "GridGenerator": [(2, 6)], "ROIPooling": [(2, 2, 4, 4), (1, 5)], "SpatialTransformer": [(1, 2, 3, 4), (1, 6)],
+       "sample_negative_binomial": [(1, 1), (1, 1)],  # p = 0.5: the values below 1 the kernel accepts
+       # linalg: square matrices where needed; (1, 1) for potrf and potri, whose (2, 2) input here is not
+       # positive definite (an asynchronous error would surface in a later case)
+       "linalg_gemm": [(2, 3), (3, 2), (2, 2)], "linalg_gemm2": [(2, 3), (3, 2)], "linalg_potrf": [(1, 1)],
+       "linalg_potri": [(1, 1)], "linalg_trsm": [(2, 2), (2, 3)], "linalg_trmm": [(2, 2), (2, 3)],
+       "linalg_inverse": [(2, 2)], "linalg_det": [(2, 2)], "linalg_sumlogdiag": [(2, 2)], "linalg_extractdiag": [(2, 2)],
+       "linalg_extracttrian": [(2, 2)],
+       # layout: 4-D images, index arrays of the right depth
+       "pad": [(1, 1, 2, 3)], "Pad": [(1, 1, 2, 3)], "depth_to_space": [(1, 4, 2, 3)], "space_to_depth": [(1, 1, 2, 4)],
+       "gather_nd": [(2, 3), (1, 2)], "scatter_nd": [(2, 3), (1, 2)], "choose_element_0index": [(2, 3), (2,)],
+       "fill_element_0index": [(2, 3), (2,), (2,)], "batch_take": [(2, 3), (2,)], "Crop": [(1, 1, 3, 3)],
+       # nn: data, weight and bias (or gamma, beta, moving stats) of matching shapes
+       "FullyConnected": [(2, 3), (4, 3), (4,)], "Convolution": [(1, 2, 4, 4), (3, 2, 3, 3), (3,)],
+       "Pooling": [(1, 2, 4, 4)], "Embedding": [(2, 3), (5, 4)], "LeakyReLU": [(2, 3)],
+       "BatchNorm": [(2, 3), (3,), (3,), (3,), (3,)], "LayerNorm": [(2, 3), (3,), (3,)],
+       "InstanceNorm": [(1, 2, 3), (2,), (2,)], "GroupNorm": [(1, 2, 3), (1,), (1,)], "LRN": [(1, 3, 2, 2)],
+       "Deconvolution": [(1, 2, 3, 3), (2, 3, 2, 2)], "im2col": [(1, 2, 3, 3)], "col2im": [(1, 8, 4)],
+       "Convolution_v1": [(1, 2, 4, 4), (3, 2, 3, 3), (3,)], "Pooling_v1": [(1, 2, 4, 4)], "UpSampling": [(1, 2, 2, 2)],
+       # softmax: data alone (a length array goes with use_length=True); labels of one per row
+       "softmax": [(2, 3)], "softmax_cross_entropy": [(2, 3), (2,)], "SoftmaxOutput": [(2, 3), (2,)],
+       "Softmax": [(2, 3), (2,)]}
+_INT32_INPUT = {"batch_take": 1}
+_REQUIRED = {"GridGenerator": {"transform_type": "affine", "target_shape": (2, 2)},
+             "ROIPooling": {"pooled_size": (2, 2), "spatial_scale": 1.0}, "SpatialTransformer": {"target_shape": (2, 2)},
+             "reshape": {"shape": (3, 2)}, "cast": {"dtype": "float64"}, "Cast": {"dtype": "float64"},
+             "clip": {"a_min": 0, "a_max": 1},
              "random_uniform": {"shape": (2, 3)}, "random_normal": {"shape": (2, 3)}, "transpose": {},
+             "random_randint": {"low": 0, "high": 5, "shape": (2, 3)},
              "expand_dims": {"axis": 0}, "flip": {"axis": (0,)}, "reverse": {"axis": (1,)}, "tile": {"reps": (2,)},
              "repeat": {"repeats": 2}, "broadcast_to": {"shape": (2, 3)}, "one_hot": {"depth": 3},
-             "slice_axis": {"axis": 0, "begin": 0, "end": 1}}
+             "slice_axis": {"axis": 0, "begin": 0, "end": 1},
+             "slice": {"begin": (0,), "end": (1,)}, "crop": {"begin": (0,), "end": (1,)},
+             "pad": {"mode": "edge", "pad_width": (0, 0, 0, 0, 1, 1, 1, 1)},
+             "Pad": {"mode": "edge", "pad_width": (0, 0, 0, 0, 1, 1, 1, 1)},
+             "depth_to_space": {"block_size": 2}, "space_to_depth": {"block_size": 2}, "scatter_nd": {"shape": (2, 3)},
+             "ravel_multi_index": {"shape": (4, 4)}, "unravel_index": {"shape": (4, 4)}, "Crop": {"h_w": (2, 2)},
+             "Reshape": {"shape": (3, 2)},
+             "FullyConnected": {"num_hidden": 4}, "Convolution": {"kernel": (3, 3), "num_filter": 3},
+             "Pooling": {"kernel": (2, 2)}, "Activation": {"act_type": "relu"},
+             "Embedding": {"input_dim": 5, "output_dim": 4}, "LRN": {"nsize": 3},
+             "Deconvolution": {"kernel": (2, 2), "num_filter": 3}, "im2col": {"kernel": (2, 2)},
+             "col2im": {"kernel": (2, 2), "output_size": (3, 3)},
+             "Convolution_v1": {"kernel": (3, 3), "num_filter": 3}, "Pooling_v1": {"kernel": (2, 2)},
+             "UpSampling": {"scale": 2, "sample_type": "nearest"}}
 
 
 def _inputs(name):
     info = OPS[name]
-    if info["inputs"] and info["inputs"][0].startswith("*"):
+    if name in _IN:
+        shapes = _IN[name]
+    elif info["inputs"] and info["inputs"][0].startswith("*"):
         shapes = [(2, 3), (2, 3)]
     else:
-        shapes = _IN.get(name, [(2, 3)] * len(info["inputs"]))
-    return [mx.nd.array(np.arange(np.prod(s), dtype=np.float32).reshape(s) / 7 + 0.5) for s in shapes]
+        shapes = [(2, 3)] * len(info["inputs"])
+    arrays = [mx.nd.array(np.arange(np.prod(s), dtype=np.float32).reshape(s) / 7 + 0.5) for s in shapes]
+    if name in _INT32_INPUT:  # operators that take only int32 indices
+        i = _INT32_INPUT[name]
+        arrays[i] = arrays[i].astype("int32")
+    return arrays
 
 
 _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", None], "axes": [object(), "x", 1.5, (0, "a")],
               "shape": [object(), "x", 1.5], "dtype": [object(), "float33", 3], "scalar": [object(), "x", None],
-              "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"]}
+              "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"],
+              "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
 
 for _op in sorted(n for n in OPS if not n.startswith("_")):
@@ -402,7 +455,7 @@ for _op in sorted(n for n in OPS if not n.startswith("_")):
          intact=lambda o=_op: _inputs(o))
     for _p in OPS[_op]["params"]:
         for _i, _v in enumerate(_BAD_PARAM.get(_p["kind"], [])):
-            if _op == "reshape" and _p["name"] == "shape" and _v == 1.5:
+            if _op in ("reshape", "Reshape") and _p["name"] == "shape" and _v == 1.5:
                 continue
             case("op/%s/param_%s_%d" % (_op, _p["name"], _i), _PARAM_ERRORS, "",
                  lambda a, f=_fn, r=_req, p=_p["name"], v=_v: f(*a, **{**r, p: v}), intact=lambda o=_op: _inputs(o))

@@ -52,6 +52,8 @@ OUT_OF_SCOPE = {
     "pickling internals: mxgo pickles through __reduce_ex__ (tests_py/test_pickle.py)": [
         "NDArray.__getstate__", "NDArray.__setstate__", "NDArray.__reduce__"],
     "Python 2 only": ["NDArray.__nonzero__", "NDArray.__div__", "NDArray.__rdiv__", "NDArray.__idiv__"],
+    "uncallable in MXNet 1.9.1's mx.nd (it wants 5 arrays and its front end passes at most 3: no code can use it)": [
+        "nd.BatchNorm_v1"],
 }
 
 #: MXNet's NDArray dunders that are data, not API

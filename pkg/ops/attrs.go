@@ -18,11 +18,15 @@ const (
 	ParamFloat  ParamKind = "float"  // "2.5", "inf", "nan"
 	ParamBool   ParamKind = "bool"   // "1" or "0"
 	ParamAxes   ParamKind = "axes"   // "None" or "0,-1" (one or more axes)
-	ParamShape  ParamKind = "shape"  // "2,3" ("" is the 0-d shape)
+	ParamShape  ParamKind = "shape"  // "2,3" ("" or "()" is the 0-d shape)
 	ParamDType  ParamKind = "dtype"  // "float32"
 	ParamScalar ParamKind = "scalar" // "i:5", "f:2.5", "c:1,-2" (a Python number)
 	ParamOptInt ParamKind = "optint" // "None" or "3"
 	ParamString ParamKind = "str"    // "clip": one of the parameter's Choices
+	// ParamOptDType is "None" or a dtype name (MXNet's optional dtype parameters).
+	ParamOptDType ParamKind = "optdtype"
+	// ParamOptInts is a tuple of ints and Nones, "None,1,-2" (MXNet's slice bounds).
+	ParamOptInts ParamKind = "optints"
 )
 
 // Param declares an operator parameter. Default is in wire form; "" makes the
@@ -110,12 +114,19 @@ func parseValue(kind ParamKind, v string) (any, error) {
 		return strconv.Atoi(v)
 	case ParamString:
 		return v, nil
+	case ParamOptDType:
+		if v == "None" {
+			return nil, nil
+		}
+		return ndarray.ParseDType(v)
+	case ParamOptInts:
+		return parseOptInts(v)
 	}
 	return nil, mxerr.TypeErr("unknown parameter kind %q", kind)
 }
 
 func parseIntList(v string) ([]int, error) {
-	if v == "" {
+	if v == "" || v == "()" { // "()": a 0-d shape as a default ("" marks a required parameter)
 		return []int{}, nil
 	}
 	parts := strings.Split(v, ",")
@@ -173,6 +184,12 @@ func (a Attrs) Ints(name string) []int { return a[name].([]int) }
 // OptInt returns an optint parameter and whether it is set (not None).
 func (a Attrs) OptInt(name string) (int, bool) {
 	v, ok := a[name].(int)
+	return v, ok
+}
+
+// OptDType returns an optdtype parameter and whether it is set (not None).
+func (a Attrs) OptDType(name string) (ndarray.DType, bool) {
+	v, ok := a[name].(ndarray.DType)
 	return v, ok
 }
 

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
@@ -22,59 +21,6 @@ func Seed(seed uint64) {
 	rngMu.Lock()
 	rng = rand.New(rand.NewPCG(seed, 0x5eed))
 	rngMu.Unlock()
-}
-
-func init() {
-	for _, d := range []struct {
-		name, doc, a, b string
-		check           func(a, b float64) error
-		sample          func(r *rand.Rand, a, b float64) float64
-	}{
-		{"random_uniform", "Samples from the uniform distribution on [low, high).", "low", "high",
-			func(low, high float64) error {
-				if high < low {
-					return mxerr.ValueErr("uniform: high (%g) must not be less than low (%g)", high, low)
-				}
-				return nil
-			},
-			func(r *rand.Rand, low, high float64) float64 { return low + (high-low)*r.Float64() }},
-		{"random_normal", "Samples from the normal distribution N(loc, scale**2).", "loc", "scale",
-			func(_, scale float64) error {
-				if scale < 0 {
-					return mxerr.ValueErr("normal: scale (%g) must be non-negative", scale)
-				}
-				return nil
-			},
-			func(r *rand.Rand, loc, scale float64) float64 { return loc + scale*r.NormFloat64() }},
-	} {
-		d := d
-		Register(&Op{
-			Name: d.name, Doc: d.doc + " The generator is seeded with mx.random.seed.",
-			Category: General, Inputs: []string{},
-			Params: []Param{
-				{Name: d.a, Kind: ParamFloat, Default: "0", Doc: "first parameter of the distribution"},
-				{Name: d.b, Kind: ParamFloat, Default: "1", Doc: "second parameter of the distribution"},
-				{Name: "shape", Kind: ParamShape, Default: "1", Doc: "shape of the result"},
-				{Name: "dtype", Kind: ParamDType, Default: "float32", Doc: "a floating-point dtype"},
-			},
-			Infer: func(_ []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
-				dt := at.DType("dtype")
-				if k := dt.Kind(); k != ndarray.KindFloat && k != ndarray.KindBfloat {
-					return nil, 0, mxerr.TypeErr("random sampling needs a floating-point dtype, got %s", dt)
-				}
-				if _, err := ndarray.Size(at.Ints("shape")); err != nil {
-					return nil, 0, err
-				}
-				return at.Ints("shape"), dt, d.check(at.Float(d.a), at.Float(d.b))
-			},
-			Prepare: func(at Attrs) { at["seed"] = drawSeed() },
-			Kernel: func(_, out []*ndarray.NDArray, at Attrs) error {
-				seed, a, b := at["seed"].([2]uint64), at.Float(d.a), at.Float(d.b)
-				fillSampled(out[0], rand.New(rand.NewPCG(seed[0], seed[1])), func(r *rand.Rand) float64 { return d.sample(r, a, b) })
-				return nil
-			},
-		})
-	}
 }
 
 // Uniform fills a with samples from [low, high) (on the engine).
@@ -100,12 +46,17 @@ func drawSeed() [2]uint64 {
 
 // fillSampled writes samples into a in C order (sequentially: the stream is ordered).
 func fillSampled(a *ndarray.NDArray, r *rand.Rand, sample func(*rand.Rand) float64) {
+	fillInOrder(a, func() float64 { return sample(r) })
+}
+
+// fillInOrder stores next()'s values into a, element by element in C order.
+func fillInOrder(a *ndarray.NDArray, next func() float64) {
 	store := ioTable[a.DType()].storeC
 	size := a.DType().Size()
 	base := a.Storage().Ptr()
 	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
 		for i := 0; i < n; i++ {
-			store(unsafe.Add(base, (offs[0]+i*steps[0])*size), complex(sample(r), 0))
+			store(unsafe.Add(base, (offs[0]+i*steps[0])*size), complex(next(), 0))
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/mxgo/mxgo/pkg/device"
@@ -30,8 +31,9 @@ type Op struct {
 	Doc      string // first line is a summary
 	Category Category
 	// Inputs names the array arguments; a single name starting with '*' takes any
-	// number (at least one) of arrays. Operators without inputs (random sampling)
-	// allocate their result on the host.
+	// number (at least one) of arrays. Names ending in '?' are optional and come last
+	// (MXNet's bias of FullyConnected: "bias?"); a caller may leave them out. Operators
+	// without inputs (random sampling) allocate their result on the host.
 	Inputs []string
 	Params []Param
 	// DTypes lists the input dtypes the kernel supports (nil: all).
@@ -153,10 +155,25 @@ func (op *Op) checkArity(n int) error {
 		}
 		return nil
 	}
-	if n != len(op.Inputs) {
-		return mxerr.TypeErr("%s takes %d array argument(s) (%v), got %d", op.Name, len(op.Inputs), op.Inputs, n)
+	if required := op.RequiredInputs(); n < required || n > len(op.Inputs) {
+		want := fmt.Sprint(required)
+		if required < len(op.Inputs) {
+			want = fmt.Sprintf("%d to %d", required, len(op.Inputs))
+		}
+		return mxerr.TypeErr("%s takes %s array argument(s) (%v), got %d", op.Name, want, op.Inputs, n)
 	}
 	return nil
+}
+
+// RequiredInputs is the number of inputs a call must give: those not marked optional.
+func (op *Op) RequiredInputs() int {
+	n := 0
+	for _, name := range op.Inputs {
+		if !strings.HasSuffix(name, "?") {
+			n++
+		}
+	}
+	return n
 }
 
 func (op *Op) checkDTypes(in []*ndarray.NDArray) error {

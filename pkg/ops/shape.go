@@ -39,8 +39,7 @@ func init() {
 			return nil
 		},
 	})
-	Register(&Op{
-		Name: "reshape",
+	registerAs(&Op{ // Reshape: MXNet's capitalised alias
 		Doc: "Returns the elements of an array, in C order, in a new shape (a copy; NDArray.reshape is a view when it can be).\n\n" +
 			"MXNet's codes: 0 copies the source dimension, -1 is inferred, -2 copies the remaining dimensions, " +
 			"-3 merges the next two, -4 splits the next one into the two that follow (one may be -1); " +
@@ -62,8 +61,8 @@ func init() {
 			return shape, in[0].DType(), nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error { return reshapeInto(out[0], in[0]) },
-	})
-	Register(&Op{
+	}, "reshape", "Reshape")
+	registerAs(&Op{
 		Name: "concat",
 		Doc: "Joins arrays along an existing axis.\n\n" +
 			"All arrays have the same dtype, the same number of dimensions (at least one) and the same " +
@@ -88,7 +87,7 @@ func init() {
 			}
 			return nil
 		},
-	})
+	}, "concat", "Concat")
 	Register(&Op{
 		Name: "stack",
 		Doc: "Joins arrays along a new axis.\n\n" +

@@ -54,8 +54,7 @@ func init() {
 			return gatherAlong(out[0], a, axis, rows, false)
 		},
 	})
-	Register(&Op{
-		Name: "pick",
+	registerAs(&Op{ // choose_element_0index: MXNet's old name
 		Doc: "Picks one element along axis for each position of the other axes: out[i, j] = data[i, index[i, j], j].\n\n" +
 			"index has data's shape without axis (or with it of length 1). mode: 'clip' (the default) or 'wrap'. " +
 			"As in MXNet, a result with no axes left has shape (1,).",
@@ -98,7 +97,7 @@ func init() {
 			}
 			return gatherAlong(out[0], a, axis, rows, true)
 		},
-	})
+	}, "pick", "choose_element_0index")
 	Register(&Op{
 		Name: "one_hot",
 		Doc: "One-hot encoding: indices.shape + (depth,), on_value where the last index equals the index, " +
@@ -272,13 +271,19 @@ func intoContiguous(out *ndarray.NDArray, fn func(*ndarray.NDArray) error) error
 // false) use every row for every (p, q); pick (perPosition true) one row per (p, q),
 // rows[p*Q+q].
 func gatherAlong(out, a *ndarray.NDArray, axis int, rows []int, perPosition bool) error {
+	return gatherSpan(out, a, axis, 1, rows, a.Strides()[axis], perPosition)
+}
+
+// gatherSpan is gatherAlong over the span axes axis, ..., axis+span-1 taken as one axis
+// whose rows are element offsets (advanced indexing, index_axes.go) scaled by stride.
+func gatherSpan(out, a *ndarray.NDArray, axis, span int, rows []int, stride int, perPosition bool) error {
 	s, st := a.Shape(), a.Strides()
 	pre := offsetsOf(s[:axis], st[:axis], a.Offset())
-	post := offsetsOf(s[axis+1:], st[axis+1:], 0)
+	post := offsetsOf(s[axis+span:], st[axis+span:], 0)
 	return intoContiguous(out, func(o *ndarray.NDArray) error {
 		dst := unsafe.Add(o.Storage().Ptr(), o.Offset()*o.DType().Size())
-		g := gatherJob{dst: dst, src: a.Storage().Ptr(), pre: pre, post: post, rows: rows, stride: st[axis],
-			postRun: ndarray.IsContiguous(s[axis+1:], st[axis+1:]), perPosition: perPosition}
+		g := gatherJob{dst: dst, src: a.Storage().Ptr(), pre: pre, post: post, rows: rows, stride: stride,
+			postRun: ndarray.IsContiguous(s[axis+span:], st[axis+span:]), perPosition: perPosition}
 		switch a.DType().Size() {
 		case 1:
 			gatherT[uint8](g)

@@ -1,10 +1,12 @@
 """``mx.nd``: MXNet-style NDArrays and their zero-copy exchange with other frameworks.
 
 Modules, each importing only those before it: dlpack (from_dlpack, C only), op (the
-operator registry's functions and NDArray's operator methods), ndarray (NDArray and
-creation), callback (run_async), random, io (save, load: MXNet's .params files).
+operator registry's functions and NDArray's operator methods), indexing (advanced
+indexing), op_multi, layout and loss (MXNet functions over registry operators: several
+results, lists of arrays, optional arrays), ndarray (NDArray and creation), callback
+(run_async), random, linalg, io (save, load: MXNet's .params files).
 """
-from . import random
+from . import layout, linalg, loss, op_multi, random
 from .callback import DLPackView, run_async
 from .dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from .io import load, load_frombuffer, save
@@ -13,7 +15,13 @@ from .op import PUBLIC as _OPS
 
 # mx.nd.add, mx.nd.sum, ...: one function per registered operator (see op.py).
 globals().update(_OPS)
+globals().update(linalg.FLAT)  # linalg_slogdet, linalg_gelqf (two results each)
+globals().update(op_multi.FUNCTIONS)  # topk (ret_typ='both': two results), moments, histogram
+globals().update(layout.FUNCTIONS)  # split (a list of arrays), concatenate, SequenceMask, ...
+globals().update(loss.FUNCTIONS)  # CTCLoss, ctc_loss (optional length arrays)
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "waitall", "random",
-           "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
-           "run_async", "DLPackView", "save", "load", "load_frombuffer"] + sorted(_OPS)
+           "linalg", "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
+           "run_async", "DLPackView", "save", "load", "load_frombuffer"] + sorted(_OPS) + sorted(linalg.FLAT)
+__all__ += ["moments", "histogram"]  # op_multi.FUNCTIONS, but for topk (a registry name)
+__all__ += sorted(layout.FUNCTIONS) + sorted(loss.FUNCTIONS)

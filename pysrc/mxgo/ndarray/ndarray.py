@@ -9,7 +9,10 @@ import numpy as np
 from ..base import (BFLOAT16, DTYPE_NAMES, ITEMSIZES, NUMPY_BFLOAT16, MXNetError, MXNetIndexError, MXNetTypeError,
                     MXNetValueError, call, core, dtype_code, fastpath, mxnet_error, numpy_dtype)
 from ..context import Context, current_context
+from . import indexing as _indexing
+from . import layout as _layout
 from . import op as _ops
+from . import op_multi as _multi
 from .op import is_scalar, scalar_args
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "from_numpy", "waitall"]
@@ -196,12 +199,16 @@ class NDArray(fastpath.NDArrayBase):
         return self.transpose()
 
     def __getitem__(self, key):
+        if _indexing.is_advanced(key):
+            return _indexing.getitem(self, key)
         out = NDArray(call(core.GetItem, self._h, _encode_key(key)))
         if not out._shape:  # x[1, 2]: MXNet has no 0-d arrays, the element comes as shape (1,)
             out = NDArray(call(core.Reshape, out._h, "1", False))
         return out
 
     def __setitem__(self, key, value):
+        if _indexing.is_advanced(key):
+            return _indexing.setitem(self, key, value)
         target = self if _is_full_slice(key) else self[key]
         if not target._writable:
             raise MXNetValueError("assignment destination is read-only")
@@ -245,13 +252,31 @@ class NDArray(fastpath.NDArrayBase):
     __ge__ = _ops.compare_method("greater_equal", "ge")
     __lt__ = _ops.compare_method("lesser", "lt")
     __le__ = _ops.compare_method("lesser_equal", "le")
+
+    def __hash__(self):  # by identity, as MXNet's (== compares elements, so Python would drop it)
+        return id(self) // 16
     sum, mean, prod, max, min = (_ops.method(n) for n in ("sum", "mean", "prod", "max", "min"))
     argmax, argmin, dot, clip = (_ops.method(n) for n in ("argmax", "argmin", "dot", "clip"))
     abs, sign, exp, log, sqrt, square = (_ops.method(n) for n in ("abs", "sign", "exp", "log", "sqrt", "square"))
     sin, cos, tanh, sigmoid, relu = (_ops.method(n) for n in ("sin", "cos", "tanh", "sigmoid", "relu"))
+    # MXNet's methods of the elementwise math operators (math_unary.go)
+    arccos, arcsin, arctan, arccosh, arcsinh, arctanh = (_ops.method(n) for n in (
+        "arccos", "arcsin", "arctan", "arccosh", "arcsinh", "arctanh"))
+    cosh, sinh, tan, cbrt, rcbrt, rsqrt, reciprocal = (_ops.method(n) for n in (
+        "cosh", "sinh", "tan", "cbrt", "rcbrt", "rsqrt", "reciprocal"))
+    expm1, log1p, log2, log10, degrees, radians = (_ops.method(n) for n in (
+        "expm1", "log1p", "log2", "log10", "degrees", "radians"))
+    fix, rint, round, ceil, floor, trunc = (_ops.method(n) for n in ("fix", "rint", "round", "ceil", "floor", "trunc"))
     swapaxes, flip, tile, repeat = (_ops.method(n) for n in ("swapaxes", "flip", "tile", "repeat"))
     broadcast_axes, slice_axis, take, pick = (_ops.method(n) for n in ("broadcast_axes", "slice_axis", "take", "pick"))
     one_hot, diag, zeros_like, ones_like = (_ops.method(n) for n in ("one_hot", "diag", "zeros_like", "ones_like"))
+    sort, argsort, topk = _ops.method("sort"), _ops.method("argsort"), _multi.topk_method
+    softmax, log_softmax, softmin = (_ops.method(n) for n in ("softmax", "log_softmax", "softmin"))
+    norm, nansum, nanprod, argmax_channel = (_ops.method(n) for n in ("norm", "nansum", "nanprod", "argmax_channel"))
+    pad, slice, slice_like, reshape_like = (_ops.method(n) for n in ("pad", "slice", "slice_like", "reshape_like"))
+    shape_array, size_array = _ops.method("shape_array"), _ops.method("size_array")
+    depth_to_space, space_to_depth = _ops.method("depth_to_space"), _ops.method("space_to_depth")
+    split, split_v2 = _layout.split_method, _layout.split_v2_method
 
     # MXNet's Python-level methods: a copy, or with inplace=True a view (reshape's rules)
     def expand_dims(self, axis, inplace=False):
@@ -320,9 +345,6 @@ class NDArray(fastpath.NDArrayBase):
 
     def __ipow__(self, other):
         return self._binary("power", other, out=self)
-
-    # Arrays stay hashable by identity, as MXNet's are, although they define __eq__.
-    __hash__ = object.__hash__
 
     def __neg__(self):
         return _ops.invoke("negative", [self])

@@ -90,6 +90,9 @@ _ENCODE = {
     "axes": lambda v: "None" if v is None else _encode_ints(v),
     "shape": _encode_ints,
     "dtype": lambda v: DTYPE_NAMES[dtype_code(v)],
+    "optdtype": lambda v: "None" if v is None else DTYPE_NAMES[dtype_code(v)],
+    "optints": lambda v: _encode_ints(v) if isinstance(v, numbers.Integral) else ",".join(
+        "None" if x is None else str(operator.index(x)) for x in v),
     "scalar": _encode_scalar,
 }
 
@@ -100,8 +103,10 @@ _DECODE_DEFAULT = {
     "float": float,
     "bool": lambda s: s == "1",
     "axes": lambda s: None if s == "None" else tuple(int(x) for x in s.split(",")) if s else (),
-    "shape": lambda s: tuple(int(x) for x in s.split(",")) if s else (),
+    "shape": lambda s: tuple(int(x) for x in s.split(",")) if s and s != "()" else (),
     "dtype": str,
+    "optdtype": lambda s: None if s == "None" else s,
+    "optints": lambda s: tuple(None if x == "None" else int(x) for x in s.split(",")) if s not in ("", "()") else (),
     "scalar": lambda s: complex(*map(float, s[2:].split(","))) if s[0] == "c" else (int if s[0] == "i" else float)(s[2:]),
 }
 
@@ -165,11 +170,15 @@ def _make(info):
     sig_params = []
     if variadic:
         sig_params.append(inspect.Parameter(inputs[0][1:], inspect.Parameter.VAR_POSITIONAL))
-    else:
-        sig_params += [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in inputs]
+    else:  # optional inputs ("bias?") default to None
+        sig_params += [inspect.Parameter(n.rstrip("?"), inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                         default=None if n.endswith("?") else _NOT_GIVEN) for n in inputs]
+    # after an optional input, the parameters are keyword-only (a required one cannot follow
+    # a default)
+    keyword_only = variadic or any(n.endswith("?") for n in inputs)
     for p in params:
         default = _DECODE_DEFAULT[p["kind"]](p["default"]) if p["default"] != "" else _NOT_GIVEN
-        kind = inspect.Parameter.KEYWORD_ONLY if variadic else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        kind = inspect.Parameter.KEYWORD_ONLY if keyword_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
         sig_params.append(inspect.Parameter(p["name"], kind, default=default))
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
     signature = inspect.Signature(sig_params)
@@ -213,11 +222,18 @@ def _compile(name, inputs, variadic, params, call):
     """The function mx.nd.<name>, compiled from source so that CPython binds its arguments
     (inspect.Signature.bind cost more than the operator); it hands them to call(arrays,
     params given, out)."""
-    for n in [name] + [i.lstrip("*") for i in inputs] + params:
+    names = [i.strip("*?") for i in inputs]
+    for n in [name] + names + params:
         assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG"), n
-    arrays = "list(%s)" % inputs[0][1:] if variadic else "[%s]" % ", ".join(inputs)
-    head = [inputs[0]] if variadic else list(inputs)
-    head += ["%s=_NG" % p for p in params] + ([] if variadic else ["*"]) + ["out=None"]
+    required = [n for n, i in zip(names, inputs) if not i.endswith("?")]
+    optional = [n for n, i in zip(names, inputs) if i.endswith("?")]
+    arrays = "list(%s)" % names[0] if variadic else "[%s]" % ", ".join(required)
+    if optional:  # left out, or None: not sent
+        arrays += " + [a for a in (%s,) if a is not None]" % ", ".join(optional)
+    head = [inputs[0]] if variadic else required + ["%s=None" % n for n in optional]
+    if optional and params:  # a parameter without a default cannot follow bias=None: keyword-only
+        head.append("*")
+    head += ["%s=_NG" % p for p in params] + ([] if variadic or "*" in head else ["*"]) + ["out=None"]
     given = "{k: v for k, v in (%s) if v is not _NG}" % "".join("(%r, %s), " % (p, p) for p in params) if params else "{}"
     src = "def %s(%s):\n    return _call(%s, %s, out)\n" % (name, ", ".join(head), arrays, given)
     namespace = {"_call": call, "_NG": _NG}
@@ -286,9 +302,10 @@ def compare_method(name, short):
 PUBLIC = {name: _make(info) for name, info in OPS.items() if not name.startswith("_")}
 
 
-def method(name):
-    """MXNet's method form of operator ``name``: ``x.sum(axis=0)`` is ``mx.nd.sum(x, axis=0)``."""
-    fn = PUBLIC[name]
+def method(name, fn=None):
+    """MXNet's method form of operator ``name``: ``x.sum(axis=0)`` is ``mx.nd.sum(x, axis=0)``
+    (fn: the function it calls, when not the registry's, as for op_multi.topk)."""
+    fn = fn or PUBLIC[name]
 
     def bound(self, *args, **kwargs):
         return fn(self, *args, **kwargs)

@@ -1,0 +1,81 @@
+package ops
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Lanes: the 1-D runs along one axis that sort, argsort, topk, cumsum and the softmax
+// family work on, one at a time. A lane is a start offset and a stride (in elements),
+// so any layout (transposed, negative strides, offsets) is read in place.
+
+type lanes struct {
+	n      int   // elements per lane (the axis length)
+	stride int   // along the axis, in elements
+	starts []int // the first element of each lane, C order over the other axes
+}
+
+// lanesOf returns a's lanes along axis.
+func lanesOf(a *ndarray.NDArray, axis int) lanes {
+	s, st := a.Shape(), a.Strides()
+	rs := append(append([]int{}, s[:axis]...), s[axis+1:]...)
+	rst := append(append([]int{}, st[:axis]...), st[axis+1:]...)
+	return lanes{n: s[axis], stride: st[axis], starts: offsetsOf(rs, rst, a.Offset())}
+}
+
+// flatLanes is a's single lane in C order (axis=None): a itself when it is contiguous,
+// else a contiguous copy (release it with the returned function).
+func flatLanes(a *ndarray.NDArray) (*ndarray.NDArray, lanes, func(), error) {
+	n := a.Size()
+	if a.Contiguous() {
+		return a, lanes{n: n, stride: 1, starts: []int{a.Offset()}}, func() {}, nil
+	}
+	t, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+	if err != nil {
+		return nil, lanes{}, nil, err
+	}
+	ndarray.MoveElems(t, a)
+	return t, lanes{n: n, stride: 1, starts: []int{t.Offset()}}, t.Release, nil
+}
+
+// laneGrain is the work (elements) below which lanes are not split across goroutines.
+const laneGrain = 1 << 15
+
+// forLanes calls fn on chunks [lo, hi) of count lanes of n elements each, on several
+// cores when there is enough work. Each call gets its own scratch state from newState.
+func forLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int)) {
+	tasks := min(runtime.GOMAXPROCS(0), count, count*max(n, 1)/laneGrain)
+	if tasks < 2 {
+		fn(newState(), 0, count)
+		return
+	}
+	chunk := (count + tasks - 1) / tasks
+	var wg sync.WaitGroup
+	for lo := 0; lo < count; lo += chunk {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(newState(), lo, hi)
+		}(lo, min(lo+chunk, count))
+	}
+	wg.Wait()
+}
+
+// laneAxis resolves an axis parameter (negative counts from the end) for an array of
+// ndim dimensions.
+func laneAxis(name string, axis, ndim int) (int, error) {
+	if axis < -ndim || axis >= ndim {
+		return 0, mxerr.New(mxerr.Index, "%s: axis %d is out of bounds for array of dimension %d", name, axis, ndim)
+	}
+	if axis < 0 {
+		axis += ndim
+	}
+	return axis, nil
+}
+
+// base is the address of a's storage (offsets are added per lane).
+func laneBase(a *ndarray.NDArray) unsafe.Pointer { return a.Storage().Ptr() }

@@ -1,0 +1,142 @@
+"""MXNet 1.x's advanced indexing: ``x[key]`` and ``x[key] = value`` where key holds integer
+lists, NumPy arrays or NDArrays, alone or mixed with integers, slices, None and ``...``.
+
+MXNet 1.9.1 follows NumPy's integer-array indexing here (the index arrays broadcast
+together; their result axes replace the indexed axes where those are adjacent, and go first
+otherwise; an integer beside an array counts as an index array), with its own rules on
+what an index is: bools and floats in lists and NumPy arrays are cast to integers (so
+``x[np.array([True, False])]`` takes rows 1 and 0), an NDArray index is a gather even when it
+holds 0/1 from a comparison, a bool NDArray and an empty index are refused. Reading gives a
+copy, as in MXNet.
+
+The key is reduced to a basic-indexing view of x whose indexed axes are consecutive, and
+an int64 (k, n) array of checked, non-negative indices; the Go operators _gather_axes and
+_scatter_axes (pkg/ops/index_axes.go) do the rest on the engine, for every dtype.
+"""
+import numbers
+
+import numpy as np
+
+from ..base import DTYPE_NAMES, MXNetIndexError, MXNetTypeError, MXNetValueError, dtype_code, fastpath
+from . import op as _ops
+
+_INT64 = dtype_code("int64")
+_ARRAY_KINDS = (list, tuple, np.ndarray, fastpath.NDArrayBase)
+
+
+def is_advanced(key):
+    """Whether key (an indexing key) holds an index array."""
+    if isinstance(key, tuple):
+        return any(isinstance(k, _ARRAY_KINDS) for k in key)
+    return isinstance(key, _ARRAY_KINDS)
+
+
+def getitem(x, key):
+    view, axis, idx, bshape = _reduce(x, key)
+    out = _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
+    return out if out.shape else out.reshape((1,))  # MXNet has no 0-d arrays
+
+
+def setitem(x, key, value):
+    if not x._writable:
+        raise MXNetValueError("assignment destination is read-only")
+    view, axis, idx, bshape = _reduce(x, key)
+    k = idx.shape[0]
+    selection = view.shape[:axis] + bshape + view.shape[axis + k:]
+    shaped = view.shape[:axis] + (idx.shape[1],) + view.shape[axis + k:]
+    if isinstance(value, fastpath.NDArrayBase) and value.shape == selection:  # stays in mxgo, on the engine
+        val = value if value._code == x._code else value.astype(DTYPE_NAMES[x._code])
+        _ops.invoke("_scatter_axes", [view, idx, val.reshape(shaped)], {"axis": axis}, out=view)
+        return
+    src = value.asnumpy() if isinstance(value, fastpath.NDArrayBase) else np.asarray(value)
+    if src.dtype == object or src.dtype.kind in "USVMm":
+        raise MXNetTypeError("cannot assign values of dtype %s to an NDArray" % src.dtype)
+    try:
+        src = np.broadcast_to(src, selection)
+    except ValueError as err:
+        raise MXNetValueError(str(err)) from None
+    src = np.ascontiguousarray(src.reshape(shaped))
+    val = fastpath.from_buffer(src, dtype_code(src.dtype), src.dtype.itemsize, False)
+    if val._code != x._code:
+        val = val.astype(DTYPE_NAMES[x._code])
+    _ops.invoke("_scatter_axes", [view, idx, val], {"axis": axis}, out=view)
+
+
+def _reduce(x, key):
+    """(view of x, first indexed axis of the view, int64 NDArray (k, n) of indices, the
+    broadcast shape of the index arrays)."""
+    items = _expand(key if isinstance(key, tuple) else (key,), len(x.shape))
+    basic, axes, arrays = [], [], []
+    dim = 0  # the axis of x an item indexes
+    for k in items:
+        if k is None:
+            basic.append(None)
+            continue
+        if isinstance(k, slice):
+            basic.append(k)
+        else:  # an index array, or an integer beside one
+            a = _index_array(k)
+            n = x.shape[dim]
+            if a.size and (a.min() < -n or a.max() >= n):
+                bad = a[(a < -n) | (a >= n)].flat[0]
+                raise MXNetIndexError("index %d is out of bounds for axis %d with size %d" % (bad, dim, n))
+            axes.append(len(basic))
+            arrays.append(np.where(a < 0, a + n, a))
+            basic.append(slice(None))
+        dim += 1
+    view = x[tuple(basic)] if any(b != slice(None) for b in basic) else x
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError as err:
+        raise MXNetIndexError("shape mismatch: indexing arrays could not be broadcast together: %s" % err) from None
+    bshape = arrays[0].shape
+    if axes != list(range(axes[0], axes[0] + len(axes))):  # not adjacent: NumPy puts the result axes first
+        view = view.transpose(axes + [i for i in range(len(view.shape)) if i not in axes])
+        axes = list(range(len(axes)))
+    idx = np.ascontiguousarray(np.stack([a.reshape(-1) for a in arrays]), dtype=np.int64)
+    return view, axes[0], fastpath.from_buffer(idx, _INT64, 8, False), bshape
+
+
+def _expand(items, ndim):
+    """items with ``...`` replaced by full slices, and full slices added to reach ndim."""
+    used = sum(1 for k in items if k is not None and k is not Ellipsis)
+    if used > ndim:
+        raise MXNetIndexError("too many indices for an array of %d dimensions" % ndim)
+    if sum(1 for k in items if k is Ellipsis) > 1:
+        raise MXNetIndexError("an index can only have a single ellipsis ('...')")
+    out = []
+    for k in items:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (ndim - used))
+            used = ndim
+        else:
+            out.append(k)
+    return out + [slice(None)] * (ndim - used)
+
+
+def _index_array(k):
+    """k as an int64 NumPy array, with MXNet's casts and refusals."""
+    if isinstance(k, fastpath.NDArrayBase):
+        if DTYPE_NAMES[k._code] == "bool":
+            raise MXNetValueError("Cannot perform boolean indexing in legacy mode (MXNet 1.x's mx.nd); "
+                                  "index with integers, or use a comparison's 0/1 result as a gather")
+        a = k.asnumpy()
+    elif isinstance(k, (bool, np.bool_)):
+        raise MXNetIndexError("boolean indices are not supported (only integers, slices, None and ...)")
+    elif isinstance(k, numbers.Integral):
+        return np.asarray(int(k), dtype=np.int64)
+    else:
+        if isinstance(k, (list, tuple)) and any(isinstance(e, fastpath.NDArrayBase) for e in k):
+            raise MXNetTypeError("an index list cannot hold NDArrays: index with one NDArray or a list of integers")
+        try:
+            a = np.asarray(k)
+        except ValueError as err:  # ragged lists
+            raise MXNetIndexError("not a valid index: %s" % err) from None
+    if a.dtype.kind not in "biuf":
+        raise MXNetIndexError("only integers, slices (`:`), ellipsis (`...`), None and integer arrays are valid "
+                              "indices, got an array of %s" % a.dtype)
+    if a.size == 0:
+        raise MXNetIndexError("an empty index array is not supported (MXNet 1.x refuses it)")
+    if a.dtype.kind == "f" and not np.isfinite(a).all():
+        raise MXNetIndexError("index arrays cannot hold NaN or infinity")
+    return a.astype(np.int64)

@@ -1,0 +1,139 @@
+"""Advanced indexing (pysrc/mxgo/ndarray/indexing.py) against NumPy's integer-array
+indexing, which MXNet 1.9.1 follows (mxnet_diff_index.py checks MXNet itself): every dtype,
+strided and transposed arrays, reading (a copy) and assignment (into the array and every
+view of it), and the refusals. MXNet's own casts: bools and floats in index lists are
+integers; a result with no axes has shape (1,)."""
+import numpy as np
+import pytest
+
+import mxgo as mx
+from api_helpers import assert_nd
+
+SHAPE = (3, 4, 5)
+S = slice
+E = Ellipsis
+KEYS = [
+    [2, 0], [[0, 1], [2, 2]], np.array([1, 1, 0]), ([0, 2], [1, 3]), ([0, 2], S(None), [4, 0]),
+    (S(None), [3, 0, 1]), (S(1, None), [0, 1], S(None, None, -2)), (1, [0, 2]), ([0, 1], 2),
+    (1, S(None), [0, 1]), (E, [4, 0]), (None, [0, 1]), (S(None), None, [1, 2]), ([[0], [2]], [1, 3]),
+    ([-1, -3],), (S(None, None, -1), [0, 3], S(None, None, 2)), ([0, 1], [1, 2], [3, 4]), (2, 3, [4]),
+    (np.int64(1), np.array([[0, 1]])),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8", "float16", "complex128", "bool"])
+def test_getitem_matches_numpy(key, dtype):
+    n = (np.arange(60).reshape(SHAPE) % 7).astype(dtype)
+    x = mx.nd.array(n, dtype=dtype)
+    want = n[key]
+    assert_nd(x[key], want.reshape(want.shape or (1,)))
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+def test_getitem_of_strided_and_transposed_views(key):
+    big = np.arange(300, dtype=np.float64).reshape(6, 10, 5)
+    x = mx.nd.array(big, dtype="float64")[::2, 1::2]  # a strided view, shape (3, 5, 5)
+    n = big[::2, 1::2]
+    assert_nd(x[key], n[key].reshape(n[key].shape or (1,)))
+    t = mx.nd.array(np.arange(60.0).reshape(5, 4, 3), dtype="float64").transpose((2, 1, 0))
+    nt = np.arange(60.0).reshape(5, 4, 3).transpose(2, 1, 0)
+    assert_nd(t[key], nt[key].reshape(nt[key].shape or (1,)))
+
+
+def test_getitem_is_a_copy():
+    x = mx.nd.array(np.arange(12.0).reshape(3, 4), dtype="float64")
+    y = x[[0, 2]]
+    y[:] = -1
+    assert_nd(x, np.arange(12.0).reshape(3, 4))
+
+
+def test_mxnet_casts_of_index_values():
+    n = np.arange(12.0).reshape(4, 3)
+    x = mx.nd.array(n, dtype="float64")
+    assert_nd(x[np.array([True, False])], n[[1, 0]])  # bools are 0 and 1, not a mask
+    assert_nd(x[[1.9, 0.2]], n[[1, 0]])  # floats truncate
+    assert_nd(x[mx.nd.array([3, 1])], n[[3, 1]])  # float32 NDArray
+    assert_nd(x[mx.nd.array([1, 0]) > 0], n[[1, 0]])  # a comparison's 0/1 is a gather
+    assert_nd(x[mx.nd.array([2], dtype="int64"), 1], n[[2], 1])
+
+
+SETS = [
+    ([2, 0], 7.0), ((S(None), [3, 0]), np.arange(3.0).reshape(3, 1, 1)), (([0, 2], [1, 3]), np.arange(10.0).reshape(2, 5)),
+    ((1, S(None), [0, 4]), np.arange(8.0).reshape(2, 4)), (([0, 0, 0], [1, 1, 1], [2, 2, 2]), np.array([1.0, 2.0, 3.0])),
+    ((E, [1]), -2.5), (([[0], [2]], [1, 3]), np.arange(20.0).reshape(2, 2, 5)), ((S(None, None, -1), [0, 3]), 1.0),
+]
+
+
+@pytest.mark.parametrize("key, value", SETS, ids=repr)
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64", "complex64", "uint8"])
+def test_setitem_matches_numpy(key, value, dtype):
+    n = np.arange(60).reshape(SHAPE).astype(dtype)
+    x = mx.nd.array(n, dtype=dtype)
+    n[key] = np.asarray(value).astype(dtype)
+    x[key] = value
+    assert_nd(x, n)
+
+
+def test_setitem_writes_through_views_and_from_ndarrays():
+    base = np.zeros((4, 6), np.float32)
+    x = mx.nd.array(base)
+    v = x[:, ::2]  # a strided view: assignment reaches x
+    v[[0, 3], [2, 0]] = mx.nd.array([5.0, 6.0])
+    base[:, ::2][[0, 3], [2, 0]] = [5.0, 6.0]
+    assert_nd(x, base)
+    t = x.T  # a transposed view
+    t[[1], 2] = 9
+    base.T[[1], 2] = 9
+    assert_nd(x, base)
+
+
+def test_setitem_bfloat16_goes_through_go():
+    x = mx.nd.zeros((3, 2), dtype="bfloat16")
+    x[[2, 0]] = 1.5
+    assert_nd(x.astype("float32"), np.array([[1.5, 1.5], [0, 0], [1.5, 1.5]], np.float32))
+
+
+def test_setitem_is_ordered_with_pending_work():
+    x = mx.nd.zeros((1000, 100))
+    y = x + 1  # queued on the engine
+    y[[0, 999]] = 5
+    z = y * 2
+    want = np.full((1000, 100), 2.0, np.float32)
+    want[[0, 999]] = 10
+    assert_nd(z, want)
+
+
+@pytest.mark.parametrize("key, exc", [
+    ([3], IndexError), ([-4], IndexError), ((S(None), [4]), IndexError), ([], IndexError),
+    ([mx.nd.array([0])], TypeError), (mx.nd.array([1, 0], dtype="bool"), ValueError), (([0, 1], [0, 1, 2]), IndexError),
+    ([0, 0, 0, 0], None), (([0], [0], [0], [0]), IndexError), (["a"], IndexError), ([[0, 1], [2]], IndexError),
+    ([float("nan")], IndexError), ((E, E, [0]), IndexError),
+], ids=repr)
+def test_bad_keys_raise_and_leave_the_array_intact(key, exc):
+    n = np.arange(12.0).reshape(3, 4)
+    x = mx.nd.array(n, dtype="float64")
+    if exc is None:
+        assert_nd(x[key], n[key])
+        return
+    with pytest.raises(exc):
+        x[key]
+    with pytest.raises(exc):
+        x[key] = 1.0
+    assert_nd(x, n)
+    assert isinstance(pytest.raises(exc, x.__getitem__, key).value, mx.base.MXNetError)
+
+
+def test_setitem_bad_values():
+    x = mx.nd.array(np.arange(12.0).reshape(3, 4), dtype="float64")
+    with pytest.raises(ValueError):
+        x[[0, 1]] = np.ones((3, 3))
+    with pytest.raises(TypeError):
+        x[[0, 1]] = "a"
+    assert_nd(x, np.arange(12.0).reshape(3, 4))
+    frozen = np.arange(4.0)
+    frozen.flags.writeable = False
+    ro = mx.nd.from_numpy(frozen)
+    with pytest.raises(ValueError, match="read-only"):
+        ro[[0, 1]] = 5
+    assert_nd(ro, np.arange(4.0))
