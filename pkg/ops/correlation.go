@@ -18,7 +18,7 @@ func init() {
 		Name: "Correlation",
 		Doc: "Patch comparisons of two feature maps (N, C, H, W): out[n, q, i, j] compares the patch of data1 at " +
 			"grid point (i, j) with the patch of data2 at its q-th displacement.",
-		Category: General, Inputs: []string{"data1", "data2"}, DTypes: floatDTypes(),
+		Category: General, Inputs: []string{"data1", "data2"}, DTypes: floatDTypes,
 		Params: []Param{
 			intParam("kernel_size", "1", "patch size (odd)"), intParam("max_displacement", "1", "largest displacement"),
 			intParam("stride1", "1", "grid step over data1"), intParam("stride2", "1", "displacement step"),

@@ -18,7 +18,7 @@ func init() {
 		Name: "_ctc_loss",
 		Doc: "CTC loss of data (T, N, alphabet), label (N, L) and, when use_data_lengths / use_label_lengths, " +
 			"data_lengths (N,) and label_lengths (N,), in that order. The result has shape (N,).",
-		Category: General, Inputs: []string{"*arrays"}, DTypes: floatDTypes(),
+		Category: General, Inputs: []string{"*arrays"}, DTypes: floatDTypes,
 		Params: []Param{
 			{Name: "use_data_lengths", Kind: ParamBool, Default: "0", Doc: "data_lengths is given"},
 			{Name: "use_label_lengths", Kind: ParamBool, Default: "0", Doc: "label_lengths is given"},

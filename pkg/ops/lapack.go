@@ -45,7 +45,7 @@ func gemmParams(mac bool) []Param {
 func laSquare(name, doc string, params []Param, shape func(a []int, at Attrs) ([]int, error),
 	sections func(a []int) []int, kernel func(n int, at Attrs, out ndarray.DType) matKernel) {
 	Register(&Op{
-		Name: name, Doc: doc, Category: General, Inputs: []string{"A"}, Params: params, DTypes: lapackDTypes,
+		Name: name, Doc: doc, Category: General, Inputs: []string{"A"}, Params: params, DTypes: f32f64DTypes,
 		Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
 			a := in[0].Shape()
 			if _, err := squareMatrices(name, a); err != nil {
@@ -86,7 +86,7 @@ func init() {
 			name, inputs, doc = "linalg_gemm2", []string{"A", "B"}, "alpha * op(A) op(B)"
 		}
 		Register(&Op{
-			Name: name, Category: General, Inputs: inputs, Params: gemmParams(mac), DTypes: lapackDTypes,
+			Name: name, Category: General, Inputs: inputs, Params: gemmParams(mac), DTypes: f32f64DTypes,
 			Doc: "Batched matrix product " + doc + ", as MXNet's linalg." + name[7:] + ".\n\n" +
 				"op(X) is X or its transpose. The matrices' rows run along axis (default -2) and their " +
 				"columns along the last axis; every other axis is a batch axis, and A and B must agree on them " +
@@ -148,7 +148,7 @@ func registerLaOthers() {
 			name, what = "linalg_trmm", "Computes alpha op(A) B (rightside: alpha B op(A))"
 		}
 		Register(&Op{
-			Name: name, Category: General, Inputs: []string{"A", "B"}, Params: triangParams, DTypes: lapackDTypes,
+			Name: name, Category: General, Inputs: []string{"A", "B"}, Params: triangParams, DTypes: f32f64DTypes,
 			Doc: what + " with triangular matrices A, as MXNet's linalg." + name[7:] + ".\n\n" +
 				"op(A) is A or its transpose; only A's lower (or upper) triangle is read.",
 			Infer: inferTriang,
@@ -162,7 +162,7 @@ func registerLaOthers() {
 		})
 	}
 	Register(&Op{
-		Name: "linalg_syrk", Category: General, Inputs: []string{"A"}, DTypes: lapackDTypes,
+		Name: "linalg_syrk", Category: General, Inputs: []string{"A"}, DTypes: f32f64DTypes,
 		Doc: "alpha A A^T (transpose: alpha A^T A) for each matrix A, as MXNet's linalg.syrk.",
 		Params: []Param{
 			{Name: "transpose", Kind: ParamBool, Default: "0", Doc: "compute A^T A"},
@@ -186,7 +186,7 @@ func registerLaOthers() {
 		},
 	})
 	Register(&Op{
-		Name: "_linalg_gelqf", Category: General, Inputs: []string{"A"}, DTypes: lapackDTypes,
+		Name: "_linalg_gelqf", Category: General, Inputs: []string{"A"}, DTypes: f32f64DTypes,
 		Doc: "LQ factorization A = L Q of each m x n matrix (m <= n), packed: every Q (m x n), then every " +
 			"L (m x m) (mx.nd.linalg.gelqf splits them).",
 		Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {

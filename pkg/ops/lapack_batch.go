@@ -16,9 +16,6 @@ import (
 // output (any layout). The copies cost O(size), negligible next to the O(n^3) kernels,
 // and LAPACK works in place, so one copy is needed anyway.
 
-// lapackDTypes: MXNet's linalg operators take float32 and float64 only.
-var lapackDTypes = []ndarray.DType{ndarray.Float32, ndarray.Float64}
-
 // matKernel solves one problem: in[i] and out[j] are its parts of the inputs and of
 // the output's sections, in C order.
 type matKernel func(in, out [][]float64) error

@@ -39,7 +39,7 @@ func init() {
 		}
 		Register(&Op{
 			Name: "linalg_extract" + what, Doc: extractDoc, Category: General, Inputs: []string{"A"}, Params: params,
-			DTypes: lapackDTypes,
+			DTypes: f32f64DTypes,
 			Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
 				a := in[0].Shape()
 				n, err := squareMatrices("linalg_extract"+what, a)
@@ -60,7 +60,7 @@ func init() {
 		})
 		Register(&Op{
 			Name: "linalg_make" + what, Doc: makeDoc, Category: General, Inputs: []string{"A"}, Params: params,
-			DTypes: lapackDTypes,
+			DTypes: f32f64DTypes,
 			Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
 				n, err := madeSize("linalg_make"+what, in[0].Shape(), at, diag)
 				if err != nil {

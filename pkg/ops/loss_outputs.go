@@ -35,7 +35,7 @@ func init() {
 		Name: "khatri_rao",
 		Doc: "The Khatri-Rao product: the column-wise Kronecker product of matrices with one number of columns; " +
 			"for (m, k) and (n, k), row i*n + j is the elementwise product of rows i and j.",
-		Category: General, Inputs: []string{"*args"}, DTypes: floatDTypes(),
+		Category: General, Inputs: []string{"*args"}, DTypes: floatDTypes,
 		Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
 			rows := 1
 			for _, a := range in {
@@ -82,7 +82,7 @@ func regressionLabel(d, l []int) bool {
 func outputLayer(name, doc string, params []Param, sigmoid bool, labelFits func(data, label []int) bool) *Op {
 	return &Op{
 		Name: name, Doc: doc, Category: Elementwise, Inputs: []string{"data", "label"}, Params: params,
-		DTypes: floatDTypes(),
+		DTypes: floatDTypes,
 		Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
 			if !labelFits(in[0].Shape(), in[1].Shape()) {
 				return nil, 0, mxerr.ValueErr("%s: label of shape %s does not fit data of shape %s", name,
@@ -111,15 +111,4 @@ func sigmoidDef() *unaryDef {
 		}
 	}
 	panic("ops: no sigmoid")
-}
-
-// floatDTypes lists the floating-point dtypes (MXNet's output layers take no others).
-func floatDTypes() []ndarray.DType {
-	var out []ndarray.DType
-	for _, dt := range ndarray.DTypes() {
-		if k := dt.Kind(); k == ndarray.KindFloat || k == ndarray.KindBfloat {
-			out = append(out, dt)
-		}
-	}
-	return out
 }

@@ -125,7 +125,7 @@ func init() {
 		}
 		dtypes := realNumericDTypes
 		if d.floatOnly {
-			dtypes = []ndarray.DType{ndarray.Float16, ndarray.Bfloat16, ndarray.Float32, ndarray.Float64}
+			dtypes = floatDTypes
 		}
 		Register(&Op{
 			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: Elementwise, Inputs: []string{"data"},

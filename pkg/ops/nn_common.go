@@ -23,12 +23,9 @@ import (
 type nnFloat interface{ ~float32 | ~float64 }
 
 // nnFloatDTypes are the dtypes MXNet's CPU nn kernels accept (its
-// MSHADOW_REAL_TYPE_SWITCH); nnF32F64 those of the ones that need a float BLAS
+// MSHADOW_REAL_TYPE_SWITCH); the ones that need a float BLAS take f32f64DTypes only
 // (FullyConnected and Convolution refuse float16 on CPU: "FP16 gemm on cpu not implemented").
-var (
-	nnFloatDTypes = []ndarray.DType{ndarray.Float16, ndarray.Float32, ndarray.Float64}
-	nnF32F64      = []ndarray.DType{ndarray.Float32, ndarray.Float64}
-)
+var nnFloatDTypes = []ndarray.DType{ndarray.Float16, ndarray.Float32, ndarray.Float64}
 
 // nnCompute runs f32 or f64 (by out's dtype: float64 computes in float64, the rest in
 // float32) on contiguous compute-dtype views of in and of out.

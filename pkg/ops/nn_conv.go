@@ -21,7 +21,7 @@ func init() {
 			"(x + 2*pad - dilate*(kernel-1) - 1) // stride + 1. float32 and float64 (MXNet's CPU kernel has no " +
 			"float16); the layout is channels-first (NCW, NCHW, NCDHW). workspace, cudnn_tune and cudnn_off " +
 			"are accepted and ignored, as on MXNet's CPU.",
-		Category: General, Inputs: []string{"data", "weight", "bias?"}, DTypes: nnF32F64,
+		Category: General, Inputs: []string{"data", "weight", "bias?"}, DTypes: f32f64DTypes,
 		Params: append([]Param{
 			{Name: "kernel", Kind: ParamShape, Doc: "the window's shape: (w,), (h, w) or (d, h, w)"},
 			{Name: "num_filter", Kind: ParamInt, Doc: "the number of output channels"},
@@ -113,15 +113,19 @@ func newConvGeom(op string, in []*ndarray.NDArray, at Attrs) (*convGeom, error) 
 	if err := g.setWindow(op, at, ds[2:], kernel); err != nil {
 		return nil, err
 	}
+	return g, g.checkWeights(op, in, kernel, g.f)
+}
+
+// checkWeights checks weight's shape (num_filter, channels/num_group, kernel...) and, when
+// given, bias's (biasLen,): num_filter for a convolution, the channels for its transpose.
+func (g *convGeom) checkWeights(op string, in []*ndarray.NDArray, kernel []int, biasLen int) error {
 	if err := nnCheckShape(op, "weight", in[1].Shape(), append([]int{g.f, g.c / g.group}, kernel...)); err != nil {
-		return nil, err
+		return err
 	}
 	if len(in) == 3 {
-		if err := nnCheckShape(op, "bias", in[2].Shape(), []int{g.f}); err != nil {
-			return nil, err
-		}
+		return nnCheckShape(op, "bias", in[2].Shape(), []int{biasLen})
 	}
-	return g, nil
+	return nil
 }
 
 // setWindow sets the spatial geometry of a convolution of spatial axes of lengths

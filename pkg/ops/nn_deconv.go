@@ -21,7 +21,7 @@ func init() {
 			"and, with no_bias=False (MXNet's default is True), bias (num_filter,), positionally or by name. Each output " +
 			"length is stride*(x - 1) + dilate*(kernel - 1) + 1 - 2*pad + adj; target_shape, when given, sets " +
 			"the output lengths instead and derives pad and adj from them. float32 and float64.",
-		Category: General, Inputs: []string{"data", "weight", "bias?"}, DTypes: nnF32F64,
+		Category: General, Inputs: []string{"data", "weight", "bias?"}, DTypes: f32f64DTypes,
 		Params: append([]Param{
 			{Name: "kernel", Kind: ParamShape, Doc: "the window's shape: (w,), (h, w) or (d, h, w)"},
 			{Name: "num_filter", Kind: ParamInt, Doc: "the number of output channels"},
@@ -158,15 +158,7 @@ func newDeconvGeom(in []*ndarray.NDArray, at Attrs) (*convGeom, error) {
 			return nil, mxerr.ValueErr("%s: the padding %d leaves no output on axis %d", op, g.p[j], i)
 		}
 	}
-	if err := nnCheckShape(op, "weight", in[1].Shape(), append([]int{g.f, g.c / g.group}, kernel...)); err != nil {
-		return nil, err
-	}
-	if len(in) == 3 {
-		if err := nnCheckShape(op, "bias", in[2].Shape(), []int{g.c}); err != nil {
-			return nil, err
-		}
-	}
-	return g, nil
+	return g, g.checkWeights(op, in, kernel, g.c)
 }
 
 // deconvForward computes y (n, num_filter, out...) from x = data, weight[, bias].

@@ -20,7 +20,7 @@ func init() {
 			"(n, num_hidden); without it the last axis is transformed: (..., k) gives (..., num_hidden). " +
 			"weight has shape (num_hidden, k), bias (num_hidden,). float32 and float64, all inputs of " +
 			"one dtype (MXNet's CPU kernel has no float16).",
-		Category: General, Inputs: []string{"data", "weight", "bias?"}, DTypes: nnF32F64,
+		Category: General, Inputs: []string{"data", "weight", "bias?"}, DTypes: f32f64DTypes,
 		Params: []Param{
 			{Name: "num_hidden", Kind: ParamInt, Doc: "the number of outputs (rows of weight)"},
 			{Name: "no_bias", Kind: ParamBool, Default: "0", Doc: "take no bias array"},

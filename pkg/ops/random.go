@@ -51,6 +51,22 @@ func fillSampled(a *ndarray.NDArray, r *rand.Rand, sample func(*rand.Rand) float
 
 // fillInOrder stores next()'s values into a, element by element in C order.
 func fillInOrder(a *ndarray.NDArray, next func() float64) {
+	if a.Contiguous() { // the usual result: typed stores, without a complex128 per element
+		switch n := a.Size(); a.DType() {
+		case ndarray.Float32:
+			v := unsafe.Slice((*float32)(a.Data()), n)
+			for i := range v {
+				v[i] = float32(next())
+			}
+			return
+		case ndarray.Float64:
+			v := unsafe.Slice((*float64)(a.Data()), n)
+			for i := range v {
+				v[i] = next()
+			}
+			return
+		}
+	}
 	store := ioTable[a.DType()].storeC
 	size := a.DType().Size()
 	base := a.Storage().Ptr()

@@ -17,7 +17,7 @@ func init() {
 		Name: "ROIPooling",
 		Doc: "Max-pools data (N, C, H, W) over regions of interest rois (R, 5): (batch index, x1, y1, x2, y2) in " +
 			"image coordinates, scaled by spatial_scale. The result has shape (R, C, pooled_height, pooled_width).",
-		Category: General, Inputs: []string{"data", "rois"}, DTypes: floatDTypes(),
+		Category: General, Inputs: []string{"data", "rois"}, DTypes: floatDTypes,
 		Params: []Param{
 			{Name: "pooled_size", Kind: ParamShape, Doc: "(height, width) of each region's output"},
 			{Name: "spatial_scale", Kind: ParamFloat, Doc: "the feature map's size over the image's"},

@@ -15,8 +15,6 @@ import (
 // softmax_cross_entropy. Inputs are floating-point, as MXNet requires; float16 and
 // bfloat16 compute in float32, and in float64 when the input or the result is float64.
 
-var smFloatDTypes = []ndarray.DType{ndarray.Float16, ndarray.Bfloat16, ndarray.Float32, ndarray.Float64}
-
 var smParams = []Param{
 	{Name: "axis", Kind: ParamInt, Default: "-1", Doc: "the axis to normalize along"},
 	{Name: "temperature", Kind: ParamFloat, Default: "1", Doc: "divides (x - max) before the exponential"},
@@ -85,7 +83,7 @@ func init() {
 			"after the first), of each position across channels (multi_output: along axis 1) or along the last\n" +
 			"axis (preserve_shape). label (data's dtype) is checked for its shape only; the gradient parameters\n" +
 			"are accepted and have no effect on the forward pass.",
-		Category: General, Inputs: []string{"data", "label"}, DTypes: smFloatDTypes,
+		Category: General, Inputs: []string{"data", "label"}, DTypes: floatDTypes,
 		Params: []Param{
 			{Name: "grad_scale", Kind: ParamFloat, Default: "1", Doc: "scales the gradient (backward only)"},
 			{Name: "ignore_label", Kind: ParamFloat, Default: "-1", Doc: "label ignored with use_ignore (backward only)"},
@@ -107,7 +105,7 @@ func init() {
 		Doc: "Cross-entropy of the softmax of data (batch, classes) against integer labels (batch,), summed over\n" +
 			"the batch: sum(-log(max(p[label], 1e-8))), shape (1,). Labels are truncated toward zero; a label\n" +
 			"outside [0, classes) counts as probability 0, as in MXNet.",
-		Category: General, Inputs: []string{"data", "label"}, DTypes: smFloatDTypes,
+		Category: General, Inputs: []string{"data", "label"}, DTypes: floatDTypes,
 		Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
 			return []int{1}, in[0].DType(), crossEntropyCheck(in)
 		},
@@ -118,7 +116,7 @@ func init() {
 // softmaxSpec checks a softmax-family call and returns its axis and result dtype.
 func softmaxSpec(name string, in []*ndarray.NDArray, at Attrs) (int, ndarray.DType, error) {
 	x := in[0]
-	if !slices.Contains(smFloatDTypes, x.DType()) {
+	if !slices.Contains(floatDTypes, x.DType()) {
 		return 0, 0, mxerr.TypeErr("%s supports floating-point arrays only, not %s", name, x.DType())
 	}
 	dt, ok := at.OptDType("dtype")

@@ -20,7 +20,7 @@ func init() {
 		Doc: "Sampling grids: 'affine' maps the target's normalised coordinates by each row of data (N, 6), a 2x3 " +
 			"matrix, into (N, 2, H, W) with (H, W) = target_shape; 'warp' adds a flow field data (N, 2, H, W), in " +
 			"pixels, to the pixel coordinates and normalises.",
-		Category: General, Inputs: []string{"data"}, DTypes: floatDTypes(),
+		Category: General, Inputs: []string{"data"}, DTypes: floatDTypes,
 		Params: []Param{{Name: "transform_type", Kind: ParamString, Choices: []string{"affine", "warp"},
 			Doc: "'affine' or 'warp'"}, target},
 		Infer: func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
@@ -44,7 +44,7 @@ func init() {
 		Name: "BilinearSampler",
 		Doc: "Samples data (N, C, H, W) bilinearly at grid (N, 2, Ho, Wo), normalised coordinates (x, y) in [-1, 1]; " +
 			"points outside the image read zeros. The result has shape (N, C, Ho, Wo).",
-		Category: General, Inputs: []string{"data", "grid"}, DTypes: floatDTypes(), Params: []Param{cudnn},
+		Category: General, Inputs: []string{"data", "grid"}, DTypes: floatDTypes, Params: []Param{cudnn},
 		Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
 			d, g := in[0].Shape(), in[1].Shape()
 			if len(d) != 4 || len(g) != 4 || g[1] != 2 || g[0] != d[0] || in[1].DType() != in[0].DType() {
@@ -61,7 +61,7 @@ func init() {
 	Register(&Op{
 		Name:     "SpatialTransformer",
 		Doc:      "BilinearSampler(data, GridGenerator(loc, 'affine', target_shape)): data (N, C, H, W), loc (N, 6).",
-		Category: General, Inputs: []string{"data", "loc"}, DTypes: floatDTypes(),
+		Category: General, Inputs: []string{"data", "loc"}, DTypes: floatDTypes,
 		Params: []Param{target,
 			{Name: "transform_type", Kind: ParamString, Default: "affine", Choices: []string{"affine"}, Doc: "'affine'"},
 			{Name: "sampler_type", Kind: ParamString, Default: "bilinear", Choices: []string{"bilinear"}, Doc: "'bilinear'"},

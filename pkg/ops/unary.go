@@ -29,6 +29,8 @@ var (
 	numericDTypes     = dtypesExcept(ndarray.Bool)
 	realDTypes        = dtypesExcept(ndarray.Complex64, ndarray.Complex128)
 	realNumericDTypes = dtypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)
+	floatDTypes       = []ndarray.DType{ndarray.Float16, ndarray.Bfloat16, ndarray.Float32, ndarray.Float64}
+	f32f64DTypes      = []ndarray.DType{ndarray.Float32, ndarray.Float64} // MXNet's LAPACK and CPU layers
 )
 
 type unaryDef struct {
