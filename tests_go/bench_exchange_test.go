@@ -77,3 +77,18 @@ func benchDispatchAdd(b *testing.B, into bool) {
 		r.Release()
 	}
 }
+
+// BenchmarkBorrow: borrowing a DLTensor view and releasing it, as an operator call on
+// another framework's tensor does for each operand.
+func BenchmarkBorrow(b *testing.B) {
+	ft := dlpacktest.NewLegacy(f32Spec(16, []int64{16}, []int64{1}))
+	defer ft.Free()
+	b.ReportAllocs()
+	for b.Loop() {
+		a, err := dlpack.Borrow(ft.Ptr(), dlpack.FlagReadOnly)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.Release()
+	}
+}

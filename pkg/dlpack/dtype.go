@@ -51,6 +51,17 @@ func TypeOf(dt ndarray.DType) (code, bits uint8) {
 	}
 }
 
+// dtypeOf is each dtype + 1 by DLPack (code, bits), 0 for none: FromType runs for every
+// operand an operator call borrows, where a scan of the dtypes showed in profiles.
+var dtypeOf = func() (t [8][129]int8) {
+	for _, dt := range ndarray.DTypes() {
+		if c, b := TypeOf(dt); int(c) < len(t) && int(b) < len(t[0]) {
+			t[c][b] = int8(dt) + 1
+		}
+	}
+	return t
+}()
+
 // FromType returns the dtype of a DLPack (code, bits, lanes), accepting MXNet 1.x's
 // (UInt, 1) encoding of bool.
 func FromType(code, bits uint8, lanes uint16) (ndarray.DType, error) {
@@ -60,9 +71,9 @@ func FromType(code, bits uint8, lanes uint16) (ndarray.DType, error) {
 	if code == CodeUInt && bits == 1 {
 		return ndarray.Bool, nil
 	}
-	for _, dt := range ndarray.DTypes() {
-		if c, b := TypeOf(dt); c == code && b == bits {
-			return dt, nil
+	if int(code) < len(dtypeOf) && int(bits) < len(dtypeOf[0]) {
+		if v := dtypeOf[code][bits]; v != 0 {
+			return ndarray.DType(v - 1), nil
 		}
 	}
 	switch code {

@@ -78,6 +78,45 @@ func reimport(src *C.mxgo_dl_src, t *C.DLTensor, readOnly bool, release func()) 
 	return a, nil
 }
 
+// Borrow makes an array viewing the memory of a DLTensor that mxgo does not own (flags as
+// a versioned tensor's): the caller keeps the memory alive and unchanged in layout until
+// the array and every operation on it are done, as the DLPack C exchange API's
+// non-owning views and TVM-FFI's DLTensor arguments promise for the length of a call.
+// Nothing runs when the last view is released.
+func Borrow(t unsafe.Pointer, flags uint64) (*ndarray.NDArray, error) {
+	if t == nil {
+		return nil, mxerr.BufferErr("NULL DLTensor")
+	}
+	dt := (*C.DLTensor)(t)
+	d := viewDesc(dt, flags)
+	b := new(ndarray.Borrowing) // the array, its storage and its dims: one allocation
+	l, err := validateInto(d, b.Dims())
+	if err != nil {
+		return nil, err
+	}
+	base := unsafe.Add(dt.data, int(l.Base-d.Data)) // as adopt: keeps the pointer's provenance
+	return b.Array(base, l.NBytes, d.Device, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly)
+}
+
+// viewDesc is readDesc without the copy of shape and strides, which it views where they
+// are: for Borrow, whose caller keeps them unchanged (Validate copies what it keeps).
+// An operator call borrows each operand of another framework: this saves an allocation.
+func viewDesc(t *C.DLTensor, flags uint64) Desc {
+	nd := int(t.ndim)
+	if nd <= 0 || nd > ndarray.MaxDims {
+		return readDesc(t, flags) // nothing to copy, or a refusal to come
+	}
+	d := readDesc(&C.DLTensor{data: t.data, device: t.device, ndim: 0, dtype: t.dtype, byte_offset: t.byte_offset}, flags)
+	d.NDim = int32(nd)
+	if t.shape != nil {
+		d.Shape = unsafe.Slice((*int64)(unsafe.Pointer(t.shape)), nd)
+	}
+	if t.strides != nil {
+		d.Strides = unsafe.Slice((*int64)(unsafe.Pointer(t.strides)), nd)
+	}
+	return d
+}
+
 // NewArray makes an array over foreign memory at data described by d (whose Data must
 // equal data), after validation; release runs once when the last view is released, or
 // at once if d is invalid.

@@ -36,7 +36,11 @@ type Layout struct {
 
 // Validate checks every field of d and resolves it into a Layout. Errors are BufferErrors
 // that name the offending field.
-func Validate(d Desc) (Layout, error) {
+func Validate(d Desc) (Layout, error) { return validateInto(d, nil) }
+
+// validateInto is Validate with the Layout's shape and strides in buf when it has room
+// for both (a caller's stack buffer), else in a new allocation.
+func validateInto(d Desc, buf []int) (Layout, error) {
 	var l Layout
 	if d.Device.Type != device.CPU {
 		return l, mxerr.BufferErr("device: mxgo cannot address memory on %s (device_type %d)", d.Device, d.Device.Type)
@@ -55,8 +59,11 @@ func Validate(d Desc) (Layout, error) {
 	if d.Strides != nil && nd > 0 && len(d.Strides) != nd {
 		return l, mxerr.BufferErr("strides: %d strides for ndim %d", len(d.Strides), nd)
 	}
-	dims := make([]int, 2*nd) // one allocation for both, which the array adopts
-	shape, strides := dims[:nd:nd], dims[nd:]
+	dims := buf
+	if len(buf) < 2*nd {
+		dims = make([]int, 2*nd) // one allocation for both, which the array adopts
+	}
+	shape, strides := dims[:nd:nd], dims[nd:2*nd:2*nd]
 	for i := range shape {
 		if d.Shape[i] < 0 {
 			return l, mxerr.BufferErr("shape: negative dimension %d at axis %d", d.Shape[i], i)

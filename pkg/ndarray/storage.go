@@ -144,3 +144,31 @@ func (s *Storage) finalize() {
 
 // ReleaseStorage drops a reference to s held by a caller that never made an array of it.
 func ReleaseStorage(s *Storage) { s.releaseRef() }
+
+// Borrowing makes one borrowed array: an array over memory that its owner keeps alive
+// and unchanged while the array or any operation on it lives (a DLPack view lent for a
+// call), with its storage and (up to 4 dimensions) its shape and strides in this one
+// allocation. An operator call on another framework's tensors makes one per operand,
+// and three allocations each were most of that call's extra cost.
+type Borrowing struct {
+	s    Storage
+	a    NDArray
+	dims [8]int
+}
+
+// Dims is room for a layout's shape and strides (up to 4 dimensions) that Array adopts.
+func (b *Borrowing) Dims() []int { return b.dims[:] }
+
+// Array makes the array over nbytes at ptr, with dtype dt, shape, strides and offset,
+// which it adopts (they may live in Dims). Nothing runs at its release. Call it once.
+func (b *Borrowing) Array(ptr unsafe.Pointer, nbytes int, dev device.Device, dt DType, shape, strides []int, offset int,
+	writable bool) (*NDArray, error) {
+	b.s = Storage{ptr: ptr, nbytes: nbytes, dev: dev}
+	if err := CheckLayout(&b.s, dt, shape, strides, offset); err != nil {
+		return nil, err
+	}
+	attach(&b.s)
+	liveStorages.Add(1)
+	b.a = NDArray{storage: &b.s, dtype: dt, shape: shape, strides: strides, offset: offset, writable: writable}
+	return &b.a, nil
+}
