@@ -19,6 +19,7 @@ import timeit
 import numpy as np
 import torch
 import torch.utils.dlpack as tdl
+import tvm_ffi
 
 import mxgo as mx
 from machine import cpu_name
@@ -32,8 +33,12 @@ def namespace(shape):
     """The objects every statement sees. `x` is mxgo's array, `t` torch's, `a` NumPy's;
     `locked` is a NumPy array that mxgo's from_numpy has already locked."""
     locked = np.ones(shape, np.float32)
-    return {"mx": mx, "torch": torch, "tdl": tdl, "np": np, "t": torch.ones(shape), "a": np.ones(shape, np.float32),
-            "x": mx.nd.ones(shape), "locked": locked, "_keep": mx.nd.from_numpy(locked), "shape": shape}
+    x, t = mx.nd.ones(shape), torch.ones(shape)
+    return {"mx": mx, "torch": torch, "tdl": tdl, "np": np, "tvm_ffi": tvm_ffi, "t": t, "a": np.ones(shape, np.float32),
+            "x": x, "locked": locked, "_keep": mx.nd.from_numpy(locked), "shape": shape,
+            "ta": torch.ones(shape), "tb": torch.ones(shape), "tc": torch.zeros(shape),
+            "xa": mx.nd.ones(shape), "xb": mx.nd.ones(shape), "xc": mx.nd.zeros(shape),
+            "xro": mx.nd.ReadOnlyDLPack(x), "tro": tdl.ReadOnlyTensorWrapper(t)}
 
 
 NAMESPACE = namespace(SHAPE)
@@ -51,7 +56,7 @@ def _fresh_array(ns):
 #: the statement consumes `c`, one fresh input per call.
 ROWS = [
     ("import a torch capsule", "mx.nd.from_dlpack(c)", "tdl.from_dlpack(c)", _torch_capsule),
-    ("import a torch tensor (`__dlpack__`)", "mx.nd.from_dlpack(t)", "torch.from_dlpack(t)", None),
+    ("import a torch tensor (its C exchange API)", "mx.nd.from_dlpack(t)", "torch.from_dlpack(t)", None),
     ("import a NumPy array (`__dlpack__`)", "mx.nd.from_dlpack(a)", "torch.from_dlpack(a)", None),
     ("export a capsule", "x.to_dlpack_for_read()", "tdl.to_dlpack(t)", None),
     ("export + torch.utils.dlpack import", "tdl.from_dlpack(x.to_dlpack_for_read())",
@@ -61,6 +66,35 @@ ROWS = [
     ("from_numpy, fresh array", "mx.nd.from_numpy(c)", "torch.from_numpy(c)", _fresh_array),
     ("from_numpy, same array again", "mx.nd.from_numpy(locked)", "torch.from_numpy(a)", None),
 ]
+
+
+#: DLPack's C exchange API (issue 15): (operation, mxgo statement, peer statement, target
+#: ratio or None). mxgo consumes torch's table; TVM-FFI consumes mxgo's and torch's.
+EXCHANGE_API_ROWS = [
+    ("import a torch tensor, vs NumPy", "mx.nd.from_dlpack(t)", "np.from_dlpack(t)", 0.3),
+    ("import a torch tensor, vs torch", "mx.nd.from_dlpack(t)", "torch.from_dlpack(t)", None),
+    ("operator on torch tensors, out=, vs on NDArrays", "mx.nd.add(ta, tb, out=tc)", "mx.nd.add(xa, xb, out=xc)", 1.5),
+    ("operator on torch tensors, new result, vs on NDArrays", "mx.nd.add(ta, tb)", "mx.nd.add(xa, xb)", None),
+    ("TVM-FFI imports an mxgo array, vs a torch tensor", "tvm_ffi.from_dlpack(x)", "tvm_ffi.from_dlpack(t)", None),
+    ("TVM-FFI imports read-only, vs torch's wrapper", "tvm_ffi.from_dlpack(xro)", "tvm_ffi.from_dlpack(tro)", None),
+]
+
+
+def exchange_api(number, repeat):
+    """EXCHANGE_API_ROWS, with the issue's targets checked."""
+    lines = ["", "## DLPack C exchange API", "",
+             "`__dlpack_c_exchange_api__` both ways (best of %d alternating runs of %d calls; ratio = mxgo / peer). "
+             "`ta`, `tb`, `tc` are torch tensors and `xa`, `xb`, `xc` NDArrays of the same shape; `xro` is "
+             "`mx.nd.ReadOnlyDLPack(x)`, `tro` `torch.utils.dlpack.ReadOnlyTensorWrapper(t)`." % (repeat, number), "",
+             "| operation | mxgo | µs | peer | µs | ratio | target |", "|---|---|---:|---|---:|---:|---|"]
+    print("\n".join(lines), flush=True)
+    for op, mine, theirs, target in EXCHANGE_API_ROWS:
+        us_mine, us_theirs = best_us([(mine, NAMESPACE), (theirs, NAMESPACE)], None, number, repeat)
+        ratio = us_mine / us_theirs
+        verdict = "" if target is None else "<= %.1f: %s" % (target, "met" if ratio <= target else "NOT met")
+        lines.append("| %s | `%s` | %.3f | `%s` | %.3f | %.2f | %s |" % (op, mine, us_mine, theirs, us_theirs, ratio, verdict))
+        print(lines[-1], flush=True)
+    return lines
 
 
 def verify():
@@ -73,6 +107,12 @@ def verify():
     assert tdl.from_dlpack(x.to_dlpack_for_read()).data_ptr() == addr(x)
     assert torch.from_dlpack(x).data_ptr() == addr(x)
     assert np.from_dlpack(x).ctypes.data == addr(x)
+    calls = mx.base.fastpath.exchange_counts()
+    assert tvm_ffi.from_dlpack(x).data_ptr() == addr(x)
+    assert mx.base.fastpath.exchange_counts()["managed_tensor_from_py_object_no_sync"] == (
+        calls["managed_tensor_from_py_object_no_sync"] + 1)  # TVM-FFI took mxgo's table
+    ta, tb, tc = (NAMESPACE[k] for k in ("ta", "tb", "tc"))
+    assert mx.nd.add(ta, tb, out=tc) is tc and (tc == 2).all()  # out comes back as given
     fresh = _fresh_array(NAMESPACE)
     shared = mx.nd.from_numpy(fresh)
     assert addr(shared) == fresh.ctypes.data and shared.writable and not fresh.flags.writeable
@@ -156,6 +196,7 @@ def main(argv=None):
               "`tdl` is `torch.utils.dlpack`.")
     print(legend)
     lines.append(legend)
+    lines += exchange_api(args.number, args.repeat)
     lines += size_independence(args.number // 5, args.repeat)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:

@@ -3,9 +3,10 @@
 NumPy and PyTorch are required peers of mxgo's tests: they are imported here, at
 collection, so that a missing one is a loud error for the whole run, never a skip.
 
-JAX and Dask are peers of the main environment only: the legacy environment (Debian's
-NumPy 1.24 and PyTorch 1.13) has neither, so test_interop_jax.py and test_dask.py are not
-collected there. The legacy environment is recognised by its NumPy major version (< 2, the
+JAX, Dask and TVM-FFI are peers of the main environment only: the legacy environment
+(Debian's NumPy 1.24 and PyTorch 1.13, which predates DLPack's C exchange API) has none of
+them, so test_interop_jax.py, test_dask.py, test_tvm_*.py and test_exchange_peers.py are
+not collected there. The legacy environment is recognised by its NumPy major version (< 2, the
 legacy path of tools/check_env.py), never by whether jax imports: in the main environment
 a missing JAX fails the run (test_interop_jax.py imports it; tools/check_env.py checks
 both) instead of skipping.
@@ -18,9 +19,11 @@ MXGO_PEERS=mxnet (set by `make test-py-mxnet` in .venv-mxnet: the real MXNet 1.9
 NumPy 1.23, no PyTorch) collects the test_mxnet_*.py files and MXNET_ALSO; test_mxnet_*.py
 are collected nowhere else. mxnet is imported here, so that a missing one fails the run.
 """
+import gc
 import os
 
 import numpy
+import pytest
 
 #: the files that need NumPy alone
 NUMPY_ONLY = ["test_api_arith.py", "test_api_copies.py", "test_api_core.py", "test_api_errors.py",
@@ -51,4 +54,21 @@ elif PEERS == "numpy":
 else:
     import torch  # noqa: F401
 
-    collect_ignore_glob = ["test_mxnet_*.py"] + (["test_interop_jax.py", "test_dask.py"] if LEGACY_ENV else [])
+    collect_ignore_glob = ["test_mxnet_*.py"] + (
+        ["test_interop_jax.py", "test_dask.py", "test_tvm_*.py", "test_exchange_peers.py"] if LEGACY_ENV else [])
+
+
+@pytest.fixture
+def no_leaks():
+    """The test leaves mxgo's live handles, storages and exports as it found them: every
+    export's deleter ran exactly once (once more would free a storage twice)."""
+    import mxgo as mx
+    from interop_helpers import live_counts  # PyTorch's environments only, as its users
+
+    gc.collect()
+    mx.nd.waitall()
+    before = live_counts()
+    yield
+    gc.collect()
+    mx.nd.waitall()
+    assert live_counts() == before

@@ -11,7 +11,7 @@ import torch.utils.dlpack as tdl
 
 import mxgo as mx
 
-from interop_helpers import NUMPY_IMPORTS_WRITABLE, TORCH_DLPACK_DTYPES, live_counts, mx_address
+from interop_helpers import NUMPY_IMPORTS_WRITABLE, TORCH_DLPACK_DTYPES, mx_address
 
 #: the dtypes whose item size is over 1 (1-byte items are always aligned)
 DTYPES = ("int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "float32", "float64",
@@ -28,16 +28,7 @@ def _frozen_heap():
     gc.unfreeze()
 
 
-@pytest.fixture(autouse=True)
-def _no_leaks():
-    """Every test gives back every handle, storage and export it made."""
-    gc.collect()
-    mx.nd.waitall()
-    before = live_counts()
-    yield
-    gc.collect()
-    mx.nd.waitall()
-    assert live_counts() == before
+pytestmark = pytest.mark.usefixtures("no_leaks")  # every test gives back all it made
 
 
 def unaligned(dtype, shape, offset=1):

@@ -38,6 +38,7 @@ def exact_types(a: NDArray, t: npt.NDArray[np.float32]) -> None:
     assert_type(mx.nd.from_numpy(t, zero_copy=False), NDArray)
     assert_type(mx.nd.add(a, 1), NDArray)
     assert_type(mx.nd.concat(a, t, dim=0, out=a), NDArray)
+    assert_type(mx.nd.add(a, t, out=t), npt.NDArray[np.float32])  # out= comes back as given
     assert_type(mx.nd.sum(a, axis=(0, 1), keepdims=True), NDArray)
     assert_type(a.max(axis=0), NDArray)
     assert_type(mx.nd.random.uniform(0, 1, shape=(2,), dtype="float16"), NDArray)
@@ -50,13 +51,13 @@ def exact_types(a: NDArray, t: npt.NDArray[np.float32]) -> None:
 
 
 def mistakes(a: NDArray) -> None:
-    mx.nd.add(a, "1")  # type: ignore[arg-type]
+    mx.nd.add(a, "1")  # type: ignore[call-overload]
     a + "1"  # type: ignore[operator]
     a @ 2  # type: ignore[operator]
-    mx.nd.sum(a, keepdim=True)  # type: ignore[call-arg]
-    mx.nd.reshape(a)  # type: ignore[call-arg]
-    mx.nd.concat(a, a, 0)  # type: ignore[arg-type]
-    mx.nd.dot(a, a, False, False, a)  # type: ignore[call-arg]
+    mx.nd.sum(a, keepdim=True)  # type: ignore[call-overload]
+    mx.nd.reshape(a)  # type: ignore[call-overload]
+    mx.nd.concat(a, a, 0)  # type: ignore[call-overload]
+    mx.nd.dot(a, a, False, False, a)  # type: ignore[call-overload]
     a.__dlpack__(None)  # type: ignore[call-arg]
     a.to_dlpack_for_read(max_version=1)  # type: ignore[arg-type]
     mx.nd.from_dlpack([1, 2])  # type: ignore[arg-type]

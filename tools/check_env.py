@@ -63,7 +63,7 @@ def main():
         if which == "legacy" and tv[:2] != (1, 13):
             errors.append("torch %s is not 1.13.x" % torch.__version__)
     if which == "main":
-        for name in ("jax", "ml_dtypes", "dask", "distributed"):
+        for name in ("jax", "ml_dtypes", "dask", "distributed", "tvm_ffi"):
             try:
                 mod = __import__(name)
             except Exception as e:  # noqa: BLE001

@@ -45,7 +45,7 @@ static void compact_if_empty(const int64_t* shape, int64_t* strides, int n) {
 	}
 }
 
-static void fill(DLTensor* t, int64_t* dims, const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides) {
+void mxgo_dl_fill(DLTensor* t, int64_t* dims, const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides) {
 	int n = src->ndim;
 	t->data = src->data ? src->data : mxgo_dl_empty;
 	t->device.device_type = src->dev_type;
@@ -76,7 +76,7 @@ void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t
 		b->mt.manager_ctx = b;
 		b->mt.deleter = delete_versioned;
 		b->mt.flags = flags | (src->writable ? 0 : MXGO_DLPACK_FLAG_READ_ONLY);
-		fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
+		mxgo_dl_fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
 		out = b;
 	} else {
 		mxgo_dl_legacy_block* b = malloc(sizeof(mxgo_dl_legacy_block) + dims);
@@ -84,7 +84,7 @@ void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t
 		b->src = *src;
 		b->mt.manager_ctx = b;
 		b->mt.deleter = delete_legacy;
-		fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
+		mxgo_dl_fill(&b->mt.dl_tensor, b->dims, src, shape, strides);
 		out = b;
 	}
 	mxgo_store_retain(src->store);

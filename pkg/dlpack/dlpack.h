@@ -44,6 +44,33 @@ typedef struct DLManagedTensorVersioned {
 	DLTensor dl_tensor;
 } DLManagedTensorVersioned;
 
+// DLPack 1.3's C exchange API: a producer's Python type carries, as the attribute
+// __dlpack_c_exchange_api__, a PyCapsule named "dlpack_exchange_api" pointing to a table
+// that lives as long as the process. A consumer checks header.version.major and may walk
+// prev_api to an older table. Each function returns 0 on success; on failure -1 with a
+// Python exception set (the allocator reports through SetError instead). py_object
+// arguments are PyObject*, void* here so that this header needs no Python.h.
+typedef struct DLPackExchangeAPIHeader {
+	DLPackVersion version;
+	struct DLPackExchangeAPIHeader* prev_api;
+} DLPackExchangeAPIHeader;
+
+typedef struct DLPackExchangeAPI {
+	DLPackExchangeAPIHeader header;
+	// A new owning tensor like prototype (dtype, ndim, shape, device only); SetError is
+	// called exactly when it fails.
+	int (*managed_tensor_allocator)(DLTensor* prototype, DLManagedTensorVersioned** out, void* error_ctx,
+		void (*SetError)(void* error_ctx, const char* kind, const char* message));
+	// What __dlpack__(max_version=(1, x)) gives, without stream synchronisation.
+	int (*managed_tensor_from_py_object_no_sync)(void* py_object, DLManagedTensorVersioned** out);
+	// The producer's Python array for an owning tensor, whose ownership it steals.
+	int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned* tensor, void** out_py_object);
+	// A non-owning view, valid while py_object lives and is unchanged; may be NULL.
+	int (*dltensor_from_py_object_no_sync)(void* py_object, DLTensor* out);
+	// The stream to work on for a device (NULL on CPU).
+	int (*current_work_stream)(int32_t device_type, int32_t device_id, void** out_current_stream);
+} DLPackExchangeAPI;
+
 // mxgo's exports. One C block holds the managed tensor, what a re-import needs, and the
 // shape and strides arrays. The block holds a reference to the exported storage through
 // its C half (mxgo_store), so exporting and deleting are C only: Go is entered when a
@@ -67,6 +94,10 @@ typedef struct {
 // Exports src as a DLManagedTensorVersioned (versioned; READ_ONLY is added when src is not
 // writable) or a DLManagedTensor, taking a reference to src->store; NULL when out of memory.
 void* mxgo_dl_export(const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides, int versioned, uint64_t flags);
+
+// Fills t as an export of src does (data never NULL, byte_offset 0, compact strides for
+// empty tensors), with shape then strides copied into dims (room for 2 * src->ndim).
+void mxgo_dl_fill(DLTensor* t, int64_t* dims, const mxgo_dl_src* src, const int64_t* shape, const int64_t* strides);
 
 // The blocks of mxgo's exports: the managed tensor first, so a deleter can cast its
 // argument back to the block.

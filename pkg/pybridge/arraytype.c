@@ -18,6 +18,7 @@ typedef struct {
 	int64_t size;      // number of elements
 	mxgo_dl_src src;   // what exports made in C describe (store NULL until materialised)
 	PyObject* weakrefs;
+	int64_t* dims;     // shape then strides of DLTensor views (exchange.c), made on first use
 } ArrayObject;
 
 PyTypeObject* mxgo_array_class = &mxgo_array_base_type;
@@ -94,6 +95,7 @@ static int materialize(ArrayObject* a) {
 }
 
 int64_t mxgo_array_size(PyObject* o) { return ((ArrayObject*)o)->size; }
+int mxgo_array_writable(PyObject* o) { return ((ArrayObject*)o)->src.writable; }
 
 int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 	static char none[1]; // for arrays of no elements, which may have no memory
@@ -157,6 +159,7 @@ static void array_dealloc(ArrayObject* a) {
 	Py_XDECREF(a->owner);
 	Py_XDECREF(a->shape);
 	Py_XDECREF(a->strides);
+	PyMem_Free(a->dims);
 	Py_TYPE(a)->tp_free((PyObject*)a);
 }
 
@@ -220,18 +223,31 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 
 // ---- DLPack methods ----------------------------------------------------------------
 
-// export makes a capsule for a: in C alone when nothing could make the export wait or
+// export_tensor exports a into *mt: in C alone when nothing could make the export wait or
 // fail (the engine idle, host memory, no copy), which is the common case; through Go
-// (mxgo_export_capsule) otherwise.
-static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
-	if (materialize(a) < 0) return NULL;
+// (mxgo_export_tensor) otherwise. 0, or -1 with an exception.
+static int export_tensor(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, void** mt) {
+	if (materialize(a) < 0) return -1;
 	if (copy || a->src.dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
-		return mxgo_export_capsule(a->handle, versioned, flags, copy, for_write);
+		return mxgo_export_tensor(a->handle, versioned, flags, copy, for_write, mt);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
-	void* mt = mxgo_dl_export(&a->src, dims, dims + n, versioned, flags);
-	if (!mt) return PyErr_NoMemory();
+	if (!(*mt = mxgo_dl_export(&a->src, dims, dims + n, versioned, flags))) { PyErr_NoMemory(); return -1; }
+	return 0;
+}
+
+// export makes a capsule for a (export_tensor's tensor).
+static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
+	void* mt;
+	if (export_tensor(a, versioned, flags, copy, for_write, &mt) < 0) return NULL;
 	return mxgo_capsule(mt, versioned);
+}
+
+// The exchange API's exports (exchange.c): __dlpack__(max_version=(1, 3)), or
+// to_dlpack_for_read(max_version=(1, 3)) when read_only.
+int mxgo_array_to_tensor(PyObject* o, int read_only, DLManagedTensorVersioned** mt) {
+	ArrayObject* a = (ArrayObject*)o;
+	return export_tensor(a, 1, read_only ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, !read_only && a->src.writable, (void**)mt);
 }
 
 static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -326,6 +342,22 @@ static PyObject* wait_engine(ArrayObject* a, int for_write) {
 }
 
 static PyObject* wait_to_read(ArrayObject* a, PyObject* unused) { return wait_engine(a, 0); }
+
+int mxgo_array_dltensor(PyObject* o, int read_only, DLTensor* t) {
+	ArrayObject* a = (ArrayObject*)o;
+	// The same wait as mxgo_array_to_tensor's, without making the Go side: an array Go has
+	// not seen has no engine work.
+	PyObject* w = wait_engine(a, !read_only && a->src.writable);
+	if (!w) return -1;
+	Py_DECREF(w);
+	int n = a->src.ndim;
+	if (!a->dims && n > 0 && !(a->dims = PyMem_Malloc(2 * (size_t)n * sizeof(int64_t)))) { PyErr_NoMemory(); return -1; }
+	int64_t dims[2 * MXGO_MAX_DIMS];
+	read_dims(a, dims);
+	static int64_t no_dims[1]; // 0-d: non-NULL shape and strides, as exports have
+	mxgo_dl_fill(t, n > 0 ? a->dims : no_dims, &a->src, dims, dims + n);
+	return 0;
+}
 static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait_engine(a, 1); }
 
 static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {

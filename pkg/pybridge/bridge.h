@@ -10,9 +10,11 @@
 //   create.c     empty, fill, from_buffer                              (create.go)
 //   capsule.c    DLPack capsules: exports, imports, destructors        (capsule.go)
 //   invoke.c     operator calls                                        (invoke.go)
+//   exchange.c   DLPack's C exchange API: mxgo's tables, and other types' (exchange.go)
 //   numpy.c      from_numpy and NumPy views, without NumPy's headers
 //   byteview.c   ByteView, the buffer that pickle hands out of band
 //   callback.c   run_async's Python callables on engine threads       (callback.go)
+//   tvm.c        the mxgo._tvm module: TVM-FFI bridge and global functions (tvm.go)
 //
 // The sections below the Py_PYTHON_H test need Python.h (the C files include it first);
 // the Go files see only what is above it.
@@ -25,6 +27,7 @@
 
 // Go owns these facts (facts.go checks each copy here at compile time).
 #define MXGO_PENDING_WORK (-2) // mxgoFastExport: wait (GIL released) and try again
+#define MXGO_TAKE_OWNING (-3)  // mxgoFastInvoke: the result would view borrowed memory
 #define MXGO_NKINDS 7          // mxerr.NumKinds: error kinds, each a Python exception class
 #define MXGO_KIND_MXNET 0      // mxerr.MXNet
 #define MXGO_KIND_VALUE 1      // mxerr.Value
@@ -99,6 +102,14 @@ int64_t mxgo_array_size(PyObject* o);
 // The first byte and byte count of o, a C-contiguous host NDArrayBase; -1 with an
 // exception (TypeError, BufferError) for anything else.
 int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes);
+// For the exchange API, on an NDArrayBase o: an owning export as __dlpack__(max_version=
+// (1, 3)) gives, or to_dlpack_for_read(max_version=(1, 3)) when read_only; and a
+// non-owning view (shape and strides in a buffer o keeps), after the same engine wait.
+// 0, or -1 with an exception.
+int mxgo_array_to_tensor(PyObject* o, int read_only, DLManagedTensorVersioned** mt);
+int mxgo_array_dltensor(PyObject* o, int read_only, DLTensor* t);
+// Whether NDArrayBase o is writable.
+int mxgo_array_writable(PyObject* o);
 
 // ---- create.c (module functions)
 PyObject* mxgo_from_buffer(PyObject* self, PyObject* const* args, Py_ssize_t n);
@@ -109,11 +120,32 @@ PyObject* mxgo_fill(PyObject* self, PyObject* const* args, Py_ssize_t n);
 // Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
 // after the array's pending writes (and reads too when for_write) are done.
 PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
+// The same export as a tensor in *mt: 0, or -1 with an exception.
+int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, void** mt);
+// Imports a foreign (or mxgo's own) managed tensor as import_capsule does, consuming it:
+// its deleter has run when this fails.
+PyObject* mxgo_import_tensor(void* mt, int versioned);
 // Wraps an mxgo export (from mxgo_dl_export or Go) in a capsule that owns it.
 PyObject* mxgo_capsule(void* mt, int versioned);
 // Module functions: import_capsule(capsule), import_object(obj).
 PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap);
 PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
+
+// ---- exchange.c: DLPack's C exchange API
+// The exchange API of type: *api NULL when it has none usable (no attribute, or no table
+// of a major version mxgo speaks: then __dlpack__ serves); -1 with TypeError/ValueError
+// for a malformed attribute. Cached per type.
+int mxgo_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** api);
+// obj's owning export through api into *mt; -1 with an exception when the producer fails.
+int mxgo_exchange_export(const DLPackExchangeAPI* api, PyObject* obj, DLManagedTensorVersioned** mt);
+// from_dlpack(obj) through api: an owning export imported as import_capsule does.
+PyObject* mxgo_exchange_import(const DLPackExchangeAPI* api, PyObject* obj);
+// Adds mxgo's tables to module m (EXCHANGE_API, READ_ONLY_EXCHANGE_API) and to NDArrayBase.
+int mxgo_exchange_init(PyObject* m);
+// Counts an operand invoke.c took through another type's table.
+void mxgo_exchange_count_operand(void);
+// Module function: exchange_counts() -> dict of calls to mxgo's tables, for tests.
+PyObject* mxgo_exchange_counts(PyObject* self, PyObject* unused);
 
 // ---- invoke.c (module function)
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);

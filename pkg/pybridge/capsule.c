@@ -31,20 +31,26 @@ static void capsule_destructor(PyObject* cap) {
 	PyErr_Restore(type, value, tb);
 }
 
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write) {
-	if (mxgo_forked) return mxgo_raise_forked();
-	void* mt = NULL;
+int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, void** mt) {
+	if (mxgo_forked) { mxgo_raise_forked(); return -1; }
+	*mt = NULL;
 	char* msg = NULL;
 	int kind;
 	// An export must not overtake pending engine work on the array; waiting happens with
 	// the GIL released, because engine work may need the GIL (foreign deleters).
-	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, &mt, &msg)) == MXGO_PENDING_WORK) {
+	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, mt, &msg)) == MXGO_PENDING_WORK) {
 		Py_BEGIN_ALLOW_THREADS
 		kind = mxgoFastWait(h, for_write, &msg);
 		Py_END_ALLOW_THREADS
-		if (kind >= 0) return mxgo_raise(kind, msg);
+		if (kind >= 0) break;
 	}
-	if (kind >= 0) return mxgo_raise(kind, msg);
+	if (kind >= 0) { mxgo_raise(kind, msg); return -1; }
+	return 0;
+}
+
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write) {
+	void* mt;
+	if (mxgo_export_tensor(h, versioned, flags, copy, for_write, &mt) < 0) return NULL;
 	return mxgo_capsule(mt, versioned);
 }
 
@@ -130,6 +136,10 @@ PyObject* mxgo_import_capsule(PyObject* self, PyObject* cap) {
 	void* mt = PyCapsule_GetPointer(cap, name);
 	if (!mt) return NULL;
 	if (PyCapsule_SetName(cap, versioned ? USED_VERSIONED : USED_LEGACY) < 0) return NULL;
+	return mxgo_import_tensor(mt, versioned);
+}
+
+PyObject* mxgo_import_tensor(void* mt, int versioned) {
 	PyObject* plain = import_plain(mt, versioned);
 	if (plain != Py_NotImplemented) return plain;
 	Py_DECREF(plain);
@@ -165,6 +175,9 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
 	PyObject* view = mxgo_numpy_view(obj); // NumPy's own arrays need no capsule
 	if (view != Py_NotImplemented) return view;
 	Py_DECREF(view);
+	const DLPackExchangeAPI* api;
+	if (mxgo_exchange_api_of(Py_TYPE(obj), &api) < 0) return NULL;
+	if (api) return mxgo_exchange_import(api, obj);
 	PyObject* dev = PyObject_CallMethodNoArgs(obj, device_name);
 	if (!dev) return NULL;
 	if (!PyTuple_Check(dev) || PyTuple_GET_SIZE(dev) != 2 || !PyLong_Check(PyTuple_GET_ITEM(dev, 0)) ||

@@ -31,6 +31,8 @@ var (
 	_ [mxerr.Buffer - C.MXGO_KIND_BUFFER]struct{}
 	_ [C.MXGO_PENDING_WORK - pendingWork]struct{}
 	_ [pendingWork - C.MXGO_PENDING_WORK]struct{}
+	_ [C.MXGO_TAKE_OWNING - takeOwning]struct{}
+	_ [takeOwning - C.MXGO_TAKE_OWNING]struct{}
 )
 
 // The device types mx.Context names (MXNet's three).

@@ -12,17 +12,78 @@
 // other threads wait. Nothing such an operation does in Go waits for anything.
 #define TINY 4096
 
-static int tiny(PyObject* arrays, PyObject* out) {
+// Elements of a DLTensor, or more than TINY when it does not say.
+static int64_t tensor_size(const DLTensor* t) {
+	if (t->ndim < 0 || t->ndim > MXGO_MAX_DIMS || (t->ndim > 0 && !t->shape)) return TINY + 1;
+	int64_t n = 1;
+	for (int i = 0; i < t->ndim; i++) {
+		if (t->shape[i] < 0 || t->shape[i] > TINY) return TINY + 1;
+		n *= t->shape[i];
+		if (n > TINY) return TINY + 1;
+	}
+	return n;
+}
+
+// Whether the call is tiny: the arrays (and out unless None) without a handle are the
+// views in ts (out's in out_t). While the engine is idle nothing is pending anywhere, so
+// the waits that end a call on borrowed memory return at once too.
+static int tiny(PyObject* arrays, const int64_t* hs, const DLTensor* ts, PyObject* out, const DLTensor* out_t) {
 	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0) return 0; // it might wait
-	int64_t total = out != Py_None ? mxgo_array_size(out) : 0;
-	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(arrays); i++) total += mxgo_array_size(PyTuple_GET_ITEM(arrays, i));
+	int64_t total = out_t ? tensor_size(out_t) : out != Py_None ? mxgo_array_size(out) : 0;
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(arrays) && total <= TINY; i++)
+		total += hs[i] ? mxgo_array_size(PyTuple_GET_ITEM(arrays, i)) : tensor_size(&ts[i]);
 	return total <= TINY;
 }
 
-// invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given. arrays is a
-// tuple of NDArrayBase, out one or None, attrs the parameters' wire form. Go runs with
-// the GIL released: a small ready operation computes right there, and a kernel must not
-// hold up other Python threads (or an engine callback waiting for the GIL).
+// Operands of other frameworks (exchange.c's consumer): each becomes a DLTensor that Go
+// borrows for the call, which finishes (Go waits) before invoke returns, since their
+// memory is not tracked by mxgo's engine. keep holds what must outlive the call.
+typedef struct {
+	DLTensor* ts;    // an input's view where its handle is 0
+	PyObject** keep; // owning imports (new references), nkeep of them
+	int nkeep;
+} foreign_args;
+
+// The exchange API of o's type into *api; 1 when it has none (the Python path takes o),
+// -1 with an exception for a malformed one.
+static int api_of(PyObject* o, const DLPackExchangeAPI** api) {
+	if (mxgo_exchange_api_of(Py_TYPE(o), api) < 0) return -1;
+	return *api ? 0 : 1;
+}
+
+// An NDArray owning o's memory (a new reference in f->keep) and its view in *t.
+static int owning_view(foreign_args* f, const DLPackExchangeAPI* api, PyObject* o, DLTensor* t) {
+	PyObject* arr = mxgo_exchange_import(api, o);
+	if (!arr) return -1;
+	f->keep[f->nkeep++] = arr;
+	return mxgo_array_dltensor(arr, 0, t);
+}
+
+// Input o: its handle in *h, or (*h 0) its view in *t; 1 when the Python path must take it.
+static int input(foreign_args* f, PyObject* o, int64_t* h, DLTensor* t) {
+	*h = 0;
+	if (PyObject_TypeCheck(o, &mxgo_array_base_type)) return mxgo_array_handle(o, "arrays", h);
+	const DLPackExchangeAPI* api;
+	int r = api_of(o, &api);
+	if (r != 0) return r;
+	mxgo_exchange_count_operand();
+	if (!api->dltensor_from_py_object_no_sync) return owning_view(f, api, o, t);
+	if (api->dltensor_from_py_object_no_sync(o, t) == 0) return 0;
+	if (!PyErr_Occurred())
+		PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "%.100s's DLPack exchange API failed to describe it without saying why",
+			Py_TYPE(o)->tp_name);
+	return -1;
+}
+
+// invoke(op_id, arrays, out, attrs) -> NDArray, None when out is an NDArray, or
+// NotImplemented. arrays is a tuple of operands, out one or None, attrs the parameters'
+// wire form. Operands are NDArrays or objects whose type has a DLPack C exchange API;
+// for anything else it returns NotImplemented, and op.py's Python path takes the call
+// (as it does when a result would view another framework's memory mxgo only borrowed).
+// A foreign out is exported owning (its READ_ONLY flag kept) for the length of the call;
+// like an NDArray out, it is what op.py returns. Go runs with the GIL
+// released: a kernel must not hold up other Python threads (or an engine callback
+// waiting for the GIL), though a tiny ready operation on NDArrays computes right there.
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	if (n != 4 || !PyTuple_Check(args[1]) || !PyUnicode_Check(args[3])) {
 		PyErr_SetString(PyExc_TypeError, "invoke(op_id, arrays: tuple, out, attrs: str)");
@@ -33,33 +94,71 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	if (op == -1 && PyErr_Occurred()) return NULL;
 	if (op < 0 || op > INT32_MAX) return PyErr_Format(PyExc_ValueError, "invoke: unknown operator id %ld", op);
 	Py_ssize_t k = PyTuple_GET_SIZE(args[1]);
-	int64_t stack[STACK_ARRAYS];
-	int64_t* hs = k <= STACK_ARRAYS ? stack : PyMem_Malloc(k * sizeof(int64_t));
-	if (!hs) return PyErr_NoMemory();
-	int64_t out = 0;
 	Py_ssize_t alen;
 	const char* attrs = PyUnicode_AsUTF8AndSize(args[3], &alen);
-	int bad = !attrs || (args[2] != Py_None && mxgo_array_handle(args[2], "out", &out) < 0);
-	for (Py_ssize_t i = 0; i < k && !bad; i++) bad = mxgo_array_handle(PyTuple_GET_ITEM(args[1], i), "arrays", &hs[i]) < 0;
-	if (bad || alen > INT32_MAX || k > INT32_MAX) {
-		if (hs != stack) PyMem_Free(hs);
-		if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "invoke: too many arrays or attributes");
-		return NULL;
+	if (!attrs) return NULL;
+	if (alen > INT32_MAX || k > INT32_MAX) return PyErr_Format(PyExc_ValueError, "invoke: too many arrays or attributes");
+	int64_t hstack[STACK_ARRAYS];
+	DLTensor tstack[STACK_ARRAYS];
+	PyObject* kstack[STACK_ARRAYS];
+	int heap = k > STACK_ARRAYS;
+	int64_t* hs = heap ? PyMem_Malloc(k * sizeof(int64_t)) : hstack;
+	foreign_args f = {heap ? PyMem_Malloc(k * sizeof(DLTensor)) : tstack, heap ? PyMem_Malloc(k * sizeof(PyObject*)) : kstack, 0};
+	PyObject* result = NULL;
+	if (!hs || !f.ts || !f.keep) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	PyObject* out = args[2];
+	int64_t out_h = 0;
+	DLTensor out_t, *out_tp = NULL;
+	DLManagedTensorVersioned* out_mt = NULL; // a foreign out's export, for its READ_ONLY flag
+	uint64_t out_flags = 0;
+	int r = 0;
+	if (out != Py_None && PyObject_TypeCheck(out, &mxgo_array_base_type)) {
+		r = mxgo_array_handle(out, "out", &out_h);
+	} else if (out != Py_None) {
+		const DLPackExchangeAPI* api;
+		if ((r = api_of(out, &api)) == 0 && (r = mxgo_exchange_export(api, out, &out_mt)) == 0) {
+			out_t = out_mt->dl_tensor;
+			out_tp = &out_t;
+			out_flags = out_mt->flags & MXGO_DLPACK_FLAG_READ_ONLY;
+		}
+	}
+	int foreign = out_tp != NULL;
+	for (Py_ssize_t i = 0; i < k && r == 0; i++) {
+		r = input(&f, PyTuple_GET_ITEM(args[1], i), &hs[i], &f.ts[i]);
+		foreign |= hs[i] == 0;
+	}
+	if (r != 0) {
+		if (r > 0) result = Py_NewRef(Py_NotImplemented);
+		goto done;
 	}
 	int64_t h = 0;
 	mxgo_desc d;
 	char* msg = NULL;
 	int kind;
-	// The tuple, its arrays and attrs stay alive through the call: the caller holds them.
-	if (tiny(args[1], args[2])) {
-		kind = mxgoFastInvoke((int)op, hs, (int)k, out, (char*)attrs, (int)alen, &h, &d, &msg);
+	// The tuple, its operands and attrs stay alive through the call: the caller holds them.
+	if (tiny(args[1], hs, f.ts, out, out_tp)) {
+		kind = mxgoFastInvoke((int)op, hs, foreign ? f.ts : NULL, (int)k, out_h, out_tp, out_flags, (char*)attrs, (int)alen, &h,
+			&d, &msg);
 	} else {
 		Py_BEGIN_ALLOW_THREADS
-		kind = mxgoFastInvoke((int)op, hs, (int)k, out, (char*)attrs, (int)alen, &h, &d, &msg);
+		kind = mxgoFastInvoke((int)op, hs, foreign ? f.ts : NULL, (int)k, out_h, out_tp, out_flags, (char*)attrs, (int)alen, &h,
+			&d, &msg);
 		Py_END_ALLOW_THREADS
 	}
-	if (hs != stack) PyMem_Free(hs);
-	if (kind >= 0) return mxgo_raise(kind, msg);
-	if (!h) Py_RETURN_NONE;
-	return mxgo_new_array(h, &d);
+	if (kind == MXGO_TAKE_OWNING) result = Py_NewRef(Py_NotImplemented);
+	else if (kind >= 0) mxgo_raise(kind, msg);
+	else if (h) result = mxgo_new_array(h, &d);
+	else result = Py_NewRef(Py_None); // written into out, which op.py returns as given
+done:
+	if (out_mt) mxgo_dl_call_versioned_deleter(out_mt);
+	for (int i = 0; i < f.nkeep; i++) Py_DECREF(f.keep[i]);
+	if (heap) {
+		PyMem_Free(hs);
+		PyMem_Free(f.ts);
+		PyMem_Free(f.keep);
+	}
+	return result;
 }

@@ -35,6 +35,7 @@ static PyMethodDef methods[] = {
 	{"set_numpy", (PyCFunction)(void (*)(void))mxgo_set_numpy, METH_FASTCALL, "set_numpy(...): see numpy.c"},
 	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
 	 "invoke(op_id, arrays, out, attrs) -> NDArray, or None when out is given (see op.py)"},
+	{"exchange_counts", mxgo_exchange_counts, METH_NOARGS, "exchange_counts() -> calls to the DLPack exchange API tables (exchange.c)"},
 	{"in_forked_child", in_forked_child, METH_NOARGS, "in_forked_child() -> whether this process is a fork (pkg/proc)"},
 	{"set_array_class", set_array_class, METH_O, "set_array_class(cls): the class of arrays made in C"},
 	{"set_error_classes", (PyCFunction)(void (*)(void))mxgo_set_error_classes, METH_FASTCALL, "set the exception classes"},
@@ -60,7 +61,7 @@ PyObject* mxgo_fastpath_module(void) {
 		Py_DECREF(m);
 		return NULL;
 	}
-	if (PyModule_AddStringConstant(m, "FORKED_MESSAGE", mxgo_forked_message) < 0) {
+	if (mxgo_exchange_init(m) < 0 || PyModule_AddStringConstant(m, "FORKED_MESSAGE", mxgo_forked_message) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

@@ -8,7 +8,7 @@ results, lists of arrays, optional arrays), ndarray (NDArray and creation), call
 """
 from . import layout, linalg, loss, op_multi, random
 from .callback import DLPackView, run_async
-from .dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
+from .dlpack import ReadOnlyDLPack, from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from .io import load, load_frombuffer, save
 from .ndarray import NDArray, arange, array, empty, eye, from_numpy, full, linspace, ones, waitall, zeros
 from .op import PUBLIC as _OPS
@@ -21,7 +21,7 @@ globals().update(layout.FUNCTIONS)  # split (a list of arrays), concatenate, Seq
 globals().update(loss.FUNCTIONS)  # CTCLoss, ctc_loss (optional length arrays)
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "waitall", "random",
-           "linalg", "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
+           "linalg", "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write", "ReadOnlyDLPack",
            "run_async", "DLPackView", "save", "load", "load_frombuffer"] + sorted(_OPS) + sorted(linalg.FLAT)
 __all__ += ["moments", "histogram"]  # op_multi.FUNCTIONS, but for topk (a registry name)
 __all__ += sorted(layout.FUNCTIONS) + sorted(loss.FUNCTIONS)

@@ -6,6 +6,7 @@ from ._ops import *  # noqa: F403 - generated names, listed in _ops.__all__
 from ._ops import __all__ as __all__
 from .callback import DLPackView as DLPackView
 from .callback import run_async as run_async
+from .dlpack import ReadOnlyDLPack as ReadOnlyDLPack
 from .dlpack import from_dlpack as from_dlpack
 from .dlpack import to_dlpack_for_read as to_dlpack_for_read
 from .dlpack import to_dlpack_for_write as to_dlpack_for_write
@@ -41,7 +42,7 @@ from .ndarray import zeros as zeros
 
 __all__ += ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "waitall", "random",
             "linalg", "linalg_gelqf", "linalg_slogdet",
-            "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write",
+            "from_dlpack", "from_numpy", "to_dlpack_for_read", "to_dlpack_for_write", "ReadOnlyDLPack",
             "run_async", "DLPackView", "save", "load", "load_frombuffer",
             "split", "SliceChannel", "split_v2", "concatenate", "moveaxis", "onehot_encode",
             "SequenceMask", "SequenceLast", "SequenceReverse", "CTCLoss", "ctc_loss"]

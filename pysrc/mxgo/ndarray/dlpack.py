@@ -1,19 +1,20 @@
 """DLPack import (``from_dlpack``) and MXNet's module forms of the exports.
 
 Export lives on NDArray (``to_dlpack_for_read``, ``to_dlpack_for_write``, ``__dlpack__``,
-in C). ``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for
-one. This module needs only the C fast path, so that op.py can import any DLPack producer
-without depending on ndarray.py.
+in C, and DLPack 1.3's C exchange API on its type); ``ReadOnlyDLPack`` exports read-only.
+``from_dlpack`` consumes capsules (``fastpath.import_capsule``) or asks objects for one,
+through their type's C exchange API when it has one. This module needs only the C fast
+path, so that op.py can import any DLPack producer without depending on ndarray.py.
 """
 import datetime
 import numbers
 
 import numpy as np
 
-from ..base import FACTS, MXNetBufferError, MXNetTypeError, fastpath
+from ..base import FACTS, MXNetBufferError, MXNetTypeError, MXNetValueError, fastpath
 from ..context import Context
 
-__all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
+__all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write", "ReadOnlyDLPack"]
 
 _import_capsule = fastpath.import_capsule
 _import_object = fastpath.import_object
@@ -40,6 +41,46 @@ def to_dlpack_for_write(data, max_version=None):
     return data.to_dlpack_for_write(max_version)
 
 
+class ReadOnlyDLPack(fastpath.ReadOnlyDLPackBase):
+    """A read-only, zero-copy DLPack view of an NDArray, for exchange only (PyTorch's
+    ``torch.utils.dlpack.ReadOnlyTensorWrapper``): ``ReadOnlyDLPack(x)`` declares that
+    consumers must not write ``x``'s memory. Consumers get versioned tensors flagged
+    READ_ONLY, after ``x``'s pending writes (not its pending reads, as
+    ``to_dlpack_for_read``), through ``__dlpack__`` and through the read-only C exchange
+    API that its type carries (``__dlpack_c_exchange_api__``, which TVM-FFI uses).
+    ``copy=True`` exports a writable copy. The wrapped array is ``.array``."""
+
+    __slots__ = ()
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The array's read-only capsule; a legacy one (no max_version) cannot say read-only,
+        so BufferError unless ``copy=True``."""
+        if copy is not None and not isinstance(copy, bool):
+            raise MXNetTypeError("copy must be None, True or False, got %r" % (copy,))
+        if copy:
+            return self.array.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=True)
+        if stream is not None:
+            if not isinstance(stream, int) or isinstance(stream, bool):
+                raise MXNetTypeError("stream must be None or an int, got %s" % type(stream).__name__)
+            if stream != -1:
+                raise MXNetValueError("stream=%r is not valid for CPU arrays (use None or -1)" % (stream,))
+        if dl_device is not None:
+            if not (isinstance(dl_device, tuple) and len(dl_device) == 2):
+                raise MXNetTypeError("dl_device must be a (device_type, device_id) tuple, got %r" % (dl_device,))
+            if dl_device != _CPU and dl_device != self.array.__dlpack_device__():
+                raise MXNetBufferError("cannot export to DLPack device %r: the array is on %r"
+                                       % (dl_device, self.array.__dlpack_device__()))
+        if max_version is None or (isinstance(max_version, tuple) and max_version and max_version[0] == 0):
+            raise MXNetBufferError("a read-only export needs a versioned DLPack capsule (max_version=(1, 0) or newer)")
+        return self.array.to_dlpack_for_read(max_version=max_version)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __repr__(self):
+        return "ReadOnlyDLPack(%r)" % (self.array,)
+
+
 def from_dlpack(obj, *, device=None, copy=None):
     """Returns an NDArray for a DLPack capsule or an object with ``__dlpack__``.
 
@@ -49,7 +90,14 @@ def from_dlpack(obj, *, device=None, copy=None):
     ``copy=None`` shares memory; ``copy=True`` returns memory mxgo owns (the producer's
     copy when it made one, else mxgo's); ``copy=False`` never copies. ``device`` must be
     None or the CPU: mxgo has no other back end, so any other device raises BufferError.
-    READ_ONLY tensors give non-writable arrays."""
+    READ_ONLY tensors give non-writable arrays.
+
+    An object whose type has DLPack 1.3's C exchange API (``__dlpack_c_exchange_api__``,
+    PyTorch's tensors) is imported through it, in C (the table is looked up once per type);
+    a table of another major version (none of major 1 on its ``prev_api`` chain) leaves
+    ``__dlpack__`` to serve. A malformed attribute raises instead of being skipped:
+    TypeError when it is not a PyCapsule, ValueError for another capsule name or a table
+    without ``managed_tensor_from_py_object_no_sync``."""
     if copy is None and device is None:  # the steps below, in C
         if type(obj) is _Capsule:
             return _import_capsule(obj)

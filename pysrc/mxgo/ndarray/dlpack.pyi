@@ -1,12 +1,23 @@
-from typing_extensions import CapsuleType
+from typing_extensions import CapsuleType, Self
+
+from typing import ClassVar
 
 from .._typing import Device, SupportsDLPack
 from .ndarray import NDArray
 
-__all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
+__all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write", "ReadOnlyDLPack"]
 
 MAX_VERSION: tuple[int, int]
 
 def to_dlpack_for_read(data: NDArray, max_version: tuple[int, int] | None = None) -> CapsuleType: ...
 def to_dlpack_for_write(data: NDArray, max_version: tuple[int, int] | None = None) -> CapsuleType: ...
 def from_dlpack(obj: SupportsDLPack | CapsuleType, *, device: Device | None = None, copy: bool | None = None) -> NDArray: ...
+
+class ReadOnlyDLPack:
+    __dlpack_c_exchange_api__: ClassVar[CapsuleType]
+    def __new__(cls, array: NDArray) -> Self: ...
+    @property
+    def array(self) -> NDArray: ...
+    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> CapsuleType: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...

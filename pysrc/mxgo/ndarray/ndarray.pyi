@@ -14,6 +14,7 @@ _Operand: TypeAlias = "NDArray | Scalar"  # what x + y, x < y, ... take: an NDAr
 
 class NDArray:
     __array_ufunc__: ClassVar[None]  # NumPy's operators and ufuncs refuse NDArrays
+    __dlpack_c_exchange_api__: ClassVar[CapsuleType]  # DLPack 1.3's C exchange API (a PyCapsule)
     def __new__(cls, handle: int) -> Self: ...  # a Go handle: mxgo's functions make arrays
     # ---- metadata
     @property

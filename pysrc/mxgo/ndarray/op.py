@@ -121,8 +121,25 @@ def _as_array(x, name):
 
 
 def invoke(name, arrays, params=None, out=None):
-    """Runs operator ``name`` on ``arrays`` with ``params`` (a dict), into ``out`` if given."""
+    """Runs operator ``name`` on ``arrays`` with ``params`` (a dict), into ``out`` if given.
+
+    NDArrays, and objects whose type has a DLPack C exchange API (PyTorch's tensors), go
+    straight to C (fastpath.invoke), which finishes calls on foreign memory before
+    returning; other DLPack producers are imported here first."""
     info = OPS[name]
+    encoded = []
+    kinds = info["kinds"]
+    for k, v in (params or {}).items():
+        if k not in kinds:
+            raise MXNetTypeError("%s() got an unexpected keyword argument %r" % (name, k))
+        try:
+            encoded.append("%s=%s" % (k, _ENCODE[kinds[k]](v)))
+        except (TypeError, ValueError, OverflowError) as err:
+            raise mxnet_error(type(err))("%s(): bad value for %s: %s" % (name, k, err)) from None
+    attrs = ";".join(encoded)
+    result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
+    if result is not NotImplemented:
+        return out if result is None else result
     foreign = False
     handles = []
     for i, a in enumerate(arrays):
@@ -133,31 +150,12 @@ def invoke(name, arrays, params=None, out=None):
     if out is not None:
         out_arr, f = _as_array(out, "out")
         foreign |= f
-    encoded = []
-    kinds = info["kinds"]
-    for k, v in (params or {}).items():
-        if k not in kinds:
-            raise MXNetTypeError("%s() got an unexpected keyword argument %r" % (name, k))
-        try:
-            encoded.append("%s=%s" % (k, _ENCODE[kinds[k]](v)))
-        except (TypeError, ValueError, OverflowError) as err:
-            raise mxnet_error(type(err))("%s(): bad value for %s: %s" % (name, k, err)) from None
-    result = fastpath.invoke(info["id"], tuple(handles), out_arr, ";".join(encoded))
+    result = fastpath.invoke(info["id"], tuple(handles), out_arr, attrs)
     if result is None:  # written into out
         result = out_arr
     if foreign:
         result.wait_to_read()  # the other framework may read (or reuse) its memory at once
-    return out if isinstance(out, _Array) else result  # x += y keeps x the same object
-
-
-def _all_ndarrays(arrays, out):
-    """Whether every array (and out, unless None) is an mxgo NDArray."""
-    if out is not None and not isinstance(out, _Array):
-        return False
-    for a in arrays:
-        if not isinstance(a, _Array):
-            return False
-    return True
+    return result if out is None else out  # out as given: x += y keeps x, torch's out= stays torch's
 
 
 def _make(info):
@@ -186,9 +184,10 @@ def _make(info):
     op_id = info["id"]
 
     def call(arrays, values, out):
-        if not values and _all_ndarrays(arrays, out):  # what invoke would do, without its checks
+        if not values:  # what invoke would do, without its checks
             result = fastpath.invoke(op_id, tuple(arrays), out, "")
-            return out if result is None else result
+            if result is not NotImplemented:
+                return out if result is None else result
         if scalar_op and len(arrays) == 2 and (is_scalar(arrays[0]) or is_scalar(arrays[1])):
             reverse = is_scalar(arrays[0])
             if reverse and is_scalar(arrays[1]):
@@ -205,7 +204,8 @@ def _make(info):
         doc.append("%s : NDArray or DLPack-compatible array" % n.lstrip("*"))
     for p in params:
         doc.append("%s : %s%s\n    %s" % (p["name"], p["kind"], "" if p["default"] == "" else ", optional", p["doc"]))
-    doc.append("out : NDArray or DLPack-compatible array, optional\n    Where to write the result; returned as an NDArray.")
+    doc.append("out : NDArray or DLPack-compatible array, optional\n"
+               "    Where to write the result; returned as given (as NumPy and PyTorch do).")
     if info["dtypes"]:
         doc += ["", "Supported dtypes: " + ", ".join(info["dtypes"]) + "."]
     fn.__doc__ = "\n".join(doc)
