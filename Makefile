@@ -19,8 +19,9 @@
 #   make demo       run examples/demo.py
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
 #   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
-#   make bench      bench/bench_exchange.py, bench/bench_ops.py and make soak (under 10 minutes;
-#                   results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
+#   make bench      bench/bench_exchange.py (DLPack, its C exchange API), bench/bench_ops.py, the
+#                   operator families' and the TVM bridge's bench/bench_*.py, and make soak (about 15
+#                   minutes; results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make soak       a million round trips per exchange path (bench/results/soak.md)
 #   make clean      build outputs                 make distclean   clean + the venvs
 #
@@ -44,7 +45,7 @@ LEGACY_PY     := $(LEGACY)/bin/python
 MXNET         := .venv-mxnet
 MXNET_PY      := $(MXNET)/bin/python
 APT_PACKAGES  := python3-numpy python3-torch python3-pytest python3-hypothesis python3-venv python3-dev \
-                 libgomp1 libquadmath0
+                 libgomp1 libquadmath0 g++ ninja-build
 SUDO          := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 export DEBIAN_FRONTEND := noninteractive
 
@@ -246,7 +247,7 @@ BENCH_OPS_FLAGS ?= --budget 300
 bench: setup build
 	$(PY) bench/bench_exchange.py
 	$(PY) bench/bench_ops.py $(BENCH_OPS_FLAGS)
-	for b in shape math sort layout lapack nn index; do $(PY) bench/bench_$$b.py || exit 1; done
+	for b in shape math sort layout lapack nn index tvm; do $(PY) bench/bench_$$b.py || exit 1; done
 	$(MAKE) --no-print-directory soak
 
 # A million round trips per exchange path against the installed wheel (about 2 minutes):

@@ -13,6 +13,7 @@ AssertionError (or anything else) when mxgo misbehaves.
 """
 import datetime
 import gc
+import importlib.util
 import os
 import pickle
 
@@ -226,6 +227,29 @@ class _AlwaysTypeError:
 
 simple("producer/dlpack_refuses_every_signature", TypeError, "no signature works",
        lambda: mx.nd.from_dlpack(_AlwaysTypeError()), foreign=True)
+
+
+# ------------------------------------------------- DLPack C exchange API (exchange.c)
+# A type's __dlpack_c_exchange_api__ that is not a capsule named "dlpack_exchange_api"
+# raises (it is not silently skipped for __dlpack__), for from_dlpack and for operators.
+
+def _with_table(attr):
+    cls = type("_Tabled", (), {"__dlpack_c_exchange_api__": attr, "__dlpack__": lambda self, **kw: mx.nd.ones(3).__dlpack__(**kw),
+                               "__dlpack_device__": lambda self: (1, 0)})
+    return cls()
+
+
+_TABLES = {"not_a_capsule": (42, TypeError, "must be a PyCapsule"),
+           "wrong_capsule_name": (datetime.datetime_CAPI, ValueError, "not 'dlpack_exchange_api'")}
+for _name, (_attr, _exc, _match) in _TABLES.items():
+    simple("exchange/from_dlpack_" + _name, _exc, _match, lambda a=_attr: mx.nd.from_dlpack(_with_table(a)))
+    case("exchange/operator_" + _name, _exc, _match, lambda arrs, a=_attr: mx.nd.add(arrs[0], _with_table(a), out=arrs[0]),
+         intact=lambda: [mx.nd.ones(3)])
+simple("exchange/read_only_wrapper_of_numpy", TypeError, "wraps an NDArray", lambda: mx.nd.ReadOnlyDLPack(np.ones(2)))
+simple("exchange/read_only_wrapper_legacy_capsule", BufferError, "versioned",
+       lambda: mx.nd.ReadOnlyDLPack(mx.nd.ones(2)).__dlpack__())
+case("exchange/operator_out_read_only_wrapper", ValueError, "read-only",
+     lambda arrs: mx.nd.add(arrs[0], arrs[0], out=mx.nd.ReadOnlyDLPack(arrs[1])), intact=lambda: [mx.nd.ones(3), mx.nd.zeros(3)])
 
 
 # ------------------------------------------- invalid DLTensor fields (capsule and object)
@@ -515,6 +539,57 @@ def _async_failure():
 
 
 simple("engine/run_async_error_at_wait_and_waitall", mx.MXNetError, "ZeroDivisionError", _async_failure)
+
+
+# ---------------------------------------------------------------------------- TVM-FFI
+# mxgo.tvm_bridge, where tvm_ffi is installed (not in the legacy environment): bad calls
+# of a bridged function raise at call time, and mxgo's global functions raise for tvm_ffi
+# (foreign: tvm_ffi raises the built-in type), both leaving the arrays alone.
+
+class _OnGPU:
+    """A DLPack producer whose tensor is on a CUDA device."""
+
+    def __dlpack__(self, **kwargs):
+        raise BufferError("not on the CPU")
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+
+if importlib.util.find_spec("tvm_ffi") is not None:
+    import tvm_ffi
+
+    from mxgo import tvm_bridge
+
+    def _ffi_add():
+        return tvm_ffi.get_global_func("mxgo.nd.add")
+
+    def _bridged_add():
+        return tvm_bridge.to_mxgo_func(_ffi_add(), const_loc=[0, 1])
+
+    def _read_only_np():
+        a = np.ones(3, np.float32)
+        a.flags.writeable = False
+        return a
+
+    for _name, (_exc, _match, _call) in {
+        "not_a_function": (TypeError, "tvm_ffi.Function", lambda a: tvm_bridge.to_mxgo_func(len)),
+        "const_loc_not_ints": (TypeError, "const_loc", lambda a: tvm_bridge.to_mxgo_func(_ffi_add(), const_loc=["0"])),
+        "const_loc_out_of_range": (ValueError, "out of range", lambda a: _bridged_add()(a[0])),
+        "argument_not_an_array": (TypeError, "argument 2", lambda a: _bridged_add()(a[0], a[1], "out")),
+        "read_only_written": (BufferError, "read-only", lambda a: _bridged_add()(a[0], a[1], a[2])),
+        "written_on_gpu": (BufferError, "", lambda a: _bridged_add()(a[0], a[1], _OnGPU())),
+    }.items():
+        case("tvm/bridge_" + _name, _exc, _match, lambda a, c=_call: c(a),
+             intact=lambda: [mx.nd.ones((3,)), torch.ones(3), _read_only_np()])
+    for _name, (_exc, _match, _call) in {
+        "shapes": (ValueError, "broadcast", lambda a: _ffi_add()(a[0], a[1][:2], a[2])),
+        "out_dtype": (TypeError, "out has dtype", lambda a: _ffi_add()(a[0], a[1], a[2])),
+        "param_type": (TypeError, "parameter axis", lambda a: tvm_ffi.get_global_func("mxgo.nd.sum")(a[0], None, "x")),
+        "too_many_params": (TypeError, "takes 0 parameter", lambda a: _ffi_add()(a[0], a[1], None, 1)),
+    }.items():
+        case("tvm/global_" + _name, _exc, _match, lambda a, c=_call: c(a), foreign=True,
+             intact=lambda: [torch.ones(3), torch.ones(3), np.zeros(3)])
 
 
 # ---------------------------------------------------------------------------- pickles

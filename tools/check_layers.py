@@ -20,7 +20,8 @@ LAYERS = {
     "pkg/mxerr": 0, "pkg/device": 0, "pkg/cmem": 0, "pkg/engine": 0, "pkg/proc": 0, "internal/simd": 0,
     "pkg/ndarray": 1,
     "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2, "pkg/ndfile": 2,
-    "pkg/pybridge": 3,
+    "pkg/tvmffi": 3,
+    "pkg/pybridge": 4,
 }
 PYTHON_H = re.compile(r'#\s*include\s*[<"]Python\.h[>"]')
 CPYTHON_OK = {"pkg/pybridge"}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -398,6 +399,17 @@ func (e *Engine) WaitAll() error {
 	err := e.errs[0]
 	e.errs = nil
 	return err
+}
+
+// Forget drops err from the errors the next WaitAll returns: for a caller that waited for
+// its operation and reported err itself (a TVM-FFI global function), so that a later
+// WaitAll does not raise it again to someone else.
+func (e *Engine) Forget(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if i := slices.IndexFunc(e.errs, func(x error) bool { return errors.Is(x, err) }); i >= 0 {
+		e.errs = slices.Delete(e.errs, i, i+1)
+	}
 }
 
 func pruneFinished(ops []*op) []*op {
