@@ -78,8 +78,16 @@ def generate(names, arch):
 def build(include, out):
     cc = shlex.split(os.environ.get("CC") or "gcc")
     ar = shlex.split(os.environ.get("AR") or "ar")
-    machine = subprocess.run(cc + ["-dumpmachine"], check=True, capture_output=True, text=True).stdout.strip()
-    arch = "aarch64" if machine.startswith(("aarch64", "arm64")) else "x86_64"
+    # the target, from the compiler's predefined macros (zig cc has no -dumpmachine)
+    probe = subprocess.run(cc + ["-E", "-P", "-x", "c", "-"], input="__aarch64__ __x86_64__\n",
+                           check=True, capture_output=True, text=True).stdout.split()
+    if probe == ["1", "__x86_64__"]:
+        arch = "aarch64"
+    elif probe == ["__aarch64__", "1"]:
+        arch = "x86_64"
+    else:
+        sys.exit("cudashim.py: %s compiles for neither x86-64 nor AArch64 (%s)" % (" ".join(cc), probe))
+    machine = arch
     names = cuda_names(cc, include)
     table_c, tramp_s = generate(names, arch)
     h = hashlib.sha256()
