@@ -46,10 +46,12 @@ def fake(tmp_path_factory):
     return lib
 
 
-def run(code, **env):
-    """Runs PRELUDE + code in a fresh interpreter with env added; fails on any error."""
+def run(code, prelude="", **env):
+    """Runs PRELUDE, prelude and code (dedented) in a fresh interpreter with env added;
+    fails on any error. The script prints a marker at its end, which must be seen."""
     full = dict(os.environ, **env)
-    res = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code) + "\nprint('script passed')"],
+    script = PRELUDE + prelude + "\n" + textwrap.dedent(code) + "\nprint('script passed')"
+    res = subprocess.run([sys.executable, "-c", script],
                          env=full, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0 and "script passed" in res.stdout, res.stdout + res.stderr
     return res.stdout
@@ -210,7 +212,7 @@ def test_operators_without_gpu_kernels_refuse_device_arrays(fake):
         x.T.asnumpy()
     with pytest.raises(BufferError, match="not in host memory"):
         memoryview(mx.base.fastpath.ByteView(x))
-    with pytest.raises(BufferError):
+    with pytest.raises((BufferError, RuntimeError)):  # NumPy: "Unsupported device in DLTensor"
         np.from_dlpack(x)
     assert stats()["dtoh"] == before["dtoh"]  # no silent host round trip
     np.testing.assert_array_equal(x.asnumpy(), np.ones((2, 3), np.float32))  # x is intact
@@ -218,15 +220,22 @@ def test_operators_without_gpu_kernels_refuse_device_arrays(fake):
     """, MXGO_LIBCUDA=fake)
 
 
-def test_pickle_keeps_the_device(fake):
+def test_pickle_and_save_device_arrays(fake, tmp_path):
     run("""
     x = mx.nd.array([[1, 2], [3, 4]], ctx=mx.gpu(1))
     for protocol in (2, 5):
         y = pickle.loads(pickle.dumps(x, protocol=protocol))
         assert y.context == mx.gpu(1)
         np.testing.assert_array_equal(y.asnumpy(), x.asnumpy())
+    path = %r
+    mx.nd.save(path, {"x": x, "row": x[1]})
+    back = mx.nd.load(path)  # MXNet's format keeps gpu(1) in the record; it loads on the CPU
+    np.testing.assert_array_equal(back["x"].asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal(back["row"].asnumpy(), [3, 4])
+    with pytest.raises(NotImplementedError, match="non-contiguous"):
+        mx.nd.save(path, [x.T])
     no_misuse()
-    """, MXGO_LIBCUDA=fake, FAKECUDA_DEVICES="2")
+    """ % str(tmp_path / "x.params"), MXGO_LIBCUDA=fake, FAKECUDA_DEVICES="2")
 
 
 @pytest.mark.parametrize("fail, call, error, match", [
@@ -255,3 +264,113 @@ def test_failed_driver_calls_raise(fake, fail, call, error, match):
     assert count("live_allocs") == 0  # whatever was allocated went back
     no_misuse()
     """ % (error, match, call), MXGO_LIBCUDA=fake, FAKECUDA_FAIL=fail)
+
+
+# ---------------------------------------------------------------------------- DLPack export
+
+CONSUMER = """
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c_uint8, c_uint16, c_uint32,
+                    c_uint64, c_void_p, py_object, pythonapi, byref, c_size_t, c_int)
+class DLDevice(Structure):
+    _fields_ = [("device_type", c_int32), ("device_id", c_int32)]
+class DLDataType(Structure):
+    _fields_ = [("code", c_uint8), ("bits", c_uint8), ("lanes", c_uint16)]
+class DLTensor(Structure):
+    _fields_ = [("data", c_void_p), ("device", DLDevice), ("ndim", c_int32), ("dtype", DLDataType),
+                ("shape", POINTER(c_int64)), ("strides", POINTER(c_int64)), ("byte_offset", c_uint64)]
+class Versioned(Structure):
+    pass
+Versioned._fields_ = [("major", c_uint32), ("minor", c_uint32), ("manager_ctx", c_void_p),
+                      ("deleter", CFUNCTYPE(None, POINTER(Versioned))), ("flags", c_uint64), ("dl_tensor", DLTensor)]
+class Legacy(Structure):
+    pass
+Legacy._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", c_void_p), ("deleter", CFUNCTYPE(None, POINTER(Legacy)))]
+pythonapi.PyCapsule_GetPointer.restype = c_void_p
+pythonapi.PyCapsule_GetPointer.argtypes = [py_object, c_char_p]
+pythonapi.PyCapsule_SetName.argtypes = [py_object, c_char_p]
+pythonapi.PyCapsule_IsValid.argtypes = [py_object, c_char_p]
+consumed = []
+def consume(cap):
+    '''A counting DLPack consumer: reads the tensor (its bytes through the fake's peek),
+    marks the capsule used and calls the deleter, as a framework's from_dlpack would.'''
+    versioned = pythonapi.PyCapsule_IsValid(cap, b"dltensor_versioned")
+    name = b"dltensor_versioned" if versioned else b"dltensor"
+    mt = (Versioned if versioned else Legacy).from_address(pythonapi.PyCapsule_GetPointer(cap, name))
+    t = mt.dl_tensor
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    n = int(np.prod(shape)) * t.dtype.bits // 8
+    buf = (c_uint8 * max(n, 1))()
+    assert fake.fakecuda_peek(c_size_t(t.data + t.byte_offset), buf, c_size_t(n)) == 0, "not device memory"
+    got = dict(device=(t.device.device_type, t.device.device_id), shape=shape, bytes=bytes(buf)[:n],
+               flags=mt.flags if versioned else None, data=t.data)
+    pythonapi.PyCapsule_SetName(cap, b"used_" + name)
+    mt.deleter(byref(mt))
+    consumed.append(got)
+    return got
+fake.fakecuda_log.restype = c_char_p
+def log():
+    return fake.fakecuda_log().decode()
+def consumer_stream():
+    '''A stream the consumer made itself, in gpu(0)'s primary context on this thread.'''
+    ctx, s = c_void_p(), c_void_p()
+    assert fake.cuDevicePrimaryCtxRetain(byref(ctx), 0) == 0 and fake.cuCtxSetCurrent(ctx) == 0
+    assert fake.cuStreamCreate(byref(s), 0) == 0
+    return s.value
+"""
+
+
+def test_dlpack_export_of_device_arrays(fake):
+    run("""
+    x = mx.nd.array(np.arange(6, dtype=np.float32).reshape(2, 3), ctx=mx.gpu(1))
+    assert x.__dlpack_device__() == (2, 1)
+    want = np.arange(6, dtype=np.float32).tobytes()
+    got = consume(x.__dlpack__(max_version=(1, 0)))
+    assert got["device"] == (2, 1) and got["shape"] == (2, 3) and got["bytes"] == want and got["flags"] == 0
+    got = consume(x.to_dlpack_for_read())  # MXNet's: legacy, after the engine's writes
+    assert got["device"] == (2, 1) and got["bytes"] == want
+    row = consume(x[1].__dlpack__(max_version=(1, 0)))  # a view: its own offset
+    assert row["bytes"] == want[12:] and row["shape"] == (3,)
+    c = consume(x.__dlpack__(max_version=(1, 0), copy=True))  # a copy on the device
+    assert c["bytes"] == want and c["data"] != got["data"] and c["flags"] & 2  # IS_COPIED
+    assert mx.base.core.LiveExports() == 0
+    # the storage outlives the array while a capsule holds it, and is freed once
+    frees = count("cuMemFree_v2")
+    cap = x.__dlpack__(max_version=(1, 0))
+    del x
+    gc.collect()
+    assert count("cuMemFree_v2") == frees
+    assert consume(cap)["bytes"] == want
+    del cap
+    gc.collect()
+    assert count("cuMemFree_v2") == frees + 1 and count("live_allocs") == 0
+    y = mx.nd.ones((2,), ctx=mx.gpu(0))
+    with pytest.raises((BufferError, RuntimeError)):
+        np.from_dlpack(y)  # NumPy takes host memory only
+    with pytest.raises(BufferError, match="another device"):
+        y.__dlpack__(dl_device=(1, 0))
+    assert y.__dlpack__(dl_device=(2, 0)) is not None
+    no_misuse()
+    """, CONSUMER, MXGO_LIBCUDA=fake, FAKECUDA_DEVICES="2")
+
+
+def test_dlpack_stream_hand_over(fake):
+    run("""
+    x = mx.nd.full((4,), 3.0, ctx=mx.gpu(0), dtype="float64")  # a staged copy on the legacy stream
+    for stream in (None, -1, 1):  # nothing to order: the consumer syncs itself, or shares the legacy stream
+        consume(x.__dlpack__(max_version=(1, 0), stream=stream))
+    assert log() == "" and stats()["handoff"] == 0
+    consume(x.__dlpack__(max_version=(1, 0), stream=2))  # the per-thread default stream
+    assert log() == "record legacy e1; wait per_thread e1", log()
+    s = consumer_stream()
+    got = consume(x.__dlpack__(max_version=(1, 0), stream=s))
+    assert got["bytes"] == np.full(4, 3.0).tobytes()
+    assert log().endswith("; record legacy e2; wait s1 e2"), log()
+    assert stats()["handoff"] == 2 and count("live_events") == 0 and count("wait_unrecorded") == 0
+    for bad, error in ((0, ValueError), (-2, ValueError), (1.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="stream"):
+            x.__dlpack__(stream=bad)
+    with pytest.raises(mx.MXNetError, match="cuStreamWaitEvent failed: CUDA_ERROR_INVALID_HANDLE"):
+        x.__dlpack__(stream=5)  # not a stream: the driver says so, the capsule is not leaked
+    assert mx.base.core.LiveExports() == 0 and count("live_events") == 0
+    no_misuse()
+    """, CONSUMER, MXGO_LIBCUDA=fake)

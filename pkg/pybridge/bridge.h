@@ -108,7 +108,9 @@ PyObject* mxgo_fill(PyObject* self, PyObject* const* args, Py_ssize_t n);
 // ---- capsule.c
 // Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
 // after the array's pending writes (and reads too when for_write) are done.
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
+// stream: the consumer's CUDA stream for arrays in device memory (0: None, the legacy default
+// stream; -1: no synchronisation; otherwise a CUstream); 0 for host arrays.
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream);
 // Wraps an mxgo export (from mxgo_dl_export or Go) in a capsule that owns it.
 PyObject* mxgo_capsule(void* mt, int versioned);
 // Module functions: import_capsule(capsule), import_object(obj).

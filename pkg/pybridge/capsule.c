@@ -31,14 +31,14 @@ static void capsule_destructor(PyObject* cap) {
 	PyErr_Restore(type, value, tb);
 }
 
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write) {
+PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream) {
 	if (mxgo_forked) return mxgo_raise_forked();
 	void* mt = NULL;
 	char* msg = NULL;
 	int kind;
 	// An export must not overtake pending engine work on the array; waiting happens with
 	// the GIL released, because engine work may need the GIL (foreign deleters).
-	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, &mt, &msg)) == MXGO_PENDING_WORK) {
+	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, stream, &mt, &msg)) == MXGO_PENDING_WORK) {
 		Py_BEGIN_ALLOW_THREADS
 		kind = mxgoFastWait(h, for_write, &msg);
 		Py_END_ALLOW_THREADS

@@ -44,6 +44,7 @@ var (
 	nAlloc, nFree, liveBytes atomic.Int64
 	nHtoD, nDtoH, nDtoD      atomic.Int64
 	nMemset, nCtxRetain      atomic.Int64
+	nHandOff                 atomic.Int64
 )
 
 // code returns the CUresult inside an error from cu (cu's result type is an int).
@@ -279,6 +280,39 @@ func MemsetD32(id int32, dst uintptr, v uint32, n int) error {
 	})
 }
 
+// cu.Stream is one CUstream handle; HandOff builds one from a consumer's raw handle.
+var _ [unsafe.Sizeof(cu.Stream{}) - unsafe.Sizeof(uintptr(0))]struct{}
+var _ [unsafe.Sizeof(uintptr(0)) - unsafe.Sizeof(cu.Stream{})]struct{}
+
+// HandOff orders a consumer's work on stream after mxgo's work on gpu(id), without
+// blocking the host, as the Array API's __dlpack__(stream=...) asks. mxgo issues its
+// driver calls on the legacy default stream, so: -1 (the consumer synchronises itself),
+// 0 (None, the legacy default stream) and 1 (the legacy default stream) need nothing;
+// any other stream (2, the per-thread default, or a CUstream) waits on an event recorded
+// on the legacy default stream (cuEventRecord, cuStreamWaitEvent).
+func HandOff(id int32, stream int64) error {
+	if stream == -1 || stream == 0 || stream == 1 {
+		return nil
+	}
+	return on(id, func() error {
+		ev, err := cu.MakeEvent(cu.DisableTiming)
+		if err != nil {
+			return wrap("cuEventCreate", err)
+		}
+		defer func() { _ = cu.DestroyEvent(&ev) }() // released once the wait is done
+		if err := ev.Record(cu.NoStream); err != nil {
+			return wrap("cuEventRecord", err)
+		}
+		h := uintptr(stream)
+		consumer := *(*cu.Stream)(unsafe.Pointer(&h))
+		if err := consumer.Wait(ev, 0); err != nil {
+			return wrap("cuStreamWaitEvent", err)
+		}
+		nHandOff.Add(1)
+		return nil
+	})
+}
+
 // Stats returns the back end's counters: allocations, frees, live bytes, copies by
 // direction, fills, primary contexts retained, trampolines and those the driver lacks,
 // and the calls cu's init made to the shim's cuInit.
@@ -286,7 +320,7 @@ func Stats() map[string]int64 {
 	return map[string]int64{
 		"built": 1, "alloc": nAlloc.Load(), "free": nFree.Load(), "live_bytes": liveBytes.Load(),
 		"htod": nHtoD.Load(), "dtoh": nDtoH.Load(), "dtod": nDtoD.Load(), "memset": nMemset.Load(),
-		"ctx_retain": nCtxRetain.Load(), "shim_funcs": int64(C.mxgo_cuda_nfuncs()),
+		"ctx_retain": nCtxRetain.Load(), "handoff": nHandOff.Load(), "shim_funcs": int64(C.mxgo_cuda_nfuncs()),
 		"shim_missing": int64(C.mxgo_cuda_nmissing()), "shim_init_calls": int64(C.mxgo_cuda_init_calls()),
 	}
 }

@@ -57,6 +57,10 @@ func TestFakeDriverMemory(t *testing.T) {
 	run(t, "memory", "MXGO_LIBCUDA="+fakeLib(t), "FAKECUDA_DEVICES=2")
 }
 
+func TestFakeDriverHandOff(t *testing.T) {
+	run(t, "handoff", "MXGO_LIBCUDA="+fakeLib(t))
+}
+
 func expectErr(t *testing.T, err error, want string) {
 	t.Helper()
 	if err == nil || !strings.Contains(err.Error(), want) {
@@ -99,6 +103,23 @@ func TestScenario(t *testing.T) {
 		expectErr(t, err, "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2)")
 	case "memory":
 		memory(t)
+	case "handoff":
+		for _, s := range []int64{-1, 0, 1} { // nothing to order
+			if err := HandOff(0, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if Stats()["handoff"] != 0 {
+			t.Fatalf("stats %v", Stats())
+		}
+		if err := HandOff(0, 2); err != nil { // the per-thread default stream waits on an event
+			t.Fatal(err)
+		}
+		if Stats()["handoff"] != 1 {
+			t.Fatalf("stats %v", Stats())
+		}
+		expectErr(t, HandOff(0, 5), "cuStreamWaitEvent failed: CUDA_ERROR_INVALID_HANDLE")
+		expectErr(t, HandOff(1, 2), "invalid device id")
 	default:
 		t.Fatalf("unknown scenario %q", scenario)
 	}

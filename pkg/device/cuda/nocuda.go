@@ -42,5 +42,8 @@ func MemsetD8(id int32, dst uintptr, v byte, n int) error { return errNotBuilt }
 // MemsetD32 cannot fill without the back end.
 func MemsetD32(id int32, dst uintptr, v uint32, n int) error { return errNotBuilt }
 
+// HandOff has no stream to order without the back end.
+func HandOff(id int32, stream int64) error { return errNotBuilt }
+
 // Stats returns the back end's counters (none).
 func Stats() map[string]int64 { return map[string]int64{"built": 0} }

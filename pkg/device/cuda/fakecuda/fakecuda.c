@@ -10,7 +10,9 @@
  *   - each call that needs a context checks that the calling thread has a current one
  *     (cuCtxSetCurrent is per thread, as in CUDA) and that the pointers it is given lie
  *     inside live allocations of that context's device; violations are counted;
- *   - every call is counted by name; allocations, frees and live bytes are tracked.
+ *   - every call is counted by name; allocations, frees and live bytes are tracked;
+ *   - streams and events are logged (which event was recorded on which stream, which stream
+ *     waited on it: fakecuda_log); the fake runs everything at once, so order always holds.
  * Configuration: FAKECUDA_DEVICES (default 1), FAKECUDA_INIT (the CUresult cuInit returns,
  * default 0), FAKECUDA_VERSION (cuDriverGetVersion, default 12090), FAKECUDA_FAIL
  * ("cuMemAlloc_v2=2,cuMemFree_v2=1": those calls return those codes). At run time, through
@@ -19,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,4 +390,132 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) {
 	if (!h || dst % 4) return INVALID_VALUE;
 	for (size_t i = 0; i < n; i++) memcpy(h + 4 * i, &v, 4);
 	return OK;
+}
+
+/* ---- streams and events: the fake's work is synchronous, so order always holds; what
+ * is checked is which event was recorded on which stream and which stream waited on it,
+ * in the log that fakecuda_log returns ("record e1 legacy; wait s1 e1; ..."). */
+
+typedef struct fake_stream { int id, device; }* CUstream;
+typedef struct fake_event { int id, device, recorded; }* CUevent;
+
+enum { INVALID_HANDLE = 400 };
+static char event_log[8192];
+static int nstreams, nevents;
+
+static void logf_(const char* what, const char* stream, int ev) {
+	pthread_mutex_lock(&mu);
+	size_t n = strlen(event_log);
+	if (n + 64 < sizeof event_log)
+		snprintf(event_log + n, sizeof event_log - n, "%s%s %s e%d", n ? "; " : "", what, stream, ev);
+	pthread_mutex_unlock(&mu);
+}
+
+const char* fakecuda_log(void) { return event_log; }
+
+/* The stream's name in the log, or NULL (counted as bad_stream) for a handle no one made. */
+static const char* stream_name(CUstream s, char* buf) {
+	if (s == NULL || s == (CUstream)1) return "legacy";
+	if (s == (CUstream)2) return "per_thread";
+	if ((uintptr_t)s < 4096) {
+		bump("bad_stream", 1);
+		return NULL;
+	}
+	snprintf(buf, 16, "s%d", s->id);
+	return buf;
+}
+
+CUresult cuStreamCreate(CUstream* s, unsigned int flags) {
+	int f = enter("cuStreamCreate");
+	if (f) return f;
+	(void)flags;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	if (!s) return INVALID_VALUE;
+	*s = calloc(1, sizeof **s);
+	pthread_mutex_lock(&mu);
+	(*s)->id = ++nstreams;
+	pthread_mutex_unlock(&mu);
+	(*s)->device = d;
+	bump("live_streams", 1);
+	return OK;
+}
+
+CUresult cuStreamDestroy_v2(CUstream s) {
+	int f = enter("cuStreamDestroy_v2");
+	if (f) return f;
+	if ((uintptr_t)s < 4096) return INVALID_HANDLE;
+	free(s);
+	bump("live_streams", -1);
+	return OK;
+}
+
+CUresult cuStreamSynchronize(CUstream s) {
+	int f = enter("cuStreamSynchronize");
+	if (f) return f;
+	char buf[16];
+	return stream_name(s, buf) ? OK : INVALID_HANDLE;
+}
+
+CUresult cuEventCreate(CUevent* e, unsigned int flags) {
+	int f = enter("cuEventCreate");
+	if (f) return f;
+	(void)flags;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	if (!e) return INVALID_VALUE;
+	*e = calloc(1, sizeof **e);
+	pthread_mutex_lock(&mu);
+	(*e)->id = ++nevents;
+	pthread_mutex_unlock(&mu);
+	(*e)->device = d;
+	bump("live_events", 1);
+	return OK;
+}
+
+CUresult cuEventDestroy_v2(CUevent e) {
+	int f = enter("cuEventDestroy_v2");
+	if (f) return f;
+	if (!e) return INVALID_HANDLE;
+	free(e);
+	bump("live_events", -1);
+	return OK;
+}
+
+CUresult cuEventRecord(CUevent e, CUstream s) {
+	int f = enter("cuEventRecord");
+	if (f) return f;
+	char buf[16];
+	const char* name = stream_name(s, buf);
+	if (!e || !name) return INVALID_HANDLE;
+	if (current_device() != e->device) return INVALID_CONTEXT;
+	e->recorded = 1;
+	logf_("record", name, e->id);
+	return OK;
+}
+
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
+	int f = enter("cuStreamWaitEvent");
+	if (f) return f;
+	char buf[16];
+	const char* name = stream_name(s, buf);
+	if (!e || !name || flags != 0) return INVALID_HANDLE;
+	if (!e->recorded) bump("wait_unrecorded", 1);
+	logf_("wait", name, e->id);
+	return OK;
+}
+
+CUresult cuEventSynchronize(CUevent e) {
+	int f = enter("cuEventSynchronize");
+	if (f) return f;
+	return e ? OK : INVALID_HANDLE;
+}
+
+/* For a test's consumer: copy n bytes of device memory at p to out, without a context
+ * (0, or -1 when p is not inside a live allocation). */
+int fakecuda_peek(CUdeviceptr p, void* out, size_t n) {
+	char* h = host_of(p, n, -1);
+	if (!h) return -1;
+	memcpy(out, h, n);
+	return 0;
 }
