@@ -175,7 +175,10 @@ def test_round_trips_every_dtype(fake):
 def test_fills(fake):
     run("""
     z = mx.nd.zeros((3, 4), ctx=mx.gpu(0), dtype="float64")
+    z.wait_to_read()
     assert count("cuMemsetD8_v2") == 1
+    # the engine marks a device operation done once the device is (the legacy stream's sync)
+    assert count("cuStreamSynchronize") == 1 and stats()["sync"] == 1
     np.testing.assert_array_equal(z.asnumpy(), np.zeros((3, 4)))
     o = mx.nd.ones((5,), ctx=mx.gpu(0))  # float32 1.0: one 32-bit pattern
     assert count("cuMemsetD32_v2") == 1
@@ -249,7 +252,9 @@ def test_pickle_and_save_device_arrays(fake, tmp_path):
      "cuMemsetD8 failed: CUDA_ERROR_INVALID_VALUE"),
     ("cuCtxSetCurrent=201", "mx.nd.empty((2,), ctx=mx.gpu(0))", "mx.MXNetError",
      "cuCtxSetCurrent failed: CUDA_ERROR_INVALID_CONTEXT"),
-], ids=["alloc", "htod", "dtoh", "memset", "set_context"])
+    ("cuStreamSynchronize=700", "mx.nd.ones((2,), ctx=mx.gpu(0)).wait_to_read()", "mx.MXNetError",
+     r"cuStreamSynchronize \(after cuMemsetD32\) failed: CUDA_ERROR_ILLEGAL_ADDRESS"),
+], ids=["alloc", "htod", "dtoh", "memset", "set_context", "sync"])
 def test_failed_driver_calls_raise(fake, fail, call, error, match):
     run("""
     with pytest.raises(%s, match=r"%s"):

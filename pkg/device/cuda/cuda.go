@@ -44,7 +44,7 @@ var (
 	nAlloc, nFree, liveBytes atomic.Int64
 	nHtoD, nDtoH, nDtoD      atomic.Int64
 	nMemset, nCtxRetain      atomic.Int64
-	nHandOff                 atomic.Int64
+	nHandOff, nSync          atomic.Int64
 )
 
 // code returns the CUresult inside an error from cu (cu's result type is an int).
@@ -178,6 +178,19 @@ func on(id int32, fn func() error) error {
 	return fn()
 }
 
+// settle waits for the work mxgo issued on the legacy default stream (cuStreamSynchronize):
+// the driver returns from cuMemset*, device-to-device copies and pageable host-to-device
+// copies before the device has finished them, and mxgo's engine, which has no device
+// streams yet, must not mark an operation done before its memory is. With it, an
+// operation's completion (wait_to_read, to_dlpack_for_read, asnumpy) means the device's.
+func settle(call string, err error) error {
+	if err != nil {
+		return err
+	}
+	nSync.Add(1)
+	return wrap("cuStreamSynchronize (after "+call+")", cu.NoStream.Synchronize())
+}
+
 // Alloc allocates nbytes on gpu(id) (cuMemAlloc; at least one byte, so that no array has
 // a null pointer) and returns the address and the function that frees it, which must be
 // called exactly once.
@@ -217,7 +230,7 @@ func CopyHtoD(id int32, dst uintptr, src unsafe.Pointer, nbytes int) error {
 	}
 	return on(id, func() error {
 		nHtoD.Add(1)
-		return wrap("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), src, int64(nbytes)))
+		return settle("cuMemcpyHtoD", wrap("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), src, int64(nbytes))))
 	})
 }
 
@@ -241,7 +254,7 @@ func CopyDtoD(dstID int32, dst uintptr, srcID int32, src uintptr, nbytes int) er
 	if dstID == srcID {
 		return on(dstID, func() error {
 			nDtoD.Add(1)
-			return wrap("cuMemcpyDtoD", cu.MemcpyDtoD(cu.DevicePtr(dst), cu.DevicePtr(src), int64(nbytes)))
+			return settle("cuMemcpyDtoD", wrap("cuMemcpyDtoD", cu.MemcpyDtoD(cu.DevicePtr(dst), cu.DevicePtr(src), int64(nbytes))))
 		})
 	}
 	gs, err := device(srcID)
@@ -254,7 +267,7 @@ func CopyDtoD(dstID int32, dst uintptr, srcID int32, src uintptr, nbytes int) er
 	}
 	return on(dstID, func() error {
 		nDtoD.Add(1)
-		return wrap("cuMemcpyPeer", cu.MemcpyPeer(cu.DevicePtr(dst), gd.ctx, cu.DevicePtr(src), gs.ctx, int64(nbytes)))
+		return settle("cuMemcpyPeer", wrap("cuMemcpyPeer", cu.MemcpyPeer(cu.DevicePtr(dst), gd.ctx, cu.DevicePtr(src), gs.ctx, int64(nbytes))))
 	})
 }
 
@@ -265,7 +278,7 @@ func MemsetD8(id int32, dst uintptr, v byte, n int) error {
 	}
 	return on(id, func() error {
 		nMemset.Add(1)
-		return wrap("cuMemsetD8", cu.MemsetD8(cu.DevicePtr(dst), v, int64(n)))
+		return settle("cuMemsetD8", wrap("cuMemsetD8", cu.MemsetD8(cu.DevicePtr(dst), v, int64(n))))
 	})
 }
 
@@ -276,7 +289,7 @@ func MemsetD32(id int32, dst uintptr, v uint32, n int) error {
 	}
 	return on(id, func() error {
 		nMemset.Add(1)
-		return wrap("cuMemsetD32", cu.MemsetD32(cu.DevicePtr(dst), v, int64(n)))
+		return settle("cuMemsetD32", wrap("cuMemsetD32", cu.MemsetD32(cu.DevicePtr(dst), v, int64(n))))
 	})
 }
 
@@ -286,7 +299,8 @@ var _ [unsafe.Sizeof(uintptr(0)) - unsafe.Sizeof(cu.Stream{})]struct{}
 
 // HandOff orders a consumer's work on stream after mxgo's work on gpu(id), without
 // blocking the host, as the Array API's __dlpack__(stream=...) asks. mxgo issues its
-// driver calls on the legacy default stream, so: -1 (the consumer synchronises itself),
+// driver calls on the legacy default stream (and, for now, waits for them: settle; the
+// hand-over is what stays right once mxgo's device work becomes asynchronous), so: -1 (the consumer synchronises itself),
 // 0 (None, the legacy default stream) and 1 (the legacy default stream) need nothing;
 // any other stream (2, the per-thread default, or a CUstream) waits on an event recorded
 // on the legacy default stream (cuEventRecord, cuStreamWaitEvent).
@@ -320,7 +334,7 @@ func Stats() map[string]int64 {
 	return map[string]int64{
 		"built": 1, "alloc": nAlloc.Load(), "free": nFree.Load(), "live_bytes": liveBytes.Load(),
 		"htod": nHtoD.Load(), "dtoh": nDtoH.Load(), "dtod": nDtoD.Load(), "memset": nMemset.Load(),
-		"ctx_retain": nCtxRetain.Load(), "handoff": nHandOff.Load(), "shim_funcs": int64(C.mxgo_cuda_nfuncs()),
+		"ctx_retain": nCtxRetain.Load(), "handoff": nHandOff.Load(), "sync": nSync.Load(), "shim_funcs": int64(C.mxgo_cuda_nfuncs()),
 		"shim_missing": int64(C.mxgo_cuda_nmissing()), "shim_init_calls": int64(C.mxgo_cuda_init_calls()),
 	}
 }

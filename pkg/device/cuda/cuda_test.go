@@ -164,7 +164,7 @@ func memory(t *testing.T) {
 	// gpu(1)'s pointer is not gpu(0)'s: the fake rejects it, and mxgo reports the call
 	expectErr(t, CopyDtoH(0, unsafe.Pointer(&got0[0]), p1, n), "cuMemcpyDtoH failed: CUDA_ERROR_INVALID_VALUE")
 	s := Stats()
-	if s["alloc"] != 2 || s["free"] != 0 || s["live_bytes"] != int64(2*n) || s["ctx_retain"] != 2 {
+	if s["alloc"] != 2 || s["free"] != 0 || s["live_bytes"] != int64(2*n) || s["ctx_retain"] != 2 || s["sync"] != 3 {
 		t.Fatalf("stats %v", s)
 	}
 	free0()

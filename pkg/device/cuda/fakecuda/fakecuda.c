@@ -453,6 +453,7 @@ CUresult cuStreamDestroy_v2(CUstream s) {
 CUresult cuStreamSynchronize(CUstream s) {
 	int f = enter("cuStreamSynchronize");
 	if (f) return f;
+	if ((s == NULL || s == (CUstream)1 || s == (CUstream)2) && current_device() < 0) return INVALID_CONTEXT;
 	char buf[16];
 	return stream_name(s, buf) ? OK : INVALID_HANDLE;
 }
