@@ -10,6 +10,7 @@
 #   make test       setup, lint, build, Go tests, ASan, typecheck, Python tests in .venv,
 #                   .venv-legacy and .venv-mxnet against the installed wheel with no Go on
 #                   PATH, test-wheels, test-aarch64 and the quickstart notebook
+#   make test-gpu   the GPU suite (tests_gpu/) against the real CUDA driver: needs a GPU; not in make test
 #   make test-py-mxnet  tests_py/test_mxnet_peer.py (and the NumPy-only files) beside the real
 #                   MXNet 1.9.1 in one process (.venv-mxnet)
 #   make test-aarch64   the cp311 aarch64 wheel, built and tested under qemu (needs root)
@@ -56,7 +57,7 @@ NOGO_PATH      = $(CURDIR)/$(VENV)/bin:/usr/bin:/bin
 LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 MXNET_NOGO_PATH  = $(CURDIR)/$(MXNET)/bin:/usr/bin:/bin
 
-.PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go typecheck \
+.PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go test-go-cuda test-gpu typecheck \
         fuzz-short fuzz asan test-py test-py-legacy test-py-mxnet mxnet-coverage notebook demo bench soak clean distclean
 
 all: test
@@ -177,6 +178,20 @@ check-headers:
 
 test-go: setup
 	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/... ./tools/stubs/...
+	$(MAKE) --no-print-directory test-go-cuda
+
+# The CUDA back end as the wheel builds it (build tag mxgo_cuda, linked against the libcuda
+# shim of tools/cudashim.py), against no driver and against the fake driver
+# (pkg/device/cuda/fakecuda: it checks mxgo's logic, not CUDA; docs/gpu.md).
+test-go-cuda: setup
+	eval "$$($(PY) tools/cudashim.py --print-env)" && \
+	  go vet -tags mxgo_cuda ./pkg/device/cuda/ && \
+	  go test -count=1 -tags mxgo_cuda ./pkg/device/cuda/
+
+# The GPU suite against the real driver (tests_gpu/: PyTorch CUDA tensors, CuPy where
+# installed). Not part of `make test`; it fails on a machine without a usable GPU.
+test-gpu: build
+	cd tests_gpu && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
 
 # Every fuzz target (they read foreign tensor descriptions, parse what Python sends or do
 # index arithmetic), run beyond its committed seed corpus: briefly in `make test`, longer in

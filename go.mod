@@ -11,10 +11,12 @@ tool (
 require (
 	github.com/go-python/gopy v0.4.10
 	gonum.org/v1/gonum v0.16.0
+	gorgonia.org/cu v0.9.6
 )
 
 require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
+	github.com/google/uuid v1.1.1 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	honnef.co/go/tools v0.7.0 // indirect
 )

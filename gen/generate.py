@@ -13,6 +13,14 @@ CGO_CFLAGS/CGO_LDFLAGS: gopy overwrites those for its final build, but every cgo
 and the c-shared link run $CC. --out keeps such a build's gopy folder apart from gen/_out;
 $MXGO_GEN_OUT is its default where setup.py runs this (tools/aarch64.sh: gen/_out_aarch64).
 
+The CUDA back end (pkg/device/cuda, build tag mxgo_cuda) is always built in (with netgo:
+cu imports github.com/google/uuid, which imports net, whose cgo resolver would need
+res_search, which glibc 2.17 keeps in libresolv and the manylinux_2_17 link cannot bind): cu's cuda.h
+comes from the nvidia-cuda-runtime-cu12 package of the build interpreter (CPATH: gopy
+overwrites CGO_CFLAGS), its -lcuda is satisfied by tools/cudashim.py's libcuda.a (an -L
+in CGO_LDFLAGS for gopy's first build, GOPY_LIBDIR for its final one, which overwrites
+CGO_LDFLAGS and appends -L$GOPY_LIBDIR). The extension needs no libcuda.so.1 (docs/gpu.md).
+
 Cross builds (tools/aarch64.sh) come through the environment: GOARCH and a CC for the
 target compile the extension, the target's sysconfig (_PYTHON_SYSCONFIGDATA_NAME) gives
 gopy its EXT_SUFFIX; gopy and goimports, which run here, are always built for this machine.
@@ -63,11 +71,21 @@ def main():
     host = {k: v for k, v in env.items() if k not in ("GOOS", "GOARCH", "CC")}
     run([go, "install", "github.com/go-python/gopy", "golang.org/x/tools/cmd/goimports"], host)
 
+    # The shim is compiled by the target's CC, before the ASan flags (it is not under test there).
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import cudashim
+    include = cudashim.default_include()
+    shim = cudashim.build(include, cudashim.OUT)
+    print("generate.py: CUDA headers %s, shim %s" % (include, shim), flush=True)
+    env["CPATH"] = include + (os.pathsep + env["CPATH"] if env.get("CPATH") else "")
+    env["CGO_LDFLAGS"] = "-L" + shim
+    env["GOPY_LIBDIR"] = shim
+
     if args.extra_cflags:
         env["CC"] = (os.environ.get("CC") or "gcc") + " " + args.extra_cflags
     shutil.rmtree(out, ignore_errors=True)
     run([os.path.join(TOOLS, "gopy"), "build", "-output=" + out, "-vm=" + args.python, "-name=" + NAME,
-         "-no-make=true", "-dynamic-link=true", PACKAGE], env)
+         "-no-make=true", "-dynamic-link=true", "-build-tags=mxgo_cuda,netgo", PACKAGE], env)
 
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     ext = glob.glob(os.path.join(out, "_" + NAME + "*.so"))

@@ -15,7 +15,7 @@ PY=${PY:-$ROOT/.venv/bin/python}
 TESTS=(test_capsules.py test_lifetimes.py test_dlpack_validation.py test_dlpack_contract.py
        test_interop_torch.py test_interop_numpy.py test_api_from_numpy.py test_run_async.py
        test_bad_inputs.py test_threads.py test_exit.py test_properties.py test_pickle.py
-       test_unaligned.py test_fork.py
+       test_unaligned.py test_fork.py test_gpu_fake.py
        -k "not test_the_harness_isolates and not test_lock_registry_is_not_fooled_by_a_reused_id")
 # (the harness test needs a child to die by SIGSEGV, and under ASan it exits with a report;
 # the registry test needs CPython to reuse a freed object's address, which ASan's

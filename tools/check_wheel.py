@@ -15,7 +15,9 @@ must be exported by that interpreter (its libpython, or the executable itself): 
 check that catches a symbol a CPython release renamed or removed. --exports names that
 interpreter's executable or libpython instead, for one that cannot run here (the arm64
 python3.11 of tools/aarch64.sh). The extension's ELF machine must be the tag's and its
-name's (a cross build that silently compiled for this machine fails here).
+name's (a cross build that silently compiled for this machine fails here). The extension
+must need no CUDA library (libcuda.so.1 and the toolkit's: the driver is loaded at run time
+through mxgo's shim, docs/gpu.md) and leave no CUDA driver function (cu[A-Z]...) undefined.
 """
 import argparse
 import os
@@ -75,8 +77,25 @@ def elf_arch(so):
     return {"Advanced Micro Devices X86-64": "x86_64", "AArch64": "aarch64"}.get(machine, machine)
 
 
+#: libraries of CUDA that the extension must never need at load time (docs/gpu.md)
+CUDA_LIBS = re.compile(r"^lib(cuda|cudart|nvrtc|cublas\w*|cudnn\w*|nvidia-ml)\.so")
+
+
+def needed(so):
+    """The extension's DT_NEEDED libraries."""
+    return re.findall(r"\(NEEDED\).*\[(.*)\]", tool("readelf", "-d", so))
+
+
 def check_extension(so, tag, python, errors, exports=None):
     arch, m = elf_arch(so), WHEEL_NAME.search(tag)
+    cuda = [lib for lib in needed(so) if CUDA_LIBS.match(lib)]
+    if cuda:
+        errors.append("the extension needs %s at load time: CUDA must be loaded at run time (docs/gpu.md)" % ", ".join(cuda))
+    undefined_cu = sorted(f[-1].split("@")[0] for f in (line.split() for line in
+                          tool("nm", "-D", "--undefined-only", so).splitlines()) if f and re.match(r"cu[A-Z]", f[-1]))
+    if undefined_cu:
+        errors.append("the extension leaves CUDA driver functions undefined (%s): the shim lacks them"
+                      % ", ".join(undefined_cu[:5]))
     if m and arch != (m.group(4) or "x86_64"):
         errors.append("tagged %s but the extension is for %s" % (m.group(1), arch))
     if not so.endswith("-%s-linux-gnu.so" % arch):
@@ -112,6 +131,10 @@ SELF_TESTS = [
     ("unversioned", "int mxgo_absent(void);\nint f(void) { return mxgo_absent(); }", [], "no version bound at link"),
     # 3.13 renamed _Py_IsFinalizing: a name no interpreter exports must be caught the same way
     ("c-api", "int _Py_NoSuchFunction(void);\nint f(void) { return _Py_NoSuchFunction(); }", [], "does not export"),
+    # linked against a libcuda.so (a stub made in the temporary folder): must load without one
+    ("libcuda", "int cuInit(unsigned);\nint f(void) { return cuInit(0); }", ["-L{tmp}", "-lcuda"], "needs libcuda.so.1"),
+    ("cuda-undefined", "int cuMemAlloc_v2(void*, unsigned long);\nint f(void) { return cuMemAlloc_v2(0, 0); }", [],
+     "CUDA driver functions undefined (cuMemAlloc_v2)"),
 ]
 
 
@@ -119,7 +142,13 @@ def self_test():
     """Each check fails the defect it is for, and passes a clean extension."""
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
+        stub = os.path.join(tmp, "stub.c")
+        with open(stub, "w") as f:
+            f.write("int cuInit(unsigned flags) { return 0; }\n")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", os.path.join(tmp, "libcuda.so"), stub],
+                       check=True)
         for name, source, flags, want in SELF_TESTS:
+            flags = [fl.format(tmp=tmp) for fl in flags]
             src, so = os.path.join(tmp, name + ".c"), os.path.join(tmp, name + ".cpython-311-x86_64-linux-gnu.so")
             with open(src, "w") as f:
                 f.write(source + "\n")

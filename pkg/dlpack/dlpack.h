@@ -11,6 +11,7 @@
 #define MXGO_DLPACK_MINOR 3
 #define MXGO_MAX_DIMS 64   // ndarray.MaxDims
 #define MXGO_DEVICE_CPU 1  // device.CPU, DLPack's kDLCPU
+#define MXGO_DEVICE_CUDA 2 // device.CUDA, DLPack's kDLCUDA
 
 #define MXGO_DLPACK_FLAG_READ_ONLY (1ULL << 0)
 #define MXGO_DLPACK_FLAG_IS_COPIED (1ULL << 1)

@@ -28,7 +28,7 @@ func ExportVersioned(a *ndarray.NDArray, flags uint64) (unsafe.Pointer, error) {
 }
 
 func export(a *ndarray.NDArray, versioned bool, flags uint64) (unsafe.Pointer, error) {
-	if a.Device().Type != device.CPU {
+	if a.Device().Type != device.CPU && a.Device().Type != device.CUDA {
 		return nil, mxerr.BufferErr("cannot export memory on %s", a.Device())
 	}
 	code, bits := TypeOf(a.DType())
@@ -46,6 +46,15 @@ func export(a *ndarray.NDArray, versioned bool, flags uint64) (unsafe.Pointer, e
 		return nil, mxerr.New(mxerr.Memory, "cannot allocate a DLPack managed tensor")
 	}
 	return mt, nil
+}
+
+// Discard runs the deleter of an export that will not be handed to anyone.
+func Discard(mt unsafe.Pointer, versioned bool) {
+	if versioned {
+		C.mxgo_dl_call_versioned_deleter((*C.DLManagedTensorVersioned)(mt))
+	} else {
+		C.mxgo_dl_call_legacy_deleter((*C.DLManagedTensor)(mt))
+	}
 }
 
 func cBool(b bool) C.int32_t {

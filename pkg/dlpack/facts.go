@@ -22,6 +22,8 @@ var (
 	_ [ndarray.MaxDims - C.MXGO_MAX_DIMS]struct{}
 	_ [C.MXGO_DEVICE_CPU - device.CPU]struct{}
 	_ [device.CPU - C.MXGO_DEVICE_CPU]struct{}
+	_ [C.MXGO_DEVICE_CUDA - device.CUDA]struct{}
+	_ [device.CUDA - C.MXGO_DEVICE_CUDA]struct{}
 	_ [C.MXGO_DLPACK_FLAG_READ_ONLY - FlagReadOnly]struct{}
 	_ [FlagReadOnly - C.MXGO_DLPACK_FLAG_READ_ONLY]struct{}
 	_ [C.MXGO_DLPACK_FLAG_IS_COPIED - FlagIsCopied]struct{}

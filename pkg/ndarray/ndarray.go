@@ -25,8 +25,8 @@ func Empty(dt DType, shape []int, dev device.Device) (*NDArray, error) {
 	if !dt.Valid() {
 		return nil, mxerr.TypeErr("invalid dtype %d", dt)
 	}
-	if dev.Type != device.CPU {
-		return nil, mxerr.New(mxerr.MXNet, "cannot allocate on %s: mxgo was built without a back end for this device (only cpu is available)", dev)
+	if dev.Type != device.CPU && dev.Type != device.CUDA {
+		return nil, mxerr.New(mxerr.MXNet, "cannot allocate on %s: mxgo has no back end for this device (only cpu and gpu)", dev)
 	}
 	if len(shape) > MaxDims {
 		return nil, mxerr.ValueErr("%d dimensions exceed the maximum of %d", len(shape), MaxDims)
@@ -38,7 +38,12 @@ func Empty(dt DType, shape []int, dev device.Device) (*NDArray, error) {
 	if _, ok := mulInt(n, dt.Size()); !ok {
 		return nil, mxerr.New(mxerr.Memory, "cannot allocate %d elements of %s", n, dt)
 	}
-	s, err := NewHostStorage(n * dt.Size())
+	var s *Storage
+	if dev.Type == device.CUDA {
+		s, err = NewDeviceStorage(dev, n*dt.Size())
+	} else {
+		s, err = NewHostStorage(n * dt.Size())
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,7 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/device/cuda"
 	"github.com/mxgo/mxgo/pkg/engine"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
@@ -55,6 +56,7 @@ const (
 	fromProducer memSource = iota // someone else's: hand it back through release
 	fromMalloc                    // mxgo_host_alloc
 	fromPool                      // the small-block pool (small.go)
+	fromDevice                    // device memory (cuda.Alloc): freed through release
 )
 
 var liveStorages atomic.Int64
@@ -83,6 +85,30 @@ func NewHostStorage(nbytes int) (*Storage, error) {
 	s.mem = mem
 	return s, nil
 }
+
+// NewDeviceStorage allocates nbytes of uninitialised memory on a GPU (dev.Type CUDA).
+// The storage's pointer is a device address: no CPU code may read or write through it.
+// Its memory is freed exactly once, with the last reference.
+func NewDeviceStorage(dev device.Device, nbytes int) (*Storage, error) {
+	if dev.Type != device.CUDA {
+		return nil, mxerr.New(mxerr.MXNet, "cannot allocate device memory on %s", dev)
+	}
+	if err := cuda.CheckDevice(dev.ID); err != nil {
+		return nil, mxerr.New(mxerr.KindOf(err), "cannot allocate on %s: the CUDA back end cannot be used: %v", dev, err)
+	}
+	p, free, err := cuda.Alloc(dev.ID, nbytes)
+	if err != nil {
+		return nil, mxerr.New(mxerr.KindOf(err), "cannot allocate %d bytes on %s: %v", nbytes, dev, err)
+	}
+	// A device address in an unsafe.Pointer: outside Go's heap (the collector ignores it),
+	// never dereferenced by mxgo (OnHost), converted without uintptr arithmetic.
+	s := newStorage(*(*unsafe.Pointer)(unsafe.Pointer(&p)), nbytes, dev, free)
+	s.mem = fromDevice
+	return s, nil
+}
+
+// OnHost reports whether CPU code may read and write the storage's memory.
+func (s *Storage) OnHost() bool { return s.dev.Type != device.CUDA }
 
 // NewForeignStorage wraps memory owned by someone else. release is called exactly once,
 // when the last array viewing the storage is released; it must not wait on a lock that

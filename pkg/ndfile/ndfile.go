@@ -95,8 +95,11 @@ func Check(arrays []*ndarray.NDArray, names []string) error {
 				"(MXNet 1.9.1 loads float16, float32, float64, bfloat16, uint8, int8, int32, int64 and bool); "+
 				"cast it first, e.g. x.astype('int64')", i, a.DType())
 		}
-		if t := a.Device().Type; t != device.CPU && t != device.CUDAHost {
-			return mxerr.ValueErr("array %d is on %s: only arrays in host memory can be saved", i, a.Device())
+		if t := a.Device().Type; t != device.CPU && t != device.CUDAHost && t != device.CUDA {
+			return mxerr.ValueErr("array %d is on %s: only arrays in host or CUDA memory can be saved", i, a.Device())
+		}
+		if a.Device().Type == device.CUDA && !a.Contiguous() && a.Size() > 0 {
+			return mxerr.New(mxerr.NotImplemented, "array %d: saving a non-contiguous array on %s is not implemented yet", i, a.Device())
 		}
 	}
 	return nil

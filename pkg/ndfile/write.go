@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/device/cuda"
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
@@ -56,7 +58,9 @@ func writeArray(w io.Writer, a *ndarray.NDArray, magic uint32) error {
 		rec = le.AppendUint64(rec, uint64(d))
 	}
 	ctx := int32(ctxCPU)
-	if a.Device().Type == device.CUDAHost {
+	if a.Device().Type == device.CUDA { // as MXNet writes it; a load here puts it on the CPU
+		ctx = ctxGPU
+	} else if a.Device().Type == device.CUDAHost {
 		ctx = ctxCPUPinned
 	}
 	rec = le.AppendUint32(rec, uint32(ctx))
@@ -70,7 +74,20 @@ func writeArray(w io.Writer, a *ndarray.NDArray, magic uint32) error {
 		return nil
 	}
 	src := a
-	if !a.Contiguous() {
+	if !a.Storage().OnHost() { // device memory: through a host copy (the caller waited for its writes)
+		if !a.Contiguous() {
+			return mxerr.New(mxerr.NotImplemented, "saving a non-contiguous array on %s is not implemented yet", a.Device())
+		}
+		c, err := ndarray.Empty(a.DType(), a.Shape(), device.Host)
+		if err != nil {
+			return err
+		}
+		defer c.Release()
+		if err := cuda.CopyDtoH(a.Device().ID, c.Data(), uintptr(a.Data()), n); err != nil {
+			return err
+		}
+		src = c
+	} else if !a.Contiguous() {
 		c, err := ndarray.Empty(a.DType(), a.Shape(), device.Host)
 		if err != nil {
 			return err

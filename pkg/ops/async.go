@@ -23,6 +23,12 @@ func PushFunc(reads, writes []*ndarray.NDArray, fn func() error, finally func(ra
 			return err
 		}
 	}
+	if a := offHost(reads); a != nil {
+		return noKernel("a host callback", a)
+	}
+	if a := offHost(writes); a != nil {
+		return noKernel("a host callback", a)
+	}
 	ri, ro := shareAll(reads), shareAll(writes)
 	Engine().PushCleanup(fn, func(ran bool) {
 		releaseAll(ri)

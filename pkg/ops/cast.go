@@ -15,6 +15,9 @@ func Copy(dst, src *ndarray.NDArray) error {
 	if err := dst.CheckWritable(); err != nil {
 		return err
 	}
+	if !dst.Storage().OnHost() || !src.Storage().OnHost() {
+		return copyDevice(dst, src)
+	}
 	push([]*ndarray.NDArray{src}, []*ndarray.NDArray{dst}, func(in, out []*ndarray.NDArray) error {
 		return copyCast(out[0], in[0])
 	})

@@ -23,7 +23,15 @@ func Engine() *engine.Engine {
 // runNowBelow with nothing pending run at once on the caller (engine.RunNow), on the caller's
 // arrays; otherwise push holds its own references, so callers may release theirs at
 // once, and kernel receives those. Either way kernel must not keep or release them.
+//
+// push is for CPU kernels: a kernel given an array in device memory is replaced by one
+// that fails (guardHost). Device paths push with pushAny.
 func push(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
+	pushAny(ins, outs, guardHost(ins, outs, kernel))
+}
+
+// pushAny is push for kernels that handle device memory themselves (device.go).
+func pushAny(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
 	if smaller(ins, runNowBelow) && smaller(outs, runNowBelow) {
 		var rv, wv [4]*engine.Var // most operations: no allocation for the Var lists
 		if Engine().RunNow(func() error { return kernel(ins, outs) }, varsInto(rv[:0], ins), varsInto(wv[:0], outs)) {

@@ -33,6 +33,9 @@ func Fill(a *ndarray.NDArray, s Scalar) error {
 	if err := a.CheckWritable(); err != nil {
 		return err
 	}
+	if !a.Storage().OnHost() {
+		return fillDevice(a, s)
+	}
 	push(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error { fill(out[0], s); return nil })
 	return nil
 }

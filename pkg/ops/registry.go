@@ -106,6 +106,12 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 	if err := op.checkDTypes(in); err != nil {
 		return nil, err
 	}
+	if a := offHost(in); a != nil {
+		return nil, noKernel("operator "+op.Name, a)
+	}
+	if out != nil && !out.Storage().OnHost() {
+		return nil, noKernel("operator "+op.Name, out)
+	}
 	shape, dt, err := op.Infer(in, at)
 	if err != nil {
 		return nil, err

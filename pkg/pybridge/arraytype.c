@@ -225,11 +225,12 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 
 // export_tensor exports a into *mt: in C alone when nothing could make the export wait or
 // fail (the engine idle, host memory, no copy), which is the common case; through Go
-// (mxgo_export_tensor) otherwise. 0, or -1 with an exception.
-static int export_tensor(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, void** mt) {
+// (mxgo_export_tensor) otherwise; stream is its (0 unless a is in device memory). 0, or -1
+// with an exception.
+static int export_tensor(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, void** mt) {
 	if (materialize(a) < 0) return -1;
 	if (copy || a->src.dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
-		return mxgo_export_tensor(a->handle, versioned, flags, copy, for_write, mt);
+		return mxgo_export_tensor(a->handle, versioned, flags, copy, for_write, stream, mt);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
 	if (!(*mt = mxgo_dl_export(&a->src, dims, dims + n, versioned, flags))) { PyErr_NoMemory(); return -1; }
@@ -237,9 +238,9 @@ static int export_tensor(ArrayObject* a, int versioned, uint64_t flags, int copy
 }
 
 // export makes a capsule for a (export_tensor's tensor).
-static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write) {
+static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, int64_t stream) {
 	void* mt;
-	if (export_tensor(a, versioned, flags, copy, for_write, &mt) < 0) return NULL;
+	if (export_tensor(a, versioned, flags, copy, for_write, stream, &mt) < 0) return NULL;
 	return mxgo_capsule(mt, versioned);
 }
 
@@ -247,7 +248,7 @@ static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy,
 // to_dlpack_for_read(max_version=(1, 3)) when read_only.
 int mxgo_array_to_tensor(PyObject* o, int read_only, DLManagedTensorVersioned** mt) {
 	ArrayObject* a = (ArrayObject*)o;
-	return export_tensor(a, 1, read_only ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, !read_only && a->src.writable, (void**)mt);
+	return export_tensor(a, 1, read_only ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, !read_only && a->src.writable, 0, (void**)mt);
 }
 
 static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -257,7 +258,7 @@ static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ss
 	int versioned;
 	if (parse_kw("to_dlpack_for_read", args, nargs, kwnames, names, interned, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
-	return export(a, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, 0);
+	return export(a, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, 0, 0);
 }
 
 static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -271,7 +272,7 @@ static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_s
 		PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "to_dlpack_for_write: the array is read-only");
 		return NULL;
 	}
-	return export(a, versioned, 0, 0, 1);
+	return export(a, versioned, 0, 0, 1, 0);
 }
 
 // __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)
@@ -281,7 +282,24 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	PyObject* v[4];
 	if (parse_kw("__dlpack__", args, nargs, kwnames, names, interned, 4, 0, v) < 0) return NULL;
 	PyObject *stream = v[0], *dl_device = v[2], *copy = v[3];
-	if (stream && stream != Py_None) {
+	int64_t cuda_stream = 0; // None
+	if (a->src.dev_type == MXGO_DEVICE_CUDA && stream && stream != Py_None) {
+		// The Array API's CUDA streams: -1 (no synchronisation), 1 (legacy default), 2 (per-thread
+		// default) or a CUstream; 0 is ambiguous and refused.
+		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
+			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
+			return NULL;
+		}
+		int overflow;
+		long long s = PyLong_AsLongLongAndOverflow(stream, &overflow);
+		if (s == -1 && PyErr_Occurred()) return NULL;
+		if (overflow || s == 0 || s < -1) {
+			PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "stream=%R is not valid for CUDA arrays (None, -1, 1, 2 or a CUstream; "
+				"0 is ambiguous)", stream);
+			return NULL;
+		}
+		cuda_stream = (int64_t)s;
+	} else if (stream && stream != Py_None) {
 		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
 			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
 			return NULL;
@@ -301,6 +319,11 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 		if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &dt, &id)) {
 			PyErr_Clear();
 			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
+			return NULL;
+		}
+		if (a->src.dev_type == MXGO_DEVICE_CUDA && !(dt == a->src.dev_type && id == a->src.dev_id)) {
+			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
+				"exports of device arrays to another device are not implemented yet (use copyto)", dt, id, a->src.dev_type, a->src.dev_id);
 			return NULL;
 		}
 		if (!((dt == a->src.dev_type && id == a->src.dev_id) || (dt == MXGO_DEVICE_CPU && id == 0))) {
@@ -324,7 +347,7 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	}
 	// A consumer may write unless it got a read-only or copied tensor: wait as for_write.
 	int for_write = !do_copy && !(versioned && !a->src.writable);
-	return export(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write);
+	return export(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write, cuda_stream);
 }
 
 // wait_to_read and wait_to_write return at once while the engine is idle (and for arrays

@@ -117,11 +117,12 @@ PyObject* mxgo_empty(PyObject* self, PyObject* const* args, Py_ssize_t n);
 PyObject* mxgo_fill(PyObject* self, PyObject* const* args, Py_ssize_t n);
 
 // ---- capsule.c
-// Exports handle h as a capsule (legacy or versioned), copying first when copy is set,
-// after the array's pending writes (and reads too when for_write) are done.
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write);
-// The same export as a tensor in *mt: 0, or -1 with an exception.
-int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, void** mt);
+// Exports handle h as a tensor (legacy or versioned) into *mt, copying first when copy is
+// set, after the array's pending writes (and reads too when for_write) are done: 0, or -1
+// with an exception. stream: the consumer's CUDA stream for arrays in device memory (0:
+// None, the legacy default stream; -1: no synchronisation; otherwise a CUstream); 0 for
+// host arrays.
+int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, void** mt);
 // Imports a foreign (or mxgo's own) managed tensor as import_capsule does, consuming it:
 // its deleter has run when this fails.
 PyObject* mxgo_import_tensor(void* mt, int versioned);

@@ -31,14 +31,14 @@ static void capsule_destructor(PyObject* cap) {
 	PyErr_Restore(type, value, tb);
 }
 
-int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, void** mt) {
+int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, void** mt) {
 	if (mxgo_forked) { mxgo_raise_forked(); return -1; }
 	*mt = NULL;
 	char* msg = NULL;
 	int kind;
 	// An export must not overtake pending engine work on the array; waiting happens with
 	// the GIL released, because engine work may need the GIL (foreign deleters).
-	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, mt, &msg)) == MXGO_PENDING_WORK) {
+	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, stream, mt, &msg)) == MXGO_PENDING_WORK) {
 		Py_BEGIN_ALLOW_THREADS
 		kind = mxgoFastWait(h, for_write, &msg);
 		Py_END_ALLOW_THREADS
@@ -46,12 +46,6 @@ int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int f
 	}
 	if (kind >= 0) { mxgo_raise(kind, msg); return -1; }
 	return 0;
-}
-
-PyObject* mxgo_export_capsule(int64_t h, int versioned, uint64_t flags, int copy, int for_write) {
-	void* mt;
-	if (mxgo_export_tensor(h, versioned, flags, copy, for_write, &mt) < 0) return NULL;
-	return mxgo_capsule(mt, versioned);
 }
 
 PyObject* mxgo_capsule(void* mt, int versioned) {

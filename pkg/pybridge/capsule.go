@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/cmem"
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/device/cuda"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -22,7 +24,7 @@ import (
 const pendingWork = -2
 
 //export mxgoFastExport
-func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWrite C.int, out *unsafe.Pointer, msg **C.char) (ret C.int) {
+func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWrite C.int, stream C.int64_t, out *unsafe.Pointer, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err != nil {
@@ -32,6 +34,13 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWri
 		return pendingWork
 	}
 	mt, err := exportArray(a, versioned != 0, uint64(flags), copy != 0)
+	if err == nil && a.Device().Type == device.CUDA {
+		// The consumer's stream waits for mxgo's work on the array (no host sync).
+		if err = cuda.HandOff(a.Device().ID, int64(stream)); err != nil {
+			dlpack.Discard(mt, versioned != 0)
+			mt = nil
+		}
+	}
 	cmem.StorePtr(unsafe.Pointer(out), mt)
 	return fastResult(err, msg)
 }
@@ -76,7 +85,15 @@ func contiguousCopy(a *ndarray.NDArray) (*ndarray.NDArray, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ndarray.CopyInto(c, a); err != nil {
+	if !a.Storage().OnHost() { // device memory: the device's copy, on the engine
+		err = ops.Copy(c, a)
+		if err == nil {
+			err = ops.WaitToRead(c)
+		}
+	} else {
+		err = ndarray.CopyInto(c, a)
+	}
+	if err != nil {
 		c.Release()
 		return nil, err
 	}

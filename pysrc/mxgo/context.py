@@ -1,9 +1,9 @@
 """Devices, MXNet style: ``mx.cpu()``, ``mx.gpu(1)``, ``with mx.cpu(0): ...``."""
 import threading
 
-from .base import FACTS, MXNetValueError
+from .base import FACTS, MXNetValueError, core
 
-__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context"]
+__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context", "num_gpus", "gpu_status"]
 
 
 class Context:
@@ -63,7 +63,8 @@ def cpu(device_id=0):
 
 
 def gpu(device_id=0):
-    """Returns a GPU context. Arrays cannot be created on it until a CUDA back end is built in."""
+    """Returns a GPU context. Arrays are allocated on it when a CUDA driver with that device
+    is present (see num_gpus); otherwise creating one raises MXNetError naming the cause."""
     return Context("gpu", device_id)
 
 
@@ -78,3 +79,15 @@ _CPU0 = Context("cpu", 0)
 def current_context():
     """Returns the default context: the innermost ``with ctx:`` block's, else cpu(0)."""
     return getattr(Context._local, "ctx", None) or _CPU0
+
+
+def num_gpus():
+    """Returns the number of GPUs mxgo can use: 0 when no CUDA driver can be loaded
+    (libcuda.so.1, or the library named by $MXGO_LIBCUDA) or it reports no device. The
+    first call loads the driver; nothing CUDA happens before a GPU is first used."""
+    return int(core.GPUCount())
+
+
+def gpu_status():
+    """Returns "" when a GPU can be used, else the reason none can (mxgo's own; not MXNet's)."""
+    return str(core.GPUStatus())

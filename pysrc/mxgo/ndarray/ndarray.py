@@ -22,6 +22,8 @@ _FLOAT32 = dtype_code("float32")
 _NUMPY_REFUSES = {BFLOAT16}
 #: whether np.from_dlpack asks for versioned capsules, which can say read-only (NumPy 2.1)
 _NUMPY_TAKES_READ_ONLY = tuple(int(v) for v in np.__version__.split(".")[:2]) >= (2, 1)
+#: DLPack's code for host memory: arrays elsewhere (mx.gpu) are copied through Go
+_CPU_TYPE = Context.devstr2type["cpu"]
 
 
 class NDArray(fastpath.NDArrayBase):
@@ -78,7 +80,7 @@ class NDArray(fastpath.NDArrayBase):
     # ---- conversion ---------------------------------------------------------------
     def asnumpy(self):
         """Returns a NumPy copy of the array."""
-        if self._code not in _NUMPY_REFUSES and (self._writable or _NUMPY_TAKES_READ_ONLY):
+        if self._devtype == _CPU_TYPE and self._code not in _NUMPY_REFUSES and (self._writable or _NUMPY_TAKES_READ_ONLY):
             self.wait_to_read()  # raises the engine's errors, which the except below must not see
             try:  # NumPy copies from a DLPack view: all in C
                 return np.array(np.from_dlpack(self))
@@ -148,6 +150,11 @@ class NDArray(fastpath.NDArrayBase):
         to a ``buffer_callback`` without copying (out of band, as NumPy does); other
         protocols embed a copy as bytes."""
         src = self
+        if self._devtype != _CPU_TYPE:  # device memory: its values through a host copy
+            values = self.asnumpy()
+            data = pickle.PickleBuffer(values) if protocol >= 5 else values.tobytes()
+            return _unpickle, (_PICKLE_VERSION, DTYPE_NAMES[self._code], self._shape,
+                               (self._devtype, self._devid), data)
         try:
             data = fastpath.ByteView(src)
         except BufferError:  # not C-contiguous: a compact copy of the values

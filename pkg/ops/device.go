@@ -1,0 +1,111 @@
+package ops
+
+// Arrays in device memory (mx.gpu(i)): the operations that have a device path (Copy in
+// every direction, Fill) and the guard that keeps device memory away from CPU kernels.
+// There are no GPU kernels yet: an operator given a device array raises
+// NotImplementedError naming itself and the device, never a silent host round trip.
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/device/cuda"
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// offHost returns the first array whose memory the CPU cannot touch, or nil.
+func offHost(arrs []*ndarray.NDArray) *ndarray.NDArray {
+	for _, a := range arrs {
+		if !a.Storage().OnHost() {
+			return a
+		}
+	}
+	return nil
+}
+
+// noKernel is the error of an operation that has no kernel for a's device.
+func noKernel(what string, a *ndarray.NDArray) error {
+	return mxerr.New(mxerr.NotImplemented, "%s has no kernel for %s yet (mxgo's GPU back end moves and fills memory only)", what, a.Device())
+}
+
+// guardHost wraps a CPU kernel so that it refuses arrays in device memory: the last line
+// of defence under the per-operation checks (Invoke, PushFunc), for any path that would
+// reach a CPU kernel with a device array.
+func guardHost(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) func(ins, outs []*ndarray.NDArray) error {
+	if a := offHost(ins); a != nil {
+		return func(_, _ []*ndarray.NDArray) error { return noKernel("this CPU operation", a) }
+	}
+	if a := offHost(outs); a != nil {
+		return func(_, _ []*ndarray.NDArray) error { return noKernel("this CPU operation", a) }
+	}
+	return kernel
+}
+
+// copyDevice is Copy when src or dst lives in device memory: one cuMemcpy of the whole
+// array, pushed on the engine like any copy. Both must be C-contiguous with the same
+// dtype for now (casts and strided copies across devices come later).
+func copyDevice(dst, src *ndarray.NDArray) error {
+	if dst.DType() != src.DType() {
+		return mxerr.New(mxerr.NotImplemented, "copy from %s to %s with a cast (%s to %s) is not implemented yet: cast on the host first",
+			src.Device(), dst.Device(), src.DType(), dst.DType())
+	}
+	if !dst.Contiguous() || !src.Contiguous() {
+		return mxerr.New(mxerr.NotImplemented, "copy of a non-contiguous array between %s and %s is not implemented yet: copy it to a contiguous array first",
+			src.Device(), dst.Device())
+	}
+	pushAny([]*ndarray.NDArray{src}, []*ndarray.NDArray{dst}, func(in, out []*ndarray.NDArray) error {
+		d, s := out[0], in[0]
+		n := d.Size() * d.DType().Size()
+		switch dh, sh := d.Storage().OnHost(), s.Storage().OnHost(); {
+		case dh && !sh:
+			return cuda.CopyDtoH(s.Device().ID, d.Data(), devAddr(s), n)
+		case !dh && sh:
+			return cuda.CopyHtoD(d.Device().ID, devAddr(d), s.Data(), n)
+		default:
+			return cuda.CopyDtoD(d.Device().ID, devAddr(d), s.Device().ID, devAddr(s), n)
+		}
+	})
+	return nil
+}
+
+// devAddr is the device address of a's first element.
+func devAddr(a *ndarray.NDArray) uintptr { return uintptr(a.Data()) }
+
+// fillDevice is Fill for an array in device memory: cuMemsetD8 when every byte of the
+// element is the same (zeros), cuMemsetD32 for 4-byte elements, otherwise the element is
+// repeated in a host buffer and copied over (a staged copy). C-contiguous arrays only.
+func fillDevice(a *ndarray.NDArray, s Scalar) error {
+	if !a.Contiguous() {
+		return mxerr.New(mxerr.NotImplemented, "filling a non-contiguous array on %s is not implemented yet", a.Device())
+	}
+	size := a.DType().Size()
+	var elem [16]byte
+	s.store(a.DType(), unsafe.Pointer(&elem[0]))
+	pattern := elem[:size]
+	pushAny(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error {
+		d := out[0]
+		id, n := d.Device().ID, d.Size()
+		if n == 0 {
+			return nil
+		}
+		same := true
+		for _, b := range pattern {
+			same = same && b == pattern[0]
+		}
+		switch {
+		case same:
+			return cuda.MemsetD8(id, devAddr(d), pattern[0], n*size)
+		case size == 4:
+			return cuda.MemsetD32(id, devAddr(d), *(*uint32)(unsafe.Pointer(&pattern[0])), n)
+		}
+		host, err := ndarray.Empty(d.DType(), d.Shape(), device.Host)
+		if err != nil {
+			return err
+		}
+		defer host.Release()
+		fill(host, s)
+		return cuda.CopyHtoD(id, devAddr(d), host.Data(), n*size)
+	})
+	return nil
+}
