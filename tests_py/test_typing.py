@@ -23,7 +23,11 @@ def _functions(tree):
 
 
 OPS_STUB = ast.parse((STUBS / "_ops.pyi").read_text())
-STUB_OPS = _functions(OPS_STUB)
+#: each operator's two overloads: without out (a new NDArray) and with it (out as given)
+STUB_OPS = {}
+for _node in OPS_STUB.body:
+    if isinstance(_node, ast.FunctionDef):
+        STUB_OPS.setdefault(_node.name, []).append(_node)
 NDARRAY_CLASS = next(node for node in ast.parse((STUBS / "ndarray.pyi").read_text()).body
                      if isinstance(node, ast.ClassDef) and node.name == "NDArray")
 STUB_METHODS = _functions(NDARRAY_CLASS)
@@ -68,11 +72,14 @@ def test_every_operator_has_a_stub():
 @pytest.mark.parametrize("name", sorted(op.PUBLIC))
 def test_operator_stub_matches_runtime(name):
     fn = getattr(mx.nd, name)
-    stub = STUB_OPS[name]
-    _assert_same(_stub_params(stub), _runtime_params(inspect.signature(fn)), name)
-    assert ast.unparse(stub.returns) == "NDArray"
-    out = stub.args.kwonlyargs[-1]
-    assert (out.arg, ast.unparse(out.annotation)) == ("out", "SupportsDLPack | None")
+    new, given = STUB_OPS[name]
+    _assert_same(_stub_params(new), _runtime_params(inspect.signature(fn)), name)
+    assert _stub_params(given)[:-1] == _stub_params(new)[:-1]
+    for stub, out_type in ((new, "None"), (given, "_Out")):
+        assert [ast.unparse(d) for d in stub.decorator_list] == ["overload"]
+        out = stub.args.kwonlyargs[-1]
+        assert (out.arg, ast.unparse(out.annotation)) == ("out", out_type)
+    assert (ast.unparse(new.returns), ast.unparse(given.returns)) == ("NDArray", "_Out")
 
 
 @pytest.mark.parametrize("name", sorted(op.PUBLIC))
