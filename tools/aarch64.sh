@@ -109,7 +109,9 @@ build_wheel() {
 	# before every other flag, so the target's headers win over the build interpreter's,
 	# which gopy puts in CGO_CFLAGS (-I directories are searched in order).
 	zig=$("$PY" -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
-	printf '#!/bin/sh\nexec "%s" cc -target aarch64-linux-gnu.2.17 "-I%s" "$@"\n' "$zig" "$inc/python3.11" > "$A/cc"
+	# gorgonia.org/cu's cgo flags add -I/usr/include, this host's x86-64 glibc headers, which
+	# would win over zig's aarch64 ones: the wrapper drops it.
+	printf '#!/bin/sh\nfor a; do shift; [ "$a" = -I/usr/include ] || set -- "$@" "$a"; done\nexec "%s" cc -target aarch64-linux-gnu.2.17 "-I%s" "$@"\n' "$zig" "$inc/python3.11" > "$A/cc"
 	chmod +x "$A/cc"
 	# Checked, not assumed: given the build interpreter's -I too, it reads the target's headers only.
 	local host_inc; host_inc=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
