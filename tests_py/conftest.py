@@ -72,3 +72,13 @@ def no_leaks():
     gc.collect()
     mx.nd.waitall()
     assert live_counts() == before
+
+
+@pytest.fixture(scope="module")
+def frozen_heap():
+    """Freezes what exists before a module's tests (torch brings some 10^5 objects), so that
+    each gc.collect() in them looks at the tests' own objects only."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()

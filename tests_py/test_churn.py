@@ -2,7 +2,6 @@
 to change; ``make soak`` runs a million), must end with mxgo's live handles, storages and
 exports where they started, malloc's bytes in use flat (mxgo's C blocks live there) and
 resident memory within noise; a counting producer sees each deleter run exactly once."""
-import gc
 import os
 
 import pytest
@@ -12,12 +11,7 @@ import churn
 N = int(os.environ.get("MXGO_CHURN_N", "100000"))
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    gc.collect()
-    gc.freeze()  # torch's 10^5 objects: each gc.collect() then sees the churn's only
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 @pytest.mark.parametrize("path", churn.PATHS)

@@ -51,13 +51,7 @@ READ_ONLY = {
 ALL = {**WRITABLE, **READ_ONLY}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    """Freeze what exists before these tests (torch's 10^5 objects) so gc.collect() is quick."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 # ---- producer: capsule kind, version, flags ----------------------------------------------

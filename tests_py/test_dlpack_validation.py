@@ -18,14 +18,7 @@ from interop_helpers import live_counts, mx_address
 FORMS = ("legacy", "versioned")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    """Freeze the objects that exist before these tests (torch brings some 10^5), so that
-    each gc.collect() looks at the tests' objects only."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 CASES = [(name, form) for name in sorted(INVALID) for form in FORMS] + \

@@ -21,13 +21,7 @@ READ_ONLY, IS_COPIED = 1, 2
 TENSOR_FIELDS = ("data", "device", "ndim", "dtype", "shape", "strides", "byte_offset", "shape_null", "strides_null")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    """As test_lifetimes.py: gc.collect() then looks only at the tests' own objects."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 @pytest.fixture

@@ -69,12 +69,7 @@ def kernels():
                                    build_directory=BUILD)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 def counts():

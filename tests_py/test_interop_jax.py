@@ -184,12 +184,7 @@ TO_JAX = {"jnp.from_dlpack": jnp.from_dlpack, "jax.dlpack.from_dlpack": jax.dlpa
 FROM_JAX = {"object": mx.nd.from_dlpack, "capsule": lambda a: mx.nd.from_dlpack(a.__dlpack__())}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 # ---- the table is what the installed JAX does --------------------------------------------

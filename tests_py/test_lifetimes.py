@@ -20,14 +20,7 @@ from interop_helpers import (MX, NUMPY, NUMPY_EXPORTS_READ_ONLY, NUMPY_IMPORTS_W
 OFFSET = layout_named("offset")  # a strided view with an offset: the hardest case to keep alive
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    """gc.collect() visits every tracked object, and torch brings some 10^5 of them: freeze
-    what exists before these tests so that each collection looks at the tests' objects."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 def churn():

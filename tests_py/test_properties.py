@@ -18,12 +18,7 @@ from interop_helpers import NUMPY_DLPACK_DTYPES, TORCH_DLPACK_DTYPES, live_count
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    gc.collect()
-    gc.freeze()  # torch's 10^5 objects: each gc.collect() then sees the tests' only
-    yield
-    gc.unfreeze()
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 NP_DTYPES = [d for d in NUMPY_DLPACK_DTYPES if d != "bfloat16"]

@@ -2,7 +2,6 @@
 and common (Dask's and pickle's deserialised buffers, np.frombuffer(buf, offset=1),
 packed structured fields). Copies take it, zero-copy imports share it, operators give
 on it exactly what they give on an aligned copy, and exports hand the same address on."""
-import gc
 
 import numpy as np
 import pytest
@@ -18,17 +17,7 @@ DTYPES = ("int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "f
           "complex64", "complex128")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _frozen_heap():
-    """Freeze what exists before these tests (torch brings some 10^5 objects), so that each
-    test's gc.collect() looks at the tests' objects only."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
-
-
-pytestmark = pytest.mark.usefixtures("no_leaks")  # every test gives back all it made
+pytestmark = pytest.mark.usefixtures("frozen_heap", "no_leaks")  # every test gives back all it made
 
 
 def unaligned(dtype, shape, offset=1):
