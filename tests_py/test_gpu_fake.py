@@ -59,7 +59,6 @@ def run(code, prelude="", **env):
 
 # ---------------------------------------------------------------------------- no driver
 
-@pytest.mark.skipif(mx.context.num_gpus() > 0, reason="a CUDA driver with a device is present")
 def test_no_driver_here():
     assert mx.context.num_gpus() == 0
     assert "no CUDA" in mx.context.gpu_status()
