@@ -120,12 +120,13 @@ def _as_array(x, name):
     raise MXNetTypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
 
 
-def invoke(name, arrays, params=None, out=None):
+def invoke(name, arrays, params=None, out=None, tried_fast=False):
     """Runs operator ``name`` on ``arrays`` with ``params`` (a dict), into ``out`` if given.
 
     NDArrays, and objects whose type has a DLPack C exchange API (PyTorch's tensors), go
     straight to C (fastpath.invoke), which finishes calls on foreign memory before
-    returning; other DLPack producers are imported here first."""
+    returning; other DLPack producers are imported here first. ``tried_fast``: the caller
+    already had C refuse these operands without parameters (_make's call)."""
     info = OPS[name]
     encoded = []
     kinds = info["kinds"]
@@ -137,9 +138,10 @@ def invoke(name, arrays, params=None, out=None):
         except (TypeError, ValueError, OverflowError) as err:
             raise mxnet_error(type(err))("%s(): bad value for %s: %s" % (name, k, err)) from None
     attrs = ";".join(encoded)
-    result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
-    if result is not NotImplemented:
-        return out if result is None else result
+    if not (tried_fast and not attrs):
+        result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
+        if result is not NotImplemented:
+            return out if result is None else result
     foreign = False
     handles = []
     for i, a in enumerate(arrays):
@@ -194,7 +196,7 @@ def _make(info):
                 raise MXNetTypeError("%s needs at least one array" % name)
             array, number = (arrays[1], arrays[0]) if reverse else arrays
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
-        return invoke(name, arrays, values, out)
+        return invoke(name, arrays, values, out, tried_fast=not values)
 
     fn = _compile(name, inputs, variadic, [p["name"] for p in params], call)
     fn.__name__ = fn.__qualname__ = name
