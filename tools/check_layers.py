@@ -17,8 +17,9 @@ import sys
 MODULE = "github.com/mxgo/mxgo/"
 #: package (relative to the module) -> layer; imports must go to lower layers
 LAYERS = {
-    "pkg/mxerr": 0, "pkg/device": 0, "pkg/cmem": 0, "pkg/engine": 0, "pkg/proc": 0, "internal/simd": 0,
-    "pkg/device/cuda": 0.5,  # imports device and mxerr; ndarray allocates through it
+    "pkg/proc": -1,  # the process's facts (fork, environment): imports nothing
+    "pkg/mxerr": 0, "pkg/device": 0, "pkg/cmem": 0, "pkg/engine": 0, "internal/simd": 0,
+    "pkg/device/cuda": 0.5,  # imports mxerr and proc; ndarray allocates through it
     "pkg/ndarray": 1,
     "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2, "pkg/ndfile": 2,
     "pkg/tvmffi": 3,

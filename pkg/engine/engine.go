@@ -3,11 +3,12 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mxgo/mxgo/pkg/proc"
 )
 
 // Fn is an operation's work. It runs on an engine goroutine, never holding engine locks.
@@ -54,7 +55,7 @@ type Engine struct {
 
 // New returns an engine; synchronous (naive) when MXGO_ENGINE=naive.
 func New() *Engine {
-	e := &Engine{naive: os.Getenv("MXGO_ENGINE") == "naive", busy: new(atomic.Int64)}
+	e := &Engine{naive: proc.Getenv("MXGO_ENGINE") == "naive", busy: new(atomic.Int64)}
 	e.idle = sync.NewCond(&e.mu)
 	return e
 }
