@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/dlpack/dlpacktest"
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -162,6 +163,25 @@ func TestImportLegacyMXNetBool(t *testing.T) {
 	assert.Equal(t, []float64{1, 0, 1}, values(t, a))
 }
 
+// Page-locked host memory (kDLCUDAHost) is host memory: imported as cpu_pinned, read and
+// written by CPU code, with no driver involved.
+func TestImportCUDAHost(t *testing.T) {
+	checkLeaks(t)
+	for _, p := range producers {
+		s := f32Spec(3, []int64{3}, nil)
+		s.DevType = 3
+		ft := foreign(t, p, s)
+		fillSeq(ft)
+		a, err := p.importer(ft.Ptr())
+		require.NoError(t, err, p.name)
+		assert.Equal(t, device.Device{Type: device.CUDAHost, ID: 0}, a.Device())
+		assert.True(t, a.Storage().OnHost())
+		assert.Equal(t, []float64{0, 1, 2}, values(t, a))
+		a.Release()
+		assert.Equal(t, 1, ft.DeleterCalls())
+	}
+}
+
 func TestImportInvalid(t *testing.T) {
 	checkLeaks(t)
 	ok := f32Spec(8, []int64{2, 4}, nil)
@@ -192,7 +212,8 @@ func TestImportInvalid(t *testing.T) {
 		{"NULL data", mod(func(s *dlpacktest.Spec) { s.NBytes = 0 }), "data", false},
 		{"byte_offset overflow", mod(func(s *dlpacktest.Spec) { s.ByteOffset = 1 << 63 }), "byte_offset", false},
 		{"CUDA device", mod(func(s *dlpacktest.Spec) { s.DevType = 2 }), "device", false},
-		{"CUDAHost device", mod(func(s *dlpacktest.Spec) { s.DevType = 3 }), "device", false},
+		{"OpenCL device", mod(func(s *dlpacktest.Spec) { s.DevType = 4 }), "device", false},
+		{"CUDA managed device", mod(func(s *dlpacktest.Spec) { s.DevType = 13 }), "device", false},
 		{"lanes 0", mod(func(s *dlpacktest.Spec) { raw(s); s.Lanes = 0 }), "dtype.lanes", false},
 		{"device_type 0", mod(func(s *dlpacktest.Spec) { raw(s); s.DevType = 0 }), "device", false},
 		{"major version 2", mod(func(s *dlpacktest.Spec) { s.Version = [2]uint32{2, 0} }), "version", true},

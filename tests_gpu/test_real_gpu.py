@@ -91,9 +91,52 @@ def test_export_then_write_in_torch():
     np.testing.assert_array_equal(x.asnumpy(), np.ones(4, np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="importing CUDA tensors (consumer side) is not implemented yet", raises=BufferError)
 def test_import_from_torch():
     t = torch.arange(5, device="cuda", dtype=torch.float32)
-    x = mx.nd.from_dlpack(t)
+    x = mx.nd.from_dlpack(t)  # through PyTorch's C exchange API: mxgo's stream waits on PyTorch's
     assert x.context == mx.gpu(0)
     np.testing.assert_array_equal(x.asnumpy(), np.arange(5, dtype=np.float32))
+    mx.nd.zeros((5,), out=x)  # the same memory
+    torch.cuda.synchronize()
+    assert t.sum().item() == 0
+    y = mx.nd.from_dlpack(t, device=mx.gpu(0), copy=True)  # the Python path, with a stream
+    assert y.context == mx.gpu(0)
+
+
+def test_import_waits_for_work_queued_on_a_torch_side_stream():
+    s = torch.cuda.Stream()
+    n = 1 << 26
+    with torch.cuda.stream(s):
+        t = torch.empty(n, device="cuda")
+        for _ in range(20):  # long enough to still be running when mxgo reads it
+            t.fill_(1.0).mul_(2.0)
+        x = mx.nd.from_dlpack(t)
+    assert float(x[: 1 << 10].asnumpy().sum()) == 2.0 * (1 << 10)
+    assert stats()["waitfor"] > 0
+
+
+def test_strided_and_cast_copies():
+    src = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = mx.nd.array(src, ctx=mx.gpu(0))
+    np.testing.assert_array_equal(x.T.asnumpy(), src.T)
+    x[:, 1] = 5
+    np.testing.assert_array_equal(x.asnumpy()[:, 1], [5, 5, 5])
+    h = mx.nd.zeros((3, 4), dtype="float64")
+    x.copyto(h)
+    assert h.asnumpy()[0, 1] == 5
+
+
+def test_pinned_memory():
+    p = mx.nd.arange(8, ctx=mx.cpu_pinned())
+    assert p.__dlpack_device__() == (3, 0)
+    g = p.copyto(mx.gpu(0))
+    np.testing.assert_array_equal(g.asnumpy(), np.arange(8))
+    t = torch.utils.dlpack.from_dlpack(p.to_dlpack_for_read())  # kDLCPU, as MXNet exports it
+    assert t.is_pinned()
+    assert stats()["host_alloc"] > 0
+
+
+def test_export_across_devices():
+    x = mx.nd.ones((3,), ctx=mx.gpu(0))
+    h = np.from_dlpack(x, device="cpu")  # a copy on the host, made by mxgo
+    np.testing.assert_array_equal(h, np.ones(3, np.float32))

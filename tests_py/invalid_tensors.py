@@ -35,9 +35,10 @@ INVALID = {
     # data
     "null_data": ("data", {"data": 0}),
     "byte_offset_overflow": ("byte_offset", {"byte_offset": 2 ** 63}),
-    # devices mxgo cannot address
+    # devices mxgo cannot address: GPUs too, since tests_py runs without a CUDA driver
+    # (conftest; page-locked host memory, (3, 0), is host memory and imported)
     "device_cuda": ("device", {"device": (2, 0)}),
-    "device_cuda_host": ("device", {"device": (3, 0)}),
+    "device_cuda_managed": ("device", {"device": (13, 0)}),
     "device_rocm": ("device", {"device": (10, 0)}),
     "device_unknown": ("device", {"device": (99, 0)}),
     # ndim outside [0, 64]

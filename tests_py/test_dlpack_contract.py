@@ -141,8 +141,10 @@ class _DLDeviceType(enum.IntEnum):
     ((99, 7), BufferError), ((_DLDeviceType.kDLCUDA, 0), BufferError), ("cpu", TypeError), ((1,), TypeError),
 ], ids=repr)
 def test_dl_device(dl_device, error):
-    """The array's own device or (1, 0) (the same here); mxgo has nothing to copy to
-    elsewhere, so any other device is a BufferError; a non-pair is a TypeError."""
+    """The array's own device or (1, 0) (the same here). A GPU (2, i) and page-locked memory
+    (3, 0) take a copy, which needs a CUDA driver: without one (tests_py runs without, see
+    conftest) BufferError, as for devices mxgo has no back end for; a non-pair is a
+    TypeError. The copies are tested against the fake driver (test_gpu_fake.py)."""
     x = mx.nd.arange(4)
     assert x.__dlpack_device__() == (1, 0)
     for max_version in (None, (1, 0)):
@@ -296,8 +298,9 @@ def test_from_dlpack_cpu_device(source, device):
 @pytest.mark.parametrize("copy", [None, True, False])
 @pytest.mark.parametrize("device", [(2, 0), (1, 1), (10, 0), mx.gpu(0), mx.gpu(1), mx.cpu(1)], ids=repr)
 def test_from_dlpack_other_devices_are_refused(device, copy):
-    """mxgo has only the host: no device but cpu(0) can be the target, with or without a
-    copy. Nothing is consumed."""
+    """Without a CUDA driver (tests_py runs without one, see conftest) no device but cpu(0)
+    can be the target, with or without a copy, and nothing is consumed; cpu(1) is no DLPack
+    device. Imports onto a GPU are tested against the fake driver (test_gpu_fake.py)."""
     capsule = mx.nd.arange(3).to_dlpack_for_write()
     with pytest.raises(BufferError):
         mx.nd.from_dlpack(capsule, device=device, copy=copy)

@@ -12,6 +12,8 @@
 #define MXGO_MAX_DIMS 64   // ndarray.MaxDims
 #define MXGO_DEVICE_CPU 1  // device.CPU, DLPack's kDLCPU
 #define MXGO_DEVICE_CUDA 2 // device.CUDA, DLPack's kDLCUDA
+#define MXGO_DEVICE_CUDA_HOST 3     // device.CUDAHost, kDLCUDAHost: page-locked host memory
+#define MXGO_DEVICE_CUDA_MANAGED 13 // device.CUDAManaged, kDLCUDAManaged
 
 #define MXGO_DLPACK_FLAG_READ_ONLY (1ULL << 0)
 #define MXGO_DLPACK_FLAG_IS_COPIED (1ULL << 1)

@@ -24,6 +24,10 @@ var (
 	_ [device.CPU - C.MXGO_DEVICE_CPU]struct{}
 	_ [C.MXGO_DEVICE_CUDA - device.CUDA]struct{}
 	_ [device.CUDA - C.MXGO_DEVICE_CUDA]struct{}
+	_ [C.MXGO_DEVICE_CUDA_HOST - device.CUDAHost]struct{}
+	_ [device.CUDAHost - C.MXGO_DEVICE_CUDA_HOST]struct{}
+	_ [C.MXGO_DEVICE_CUDA_MANAGED - device.CUDAManaged]struct{}
+	_ [device.CUDAManaged - C.MXGO_DEVICE_CUDA_MANAGED]struct{}
 	_ [C.MXGO_DLPACK_FLAG_READ_ONLY - FlagReadOnly]struct{}
 	_ [FlagReadOnly - C.MXGO_DLPACK_FLAG_READ_ONLY]struct{}
 	_ [C.MXGO_DLPACK_FLAG_IS_COPIED - FlagIsCopied]struct{}

@@ -58,6 +58,9 @@ func reimport(src *C.mxgo_dl_src, t *C.DLTensor, readOnly bool, release func()) 
 	if nd < 0 || nd > ndarray.MaxDims || nd != int(src.ndim) {
 		return nil, mxerr.BufferErr("ndim: an mxgo tensor's ndim was changed to %d", nd)
 	}
+	if t.device.device_type != src.dev_type || t.device.device_id != src.dev_id {
+		return nil, mxerr.BufferErr("device: an mxgo tensor's device was changed to (%d, %d)", t.device.device_type, t.device.device_id)
+	}
 	var shape, strides []int
 	if nd > 0 {
 		shape = unsafe.Slice((*int)(unsafe.Pointer(t.shape)), nd)
@@ -95,7 +98,7 @@ func Borrow(t unsafe.Pointer, flags uint64) (*ndarray.NDArray, error) {
 		return nil, err
 	}
 	base := unsafe.Add(dt.data, int(l.Base-d.Data)) // as adopt: keeps the pointer's provenance
-	return b.Array(base, l.NBytes, d.Device, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly)
+	return b.Array(base, l.NBytes, l.Device, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly)
 }
 
 // viewDesc is readDesc without the copy of shape and strides, which it views where they
@@ -133,7 +136,7 @@ func adopt(data unsafe.Pointer, d Desc, release func()) (*ndarray.NDArray, error
 	// Base is data moved by a validated in-bounds delta; deriving it from data keeps the
 	// pointer's provenance.
 	base := unsafe.Add(data, int(l.Base-d.Data))
-	s := ndarray.NewForeignStorage(base, l.NBytes, d.Device, release)
+	s := ndarray.NewForeignStorage(base, l.NBytes, l.Device, release)
 	a, err := ndarray.Adopt(s, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly)
 	if err != nil { // unreachable for a validated layout; keep the deleter promise anyway
 		ndarray.ReleaseStorage(s)

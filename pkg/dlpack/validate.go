@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/device/cuda"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
@@ -31,6 +32,7 @@ type Layout struct {
 	Base     uintptr
 	NBytes   int
 	Offset   int
+	Device   device.Device // where mxgo keeps it (placeOf)
 	ReadOnly bool
 }
 
@@ -42,8 +44,9 @@ func Validate(d Desc) (Layout, error) { return validateInto(d, nil) }
 // for both (a caller's stack buffer), else in a new allocation.
 func validateInto(d Desc, buf []int) (Layout, error) {
 	var l Layout
-	if d.Device.Type != device.CPU {
-		return l, mxerr.BufferErr("device: mxgo cannot address memory on %s (device_type %d)", d.Device, d.Device.Type)
+	dev, err := placeOf(d.Device)
+	if err != nil {
+		return l, err
 	}
 	if d.NDim < 0 || d.NDim > ndarray.MaxDims {
 		return l, mxerr.BufferErr("ndim: %d is outside [0, %d]", d.NDim, ndarray.MaxDims)
@@ -80,7 +83,7 @@ func validateInto(d Desc, buf []int) (Layout, error) {
 			strides[i] = int(d.Strides[i])
 		}
 	}
-	l = Layout{DType: dt, Shape: shape, Strides: strides, ReadOnly: d.Flags&FlagReadOnly != 0}
+	l = Layout{DType: dt, Shape: shape, Strides: strides, Device: dev, ReadOnly: d.Flags&FlagReadOnly != 0}
 	if n == 0 {
 		l.Base = d.Data
 		return l, nil
@@ -111,4 +114,23 @@ func validateInto(d Desc, buf []int) (Layout, error) {
 	l.NBytes = int(span * size)
 	l.Offset = -lo
 	return l, nil
+}
+
+// placeOf is the device an array over memory on dev lives on in mxgo: the CPU's memory
+// (kDLCPU) and page-locked host memory (kDLCUDAHost, which is cpu_pinned) as they are;
+// memory on a GPU (kDLCUDA), and managed memory (kDLCUDAManaged, which every GPU of the
+// process can address) as gpu(id), when the CUDA back end can use that device. Anything
+// else, or a GPU mxgo cannot use, is a BufferError that says why.
+func placeOf(dev device.Device) (device.Device, error) {
+	switch dev.Type {
+	case device.CPU, device.CUDAHost:
+		return dev, nil
+	case device.CUDA, device.CUDAManaged:
+		g := device.Device{Type: device.CUDA, ID: dev.ID}
+		if err := cuda.CheckDevice(dev.ID); err != nil {
+			return g, mxerr.BufferErr("device: cannot use memory on %s (DLPack device (%d, %d)): %v", g, dev.Type, dev.ID, err)
+		}
+		return g, nil
+	}
+	return dev, mxerr.BufferErr("device: mxgo cannot address memory on %s (device_type %d)", dev, dev.Type)
 }

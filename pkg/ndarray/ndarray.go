@@ -25,8 +25,8 @@ func Empty(dt DType, shape []int, dev device.Device) (*NDArray, error) {
 	if !dt.Valid() {
 		return nil, mxerr.TypeErr("invalid dtype %d", dt)
 	}
-	if dev.Type != device.CPU && dev.Type != device.CUDA {
-		return nil, mxerr.New(mxerr.MXNet, "cannot allocate on %s: mxgo has no back end for this device (only cpu and gpu)", dev)
+	if dev.Type != device.CPU && dev.Type != device.CUDA && dev.Type != device.CUDAHost {
+		return nil, mxerr.New(mxerr.MXNet, "cannot allocate on %s: mxgo has no back end for this device (only cpu, cpu_pinned and gpu)", dev)
 	}
 	if len(shape) > MaxDims {
 		return nil, mxerr.ValueErr("%d dimensions exceed the maximum of %d", len(shape), MaxDims)
@@ -39,9 +39,12 @@ func Empty(dt DType, shape []int, dev device.Device) (*NDArray, error) {
 		return nil, mxerr.New(mxerr.Memory, "cannot allocate %d elements of %s", n, dt)
 	}
 	var s *Storage
-	if dev.Type == device.CUDA {
+	switch dev.Type {
+	case device.CUDA:
 		s, err = NewDeviceStorage(dev, n*dt.Size())
-	} else {
+	case device.CUDAHost:
+		s, err = NewPinnedStorage(dev, n*dt.Size())
+	default:
 		s, err = NewHostStorage(n * dt.Size())
 	}
 	if err != nil {

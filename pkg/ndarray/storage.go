@@ -56,7 +56,7 @@ const (
 	fromProducer memSource = iota // someone else's: hand it back through release
 	fromMalloc                    // mxgo_host_alloc
 	fromPool                      // the small-block pool (small.go)
-	fromDevice                    // device memory (cuda.Alloc): freed through release
+	fromDevice                    // device or page-locked memory (cuda.Alloc, AllocHost): freed through release
 )
 
 var liveStorages atomic.Int64
@@ -103,6 +103,23 @@ func NewDeviceStorage(dev device.Device, nbytes int) (*Storage, error) {
 	// A device address in an unsafe.Pointer: outside Go's heap (the collector ignores it),
 	// never dereferenced by mxgo (OnHost), converted without uintptr arithmetic.
 	s := newStorage(*(*unsafe.Pointer)(unsafe.Pointer(&p)), nbytes, dev, free)
+	s.mem = fromDevice
+	return s, nil
+}
+
+// NewPinnedStorage allocates nbytes of uninitialised page-locked host memory
+// (cuMemHostAlloc: mx.cpu_pinned(), DLPack's kDLCUDAHost), which needs a CUDA driver.
+// CPU code reads and writes it as any host memory; copies between it and a GPU are done
+// by the device's DMA engine. It is freed exactly once, with the last reference.
+func NewPinnedStorage(dev device.Device, nbytes int) (*Storage, error) {
+	if dev.Type != device.CUDAHost {
+		return nil, mxerr.New(mxerr.MXNet, "cannot allocate page-locked memory on %s", dev)
+	}
+	p, free, err := cuda.AllocHost(nbytes)
+	if err != nil {
+		return nil, mxerr.New(mxerr.KindOf(err), "cannot allocate %d bytes on %s: %v", nbytes, dev, err)
+	}
+	s := newStorage(p, nbytes, dev, free)
 	s.mem = fromDevice
 	return s, nil
 }

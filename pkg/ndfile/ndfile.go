@@ -98,9 +98,6 @@ func Check(arrays []*ndarray.NDArray, names []string) error {
 		if t := a.Device().Type; t != device.CPU && t != device.CUDAHost && t != device.CUDA {
 			return mxerr.ValueErr("array %d is on %s: only arrays in host or CUDA memory can be saved", i, a.Device())
 		}
-		if a.Device().Type == device.CUDA && !a.Contiguous() && a.Size() > 0 {
-			return mxerr.New(mxerr.NotImplemented, "array %d: saving a non-contiguous array on %s is not implemented yet", i, a.Device())
-		}
 	}
 	return nil
 }

@@ -8,8 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
-	"github.com/mxgo/mxgo/pkg/device/cuda"
-	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
@@ -73,21 +71,16 @@ func writeArray(w io.Writer, a *ndarray.NDArray, magic uint32) error {
 	if n == 0 {
 		return nil
 	}
-	src := a
-	if !a.Storage().OnHost() { // device memory: through a host copy (the caller waited for its writes)
-		if !a.Contiguous() {
-			return mxerr.New(mxerr.NotImplemented, "saving a non-contiguous array on %s is not implemented yet", a.Device())
-		}
-		c, err := ndarray.Empty(a.DType(), a.Shape(), device.Host)
+	if !a.Storage().OnHost() { // device memory: through a host mirror (the caller waited for its writes)
+		m, err := ndarray.Mirror(a)
 		if err != nil {
 			return err
 		}
-		defer c.Release()
-		if err := cuda.CopyDtoH(a.Device().ID, c.Data(), uintptr(a.Data()), n); err != nil {
-			return err
-		}
-		src = c
-	} else if !a.Contiguous() {
+		defer m.Release()
+		a = m
+	}
+	src := a
+	if !a.Contiguous() {
 		c, err := ndarray.Empty(a.DType(), a.Shape(), device.Host)
 		if err != nil {
 			return err

@@ -42,42 +42,96 @@ func guardHost(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.ND
 	return kernel
 }
 
-// copyDevice is Copy when src or dst lives in device memory: one cuMemcpy of the whole
-// array, pushed on the engine like any copy. Both must be C-contiguous with the same
-// dtype for now (casts and strided copies across devices come later).
+// copyDevice is Copy when src or dst lives in device memory, pushed on the engine like
+// any copy. The same dtype, both C-contiguous: one cuMemcpy. Otherwise, between the host
+// and a GPU, the GPU's side moves as one block, the bytes its view spans, to or from a
+// mirror in host memory, and the host does the cast and the strides (copyCast); between
+// two GPUs that would need a kernel: NotImplementedError.
 func copyDevice(dst, src *ndarray.NDArray) error {
-	if dst.DType() != src.DType() {
-		return mxerr.New(mxerr.NotImplemented, "copy from %s to %s with a cast (%s to %s) is not implemented yet: cast on the host first",
-			src.Device(), dst.Device(), src.DType(), dst.DType())
-	}
-	if !dst.Contiguous() || !src.Contiguous() {
-		return mxerr.New(mxerr.NotImplemented, "copy of a non-contiguous array between %s and %s is not implemented yet: copy it to a contiguous array first",
-			src.Device(), dst.Device())
+	direct := dst.DType() == src.DType() && dst.Contiguous() && src.Contiguous()
+	if !direct && !dst.Storage().OnHost() && !src.Storage().OnHost() {
+		what := "a cast (" + src.DType().String() + " to " + dst.DType().String() + ")"
+		if dst.DType() == src.DType() {
+			what = "a non-contiguous array"
+		}
+		return mxerr.New(mxerr.NotImplemented, "copy from %s to %s with %s needs a GPU kernel, which mxgo does not have yet: "+
+			"copy it through the host", src.Device(), dst.Device(), what)
 	}
 	pushAny([]*ndarray.NDArray{src}, []*ndarray.NDArray{dst}, func(in, out []*ndarray.NDArray) error {
 		d, s := out[0], in[0]
-		n := d.Size() * d.DType().Size()
-		switch dh, sh := d.Storage().OnHost(), s.Storage().OnHost(); {
-		case dh && !sh:
-			return cuda.CopyDtoH(s.Device().ID, d.Data(), devAddr(s), n)
-		case !dh && sh:
-			return cuda.CopyHtoD(d.Device().ID, devAddr(d), s.Data(), n)
-		default:
-			return cuda.CopyDtoD(d.Device().ID, devAddr(d), s.Device().ID, devAddr(s), n)
+		switch {
+		case d.Size() == 0:
+			return nil
+		case direct:
+			return copyBlock(d, s)
+		case !s.Storage().OnHost(): // device -> host
+			m, err := ndarray.Mirror(s)
+			if err != nil {
+				return err
+			}
+			defer m.Release()
+			return copyCast(d, m)
+		case d.Contiguous(): // host -> device, through a contiguous host copy
+			tmp, err := ndarray.Empty(d.DType(), d.Shape(), device.Host)
+			if err != nil {
+				return err
+			}
+			defer tmp.Release()
+			if err := copyCast(tmp, s); err != nil {
+				return err
+			}
+			return copyBlock(d, tmp)
+		default: // host -> a strided device view: its span, read, written in, written back
+			m, err := ndarray.Mirror(d)
+			if err != nil {
+				return err
+			}
+			defer m.Release()
+			if err := copyCast(m, s); err != nil {
+				return err
+			}
+			return ndarray.WriteBack(d, m)
 		}
 	})
 	return nil
+}
+
+// copyBlock copies src to dst, the same dtype and both C-contiguous, one at least in
+// device memory: one cuMemcpy.
+func copyBlock(d, s *ndarray.NDArray) error {
+	n := d.Size() * d.DType().Size()
+	switch dh, sh := d.Storage().OnHost(), s.Storage().OnHost(); {
+	case dh && !sh:
+		return cuda.CopyDtoH(s.Device().ID, d.Data(), devAddr(s), n)
+	case !dh && sh:
+		return cuda.CopyHtoD(d.Device().ID, devAddr(d), s.Data(), n)
+	default:
+		return cuda.CopyDtoD(d.Device().ID, devAddr(d), s.Device().ID, devAddr(s), n)
+	}
 }
 
 // devAddr is the device address of a's first element.
 func devAddr(a *ndarray.NDArray) uintptr { return uintptr(a.Data()) }
 
 // fillDevice is Fill for an array in device memory: cuMemsetD8 when every byte of the
-// element is the same (zeros), cuMemsetD32 for 4-byte elements, otherwise the element is
-// repeated in a host buffer and copied over (a staged copy). C-contiguous arrays only.
+// element is the same (zeros), cuMemsetD16 and cuMemsetD32 for 2- and 4-byte elements,
+// otherwise the element is repeated in a host buffer and copied over (a staged copy).
+// A non-contiguous view is filled in a mirror of its span on the host, written back.
 func fillDevice(a *ndarray.NDArray, s Scalar) error {
 	if !a.Contiguous() {
-		return mxerr.New(mxerr.NotImplemented, "filling a non-contiguous array on %s is not implemented yet", a.Device())
+		pushAny(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error {
+			if out[0].Size() == 0 {
+				return nil
+			}
+			m, err := ndarray.Mirror(out[0])
+			if err != nil {
+				return err
+			}
+			defer m.Release()
+			fill(m, s)
+			return ndarray.WriteBack(out[0], m)
+		})
+		return nil
 	}
 	size := a.DType().Size()
 	var elem [16]byte
@@ -96,6 +150,8 @@ func fillDevice(a *ndarray.NDArray, s Scalar) error {
 		switch {
 		case same:
 			return cuda.MemsetD8(id, devAddr(d), pattern[0], n*size)
+		case size == 2:
+			return cuda.MemsetD16(id, devAddr(d), *(*uint16)(unsafe.Pointer(&pattern[0])), n)
 		case size == 4:
 			return cuda.MemsetD32(id, devAddr(d), *(*uint32)(unsafe.Pointer(&pattern[0])), n)
 		}

@@ -223,32 +223,42 @@ static int parse_kw(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyO
 
 // ---- DLPack methods ----------------------------------------------------------------
 
-// export_tensor exports a into *mt: in C alone when nothing could make the export wait or
-// fail (the engine idle, host memory, no copy), which is the common case; through Go
-// (mxgo_export_tensor) otherwise; stream is its (0 unless a is in device memory). 0, or -1
-// with an exception.
-static int export_tensor(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, void** mt) {
+// export_to exports a into *mt on DLPack device (to_type, to_id) (0: the array's own; a
+// copy unless the array's memory is addressable there): in C alone when nothing could
+// make the export wait or fail (the engine idle, host memory, no copy), which is the
+// common case; through Go (mxgo_export_tensor) otherwise; stream is the consumer's (0
+// unless the tensor is in device memory). 0, or -1 with an exception.
+static int export_to(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, int32_t to_type,
+		int32_t to_id, void** mt) {
 	if (materialize(a) < 0) return -1;
-	if (copy || a->src.dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
-		return mxgo_export_tensor(a->handle, versioned, flags, copy, for_write, stream, mt);
+	if (copy || to_type || a->src.dev_type != MXGO_DEVICE_CPU || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0)
+		return mxgo_export_tensor(a->handle, versioned, flags, copy, for_write, stream, to_type, to_id, mt);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
 	if (!(*mt = mxgo_dl_export(&a->src, dims, dims + n, versioned, flags))) { PyErr_NoMemory(); return -1; }
 	return 0;
 }
 
-// export makes a capsule for a (export_tensor's tensor).
-static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int copy, int for_write, int64_t stream) {
+// mxnet_device is the device MXNet's exports (to_dlpack_for_read/write) and the C exchange
+// API give a: its own, except that page-locked memory (cpu_pinned) is exported as the
+// CPU's, as MXNet 1.x does (and PyTorch for its own; PyTorch refuses kDLCUDAHost). The
+// Array API's __dlpack__ says kDLCUDAHost unless asked for the CPU.
+static int32_t mxnet_device(ArrayObject* a) { return a->src.dev_type == MXGO_DEVICE_CUDA_HOST ? MXGO_DEVICE_CPU : 0; }
+
+// export makes a capsule for a (export_to's tensor, on MXNet's device for it).
+static PyObject* export(ArrayObject* a, int versioned, uint64_t flags, int for_write) {
 	void* mt;
-	if (export_tensor(a, versioned, flags, copy, for_write, stream, &mt) < 0) return NULL;
+	if (export_to(a, versioned, flags, 0, for_write, 0, mxnet_device(a), 0, &mt) < 0) return NULL;
 	return mxgo_capsule(mt, versioned);
 }
 
-// The exchange API's exports (exchange.c): __dlpack__(max_version=(1, 3)), or
-// to_dlpack_for_read(max_version=(1, 3)) when read_only.
+// The exchange API's exports (exchange.c): __dlpack__(max_version=(1, 3), stream=-1) (its
+// exports do not synchronise: the consumer orders itself after current_work_stream), or
+// to_dlpack_for_read(max_version=(1, 3)) when read_only, on mxnet_device.
 int mxgo_array_to_tensor(PyObject* o, int read_only, DLManagedTensorVersioned** mt) {
 	ArrayObject* a = (ArrayObject*)o;
-	return export_tensor(a, 1, read_only ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, !read_only && a->src.writable, 0, (void**)mt);
+	return export_to(a, 1, read_only ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, !read_only && a->src.writable, -1, mxnet_device(a), 0,
+		(void**)mt);
 }
 
 static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -258,7 +268,7 @@ static PyObject* to_dlpack_for_read(ArrayObject* a, PyObject* const* args, Py_ss
 	int versioned;
 	if (parse_kw("to_dlpack_for_read", args, nargs, kwnames, names, interned, 1, 1, v) < 0) return NULL;
 	if (parse_max_version(v[0], &versioned) < 0) return NULL;
-	return export(a, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0, 0, 0);
+	return export(a, versioned, versioned ? MXGO_DLPACK_FLAG_READ_ONLY : 0, 0);
 }
 
 static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -272,7 +282,43 @@ static PyObject* to_dlpack_for_write(ArrayObject* a, PyObject* const* args, Py_s
 		PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "to_dlpack_for_write: the array is read-only");
 		return NULL;
 	}
-	return export(a, versioned, 0, 0, 1, 0);
+	return export(a, versioned, 0, 1);
+}
+
+// The stream a consumer on DLPack device type dev_type passed to __dlpack__, in *out:
+// on a GPU the Array API's CUDA streams, -1 (no synchronisation), 1 (legacy default), 2
+// (per-thread default) or a CUstream, and 0 for None (0 itself is ambiguous, refused);
+// elsewhere None or -1. 0, or -1 with an exception.
+static int parse_stream(PyObject* stream, int dev_type, int64_t* out) {
+	*out = 0;
+	if (!stream || stream == Py_None) return 0;
+	if (!PyLong_Check(stream) || PyBool_Check(stream)) {
+		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
+		return -1;
+	}
+	int overflow;
+	long long s = PyLong_AsLongLongAndOverflow(stream, &overflow);
+	if (s == -1 && PyErr_Occurred()) return -1;
+	if (dev_type == MXGO_DEVICE_CUDA) {
+		if (overflow || s == 0 || s < -1) {
+			PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "stream=%R is not valid for CUDA arrays (None, -1, 1, 2 or a CUstream; "
+				"0 is ambiguous)", stream);
+			return -1;
+		}
+	} else if (overflow || s != -1) {
+		PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "stream=%R is not valid for CPU arrays (use None or -1)", stream);
+		return -1;
+	}
+	*out = (int64_t)s;
+	return 0;
+}
+
+// Whether mxgo can put an array of device type from on DLPack device (dt, id): the CPU
+// (1, 0), page-locked host memory (3, 0) and a GPU (2, id) take copies from each other;
+// which GPUs exist is checked when the copy is made.
+static int reachable(int from, int dt, int id) {
+	int known = (dt == MXGO_DEVICE_CPU || dt == MXGO_DEVICE_CUDA_HOST) ? id == 0 : dt == MXGO_DEVICE_CUDA && id >= 0;
+	return known && (from == MXGO_DEVICE_CPU || from == MXGO_DEVICE_CUDA || from == MXGO_DEVICE_CUDA_HOST);
 }
 
 // __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)
@@ -282,56 +328,8 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 	PyObject* v[4];
 	if (parse_kw("__dlpack__", args, nargs, kwnames, names, interned, 4, 0, v) < 0) return NULL;
 	PyObject *stream = v[0], *dl_device = v[2], *copy = v[3];
-	int64_t cuda_stream = 0; // None
-	if (a->src.dev_type == MXGO_DEVICE_CUDA && stream && stream != Py_None) {
-		// The Array API's CUDA streams: -1 (no synchronisation), 1 (legacy default), 2 (per-thread
-		// default) or a CUstream; 0 is ambiguous and refused.
-		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
-			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
-			return NULL;
-		}
-		int overflow;
-		long long s = PyLong_AsLongLongAndOverflow(stream, &overflow);
-		if (s == -1 && PyErr_Occurred()) return NULL;
-		if (overflow || s == 0 || s < -1) {
-			PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "stream=%R is not valid for CUDA arrays (None, -1, 1, 2 or a CUstream; "
-				"0 is ambiguous)", stream);
-			return NULL;
-		}
-		cuda_stream = (int64_t)s;
-	} else if (stream && stream != Py_None) {
-		if (!PyLong_Check(stream) || PyBool_Check(stream)) {
-			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "stream must be None or an int, got %.100s", Py_TYPE(stream)->tp_name);
-			return NULL;
-		}
-		int overflow;
-		long s = PyLong_AsLongAndOverflow(stream, &overflow);
-		if (s == -1 && PyErr_Occurred()) return NULL;
-		if (overflow || s != -1) {
-			PyErr_Format(mxgo_error_class(MXGO_KIND_VALUE), "stream=%R is not valid for CPU arrays (use None or -1)", stream);
-			return NULL;
-		}
-	}
 	int versioned;
 	if (parse_max_version(v[1], &versioned) < 0) return NULL;
-	if (dl_device && dl_device != Py_None) {
-		int dt, id;
-		if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &dt, &id)) {
-			PyErr_Clear();
-			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
-			return NULL;
-		}
-		if (a->src.dev_type == MXGO_DEVICE_CUDA && !(dt == a->src.dev_type && id == a->src.dev_id)) {
-			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
-				"exports of device arrays to another device are not implemented yet (use copyto)", dt, id, a->src.dev_type, a->src.dev_id);
-			return NULL;
-		}
-		if (!((dt == a->src.dev_type && id == a->src.dev_id) || (dt == MXGO_DEVICE_CPU && id == 0))) {
-			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot export to DLPack device (%d, %d): the array is on (%d, %d) and "
-				"mxgo has no back end to copy it there", dt, id, a->src.dev_type, a->src.dev_id);
-			return NULL;
-		}
-	}
 	int do_copy = 0;
 	if (copy && copy != Py_None) {
 		if (!PyBool_Check(copy)) {
@@ -340,14 +338,46 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 		}
 		do_copy = copy == Py_True;
 	}
-	if (!versioned && !a->src.writable && !do_copy) {
+	int to_type = 0, to_id = 0, moved = 0; // 0: the array's own device; moved: by a copy
+	if (dl_device && dl_device != Py_None) {
+		int dt, id;
+		if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &dt, &id)) {
+			PyErr_Clear();
+			PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "dl_device must be a (device_type, device_id) tuple, got %R", dl_device);
+			return NULL;
+		}
+		if (!(dt == a->src.dev_type && id == a->src.dev_id)) {
+			if (!reachable(a->src.dev_type, dt, id)) {
+				PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot export to DLPack device (%d, %d): the array is on (%d, %d) "
+					"and mxgo has no back end to put it there", dt, id, a->src.dev_type, a->src.dev_id);
+				return NULL;
+			}
+			// Page-locked memory is the CPU's too; anything else moves by a copy.
+			int shared = a->src.dev_type == MXGO_DEVICE_CUDA_HOST && dt == MXGO_DEVICE_CPU;
+			if (!shared && copy == Py_False) {
+				PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot export to DLPack device (%d, %d) without a copy (copy=False): "
+					"the array is on (%d, %d)", dt, id, a->src.dev_type, a->src.dev_id);
+				return NULL;
+			}
+			to_type = dt;
+			to_id = id;
+			moved = !shared;
+		}
+	}
+	int64_t cuda_stream;
+	if (parse_stream(stream, to_type ? to_type : a->src.dev_type, &cuda_stream) < 0) return NULL;
+	if (!versioned && !a->src.writable && !do_copy && !moved) {
 		PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "a read-only array cannot be exported as a legacy DLPack capsule "
 			"(pass max_version=(1, 0) or newer)");
 		return NULL;
 	}
 	// A consumer may write unless it got a read-only or copied tensor: wait as for_write.
-	int for_write = !do_copy && !(versioned && !a->src.writable);
-	return export(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write, cuda_stream);
+	int for_write = !do_copy && !moved && !(versioned && !a->src.writable);
+	void* mt;
+	if (export_to(a, versioned, do_copy && versioned ? MXGO_DLPACK_FLAG_IS_COPIED : 0, do_copy, for_write, cuda_stream, to_type,
+			to_id, &mt) < 0)
+		return NULL;
+	return mxgo_capsule(mt, versioned);
 }
 
 // wait_to_read and wait_to_write return at once while the engine is idle (and for arrays
@@ -379,6 +409,7 @@ int mxgo_array_dltensor(PyObject* o, int read_only, DLTensor* t) {
 	read_dims(a, dims);
 	static int64_t no_dims[1]; // 0-d: non-NULL shape and strides, as exports have
 	mxgo_dl_fill(t, n > 0 ? a->dims : no_dims, &a->src, dims, dims + n);
+	if (mxnet_device(a)) t->device = (DLDevice){MXGO_DEVICE_CPU, 0}; // as mxgo_array_to_tensor
 	return 0;
 }
 static PyObject* wait_to_write(ArrayObject* a, PyObject* unused) { return wait_engine(a, 1); }

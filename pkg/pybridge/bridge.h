@@ -122,7 +122,8 @@ PyObject* mxgo_fill(PyObject* self, PyObject* const* args, Py_ssize_t n);
 // with an exception. stream: the consumer's CUDA stream for arrays in device memory (0:
 // None, the legacy default stream; -1: no synchronisation; otherwise a CUstream); 0 for
 // host arrays.
-int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, void** mt);
+int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, int32_t to_type,
+	int32_t to_id, void** mt);
 // Imports a foreign (or mxgo's own) managed tensor as import_capsule does, consuming it:
 // its deleter has run when this fails.
 PyObject* mxgo_import_tensor(void* mt, int versioned);
@@ -139,6 +140,9 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
 int mxgo_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** api);
 // obj's owning export through api into *mt; -1 with an exception when the producer fails.
 int mxgo_exchange_export(const DLPackExchangeAPI* api, PyObject* obj, DLManagedTensorVersioned** mt);
+// The stream a producer must order for an import onto gpu(id) (capsule.c), as an int.
+PyObject* mxgo_import_stream(int32_t id);
+PyObject* mxgo_import_stream_py(PyObject* self, PyObject* arg);
 // from_dlpack(obj) through api: an owning export imported as import_capsule does.
 PyObject* mxgo_exchange_import(const DLPackExchangeAPI* api, PyObject* obj);
 // Adds mxgo's tables to module m (EXCHANGE_API, READ_ONLY_EXCHANGE_API) and to NDArrayBase.

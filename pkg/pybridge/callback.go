@@ -68,7 +68,7 @@ func mxgoCallbackExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy C.i
 	a, err := lookup(int64(h))
 	if err == nil {
 		var mt unsafe.Pointer
-		mt, err = exportArray(a, versioned != 0, uint64(flags), copy != 0)
+		mt, err = exportArray(a, versioned != 0, uint64(flags), copy != 0, a.Device())
 		cmem.StorePtr(unsafe.Pointer(out), mt)
 	}
 	return fastResult(err, msg)

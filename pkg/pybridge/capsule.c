@@ -31,14 +31,15 @@ static void capsule_destructor(PyObject* cap) {
 	PyErr_Restore(type, value, tb);
 }
 
-int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, void** mt) {
+int mxgo_export_tensor(int64_t h, int versioned, uint64_t flags, int copy, int for_write, int64_t stream, int32_t to_type,
+		int32_t to_id, void** mt) {
 	if (mxgo_forked) { mxgo_raise_forked(); return -1; }
 	*mt = NULL;
 	char* msg = NULL;
 	int kind;
 	// An export must not overtake pending engine work on the array; waiting happens with
 	// the GIL released, because engine work may need the GIL (foreign deleters).
-	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, stream, mt, &msg)) == MXGO_PENDING_WORK) {
+	while ((kind = mxgoFastExport(h, versioned, flags, copy, for_write, stream, to_type, to_id, mt, &msg)) == MXGO_PENDING_WORK) {
 		Py_BEGIN_ALLOW_THREADS
 		kind = mxgoFastWait(h, for_write, &msg);
 		Py_END_ALLOW_THREADS
@@ -150,6 +151,43 @@ PyObject* mxgo_import_tensor(void* mt, int versioned) {
 	return mxgo_new_array(h, &d);
 }
 
+// mxgo_import_stream returns, as a Python int, the stream a producer must order for an
+// import onto gpu(id): mxgo's stream there. NULL with a BufferError saying why gpu(id)
+// cannot be used.
+PyObject* mxgo_import_stream(int32_t id) {
+	int64_t s = 0;
+	char* msg = NULL;
+	int kind = mxgoCudaStream(id, &s, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	return PyLong_FromLongLong(s);
+}
+
+// import_stream(device_id) -> int: mxgo_import_stream for Python's from_dlpack.
+PyObject* mxgo_import_stream_py(PyObject* self, PyObject* arg) {
+	int overflow;
+	long id = PyLong_Check(arg) ? PyLong_AsLongAndOverflow(arg, &overflow) : -1;
+	if (PyErr_Occurred()) return NULL;
+	if (!PyLong_Check(arg) || overflow || id < 0 || id > INT32_MAX)
+		return PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "cannot import memory on GPU %R: not a device id", arg);
+	return mxgo_import_stream((int32_t)id);
+}
+
+// dlpack_with_stream calls obj.__dlpack__(stream=stream, max_version=max_version), or
+// obj.__dlpack__(stream=stream) for a producer that refuses max_version (the keyword
+// arrived in 2023; stream is older).
+static PyObject* dlpack_with_stream(PyObject* obj, PyObject* name, PyObject* stream, PyObject* max_version) {
+	static PyObject *both, *one;
+	if (!both && (!(both = Py_BuildValue("(ss)", "stream", "max_version")) || !(one = Py_BuildValue("(s)", "stream"))))
+		return NULL;
+	PyObject* args[3] = {obj, stream, max_version};
+	PyObject* cap = PyObject_VectorcallMethod(name, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, both);
+	if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
+		PyErr_Clear();
+		cap = PyObject_VectorcallMethod(name, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, one);
+	}
+	return cap;
+}
+
 // import_object(obj) -> NDArray, or NotImplemented: from_dlpack(obj) without keywords in
 // one C call, for an object with __dlpack__. It checks __dlpack_device__, asks for a
 // versioned capsule (max_version=(1, MINOR)), falls back to no keywords for producers
@@ -179,20 +217,32 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj) {
 		Py_DECREF(dev);
 		Py_RETURN_NOTIMPLEMENTED;
 	}
-	int overflow;
+	int overflow, id_overflow;
 	long type = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 0), &overflow);
-	if (type != MXGO_DEVICE_CPU || overflow) {
+	long id = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 1), &id_overflow);
+	int on_gpu = !overflow && !id_overflow && (type == MXGO_DEVICE_CUDA || type == MXGO_DEVICE_CUDA_MANAGED) &&
+		id >= 0 && id <= INT32_MAX;
+	if (!on_gpu && (overflow || (type != MXGO_DEVICE_CPU && type != MXGO_DEVICE_CUDA_HOST))) {
 		if (!PyErr_Occurred())
-			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "mxgo cannot import memory on DLPack device %R (only CPU, device type 1)", dev);
+			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "mxgo cannot import memory on DLPack device %R (CPU, CUDA, "
+				"CUDA host and CUDA managed memory: device types 1, 2, 3 and 13)", dev);
 		Py_DECREF(dev);
 		return NULL;
 	}
 	Py_DECREF(dev);
-	PyObject* args[2] = {obj, max_version};
-	PyObject* cap = PyObject_VectorcallMethod(dlpack_name, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
-	if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) { // a producer older than the 2023 keywords
-		PyErr_Clear();
-		cap = PyObject_CallMethodNoArgs(obj, dlpack_name);
+	PyObject* cap;
+	if (on_gpu) {
+		PyObject* stream = mxgo_import_stream((int32_t)id);
+		if (!stream) return NULL;
+		cap = dlpack_with_stream(obj, dlpack_name, stream, max_version);
+		Py_DECREF(stream);
+	} else {
+		PyObject* args[2] = {obj, max_version};
+		cap = PyObject_VectorcallMethod(dlpack_name, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+		if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) { // a producer older than the 2023 keywords
+			PyErr_Clear();
+			cap = PyObject_CallMethodNoArgs(obj, dlpack_name);
+		}
 	}
 	if (!cap) return NULL;
 	PyObject* out = mxgo_import_capsule(self, cap);

@@ -15,6 +15,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/device/cuda"
 	"github.com/mxgo/mxgo/pkg/dlpack"
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -24,7 +25,8 @@ import (
 const pendingWork = -2
 
 //export mxgoFastExport
-func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWrite C.int, stream C.int64_t, out *unsafe.Pointer, msg **C.char) (ret C.int) {
+func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWrite C.int, stream C.int64_t, toType, toID C.int32_t,
+	out *unsafe.Pointer, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err != nil {
@@ -33,10 +35,14 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWri
 	if a.Var().Pending(forWrite != 0) {
 		return pendingWork
 	}
-	mt, err := exportArray(a, versioned != 0, uint64(flags), copy != 0)
-	if err == nil && a.Device().Type == device.CUDA {
+	to := a.Device()
+	if toType != 0 {
+		to = device.Device{Type: device.Type(toType), ID: int32(toID)}
+	}
+	mt, err := exportArray(a, versioned != 0, uint64(flags), copy != 0, to)
+	if err == nil && to.Type == device.CUDA {
 		// The consumer's stream waits for mxgo's work on the array (no host sync).
-		if err = cuda.HandOff(a.Device().ID, int64(stream)); err != nil {
+		if err = cuda.HandOff(to.ID, int64(stream)); err != nil {
 			dlpack.Discard(mt, versioned != 0)
 			mt = nil
 		}
@@ -45,21 +51,37 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWri
 	return fastResult(err, msg)
 }
 
-// exportArray exports a (a contiguous copy of it when copy is set) as a legacy or
-// versioned DLPack tensor.
-func exportArray(a *ndarray.NDArray, versioned bool, flags uint64, copy bool) (unsafe.Pointer, error) {
+// exportArray exports a as a legacy or versioned DLPack tensor on device to: a contiguous
+// copy of it when copy is set or to is another device (flagged IS_COPIED), except that
+// page-locked memory (cpu_pinned) is exported to the CPU as it is.
+func exportArray(a *ndarray.NDArray, versioned bool, flags uint64, copy bool, to device.Device) (unsafe.Pointer, error) {
+	label := to
+	if to != a.Device() && (copy || a.Device().Type != device.CUDAHost || to != device.Host) {
+		copy = true
+		if versioned {
+			flags |= dlpack.FlagIsCopied
+		}
+	} else if !copy {
+		to = a.Device()
+	}
+	if copy && to != a.Device() && to.Type != device.CPU { // a GPU's memory, or page-locked memory (gpu(0)'s)
+		id := to.ID
+		if to.Type == device.CUDAHost {
+			id = 0
+		}
+		if err := cuda.CheckDevice(id); err != nil { // BufferError: the Array API's "cannot export there"
+			return nil, mxerr.BufferErr("cannot export to %s: %v", to, err)
+		}
+	}
 	if copy {
-		c, err := contiguousCopy(a)
+		c, err := copyOn(a, to)
 		if err != nil {
 			return nil, err
 		}
 		defer c.Release() // the export holds its own reference
 		a = c
 	}
-	if versioned {
-		return dlpack.ExportVersioned(a, flags)
-	}
-	return dlpack.ExportLegacy(a)
+	return dlpack.ExportAs(a, versioned, flags, label)
 }
 
 // mxgoFastWait waits for the engine work an export must not overtake: pending writes of
@@ -79,13 +101,14 @@ func mxgoFastWait(h C.int64_t, forWrite C.int, msg **C.char) (ret C.int) {
 	return fastResult(err, msg)
 }
 
-// contiguousCopy copies a (whose pending writes are done) synchronously.
-func contiguousCopy(a *ndarray.NDArray) (*ndarray.NDArray, error) {
-	c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+// copyOn makes a C-contiguous copy of a (whose pending writes are done) on dev, and
+// waits for it.
+func copyOn(a *ndarray.NDArray, dev device.Device) (*ndarray.NDArray, error) {
+	c, err := ndarray.Empty(a.DType(), a.Shape(), dev)
 	if err != nil {
 		return nil, err
 	}
-	if !a.Storage().OnHost() { // device memory: the device's copy, on the engine
+	if !a.Storage().OnHost() || !c.Storage().OnHost() { // device memory: the device's copy, on the engine
 		err = ops.Copy(c, a)
 		if err == nil {
 			err = ops.WaitToRead(c)

@@ -184,11 +184,21 @@ static int allocator(DLTensor* p, DLManagedTensorVersioned** out, void* ctx, voi
 static int work_stream(int32_t device_type, int32_t device_id, void** out) {
 	count(N_STREAM);
 	if (out) *out = NULL;
-	if (device_type == MXGO_DEVICE_CPU && out) return 0;
+	if ((device_type == MXGO_DEVICE_CPU || device_type == MXGO_DEVICE_CUDA_HOST) && out) return 0;
+	char* msg = NULL;
+	int kind = -1;
+	if (device_type == MXGO_DEVICE_CUDA && out) { // mxgo's stream on the device: its work is issued there
+		int64_t s = 0;
+		if ((kind = mxgoCudaStream(device_id, &s, &msg)) < 0) {
+			*out = (void*)(intptr_t)s;
+			return 0;
+		}
+	}
 	PyGILState_STATE g = PyGILState_Ensure(); // the contract has the caller hold it; be safe if not
 	if (!out) null_out("current_work_stream");
-	else PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "mxgo has no work stream for DLPack device (%d, %d): it runs on the CPU "
-		"only", (int)device_type, (int)device_id);
+	else if (kind >= 0) mxgo_raise(kind, msg);
+	else PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "mxgo has no work stream for DLPack device (%d, %d)", (int)device_type,
+		(int)device_id);
 	PyGILState_Release(g);
 	return -1;
 }
@@ -270,6 +280,27 @@ int mxgo_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** api) {
 	return 0;
 }
 
+// order_after_producer makes mxgo's stream on gpu(id) wait for the work the producer has
+// issued on its current stream there: managed_tensor_from_py_object_no_sync does not
+// synchronise, and current_work_stream names the stream to order after. 0, or -1 with an
+// exception.
+static int order_after_producer(const DLPackExchangeAPI* api, int32_t type, int32_t id) {
+	void* stream = NULL;
+	if (api->current_work_stream && api->current_work_stream(type, id, &stream) != 0) {
+		if (!PyErr_Occurred())
+			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "the producer's current_work_stream failed for DLPack device (%d, %d)",
+				(int)type, (int)id);
+		return -1;
+	}
+	char* msg = NULL;
+	int kind = mxgoCudaWaitFor(id, (int64_t)(intptr_t)stream, &msg);
+	if (kind >= 0) {
+		mxgo_raise(kind, msg);
+		return -1;
+	}
+	return 0;
+}
+
 int mxgo_exchange_export(const DLPackExchangeAPI* api, PyObject* obj, DLManagedTensorVersioned** mt) {
 	*mt = NULL;
 	count(N_IMPORTS);
@@ -289,6 +320,11 @@ int mxgo_exchange_export(const DLPackExchangeAPI* api, PyObject* obj, DLManagedT
 PyObject* mxgo_exchange_import(const DLPackExchangeAPI* api, PyObject* obj) {
 	DLManagedTensorVersioned* mt;
 	if (mxgo_exchange_export(api, obj, &mt) < 0) return NULL;
+	int32_t type = mt->dl_tensor.device.device_type, id = mt->dl_tensor.device.device_id;
+	if ((type == MXGO_DEVICE_CUDA || type == MXGO_DEVICE_CUDA_MANAGED) && order_after_producer(api, type, id) < 0) {
+		if (mt->deleter) mt->deleter(mt);
+		return NULL;
+	}
 	return mxgo_import_tensor(mt, 1);
 }
 

@@ -25,6 +25,8 @@ static PyObject* in_forked_child(PyObject* self, PyObject* unused) { return PyBo
 static PyMethodDef methods[] = {
 	{"import_capsule", mxgo_import_capsule, METH_O, "import_capsule(capsule) -> NDArray (consumes the capsule)"},
 	{"import_object", mxgo_import_object, METH_O, "import_object(obj) -> NDArray, or NotImplemented (see capsule.c)"},
+	{"import_stream", mxgo_import_stream_py, METH_O, "import_stream(device_id) -> int: the CUDA stream a producer orders "
+		"for an import onto gpu(device_id), mxgo's stream there"},
 	{"from_buffer", (PyCFunction)(void (*)(void))mxgo_from_buffer, METH_FASTCALL, "from_buffer(obj, dtype, itemsize, writable) -> NDArray"},
 	{"empty", (PyCFunction)(void (*)(void))mxgo_empty, METH_FASTCALL, "empty(dtype_code, shape: str, dev_type, dev_id) -> NDArray"},
 	{"fill", (PyCFunction)(void (*)(void))mxgo_fill, METH_FASTCALL, "fill(array, is_int, int_value, real, imag)"},

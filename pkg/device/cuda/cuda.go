@@ -5,12 +5,12 @@ package cuda
 /*
 #cgo LDFLAGS: -lcuda -ldl
 #include <stdlib.h>
+#include <cuda.h>
 #include "shim/shim.h"
 */
 import "C"
 
 import (
-	"os"
 	"reflect"
 	"runtime"
 	"sync"
@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/proc"
 	"gorgonia.org/cu"
 )
 
@@ -32,11 +33,13 @@ var (
 	devs     []*gpu // per ordinal, their primary contexts retained on first use
 )
 
-// gpu is one device: its primary context, retained once and held for the process's life.
+// gpu is one device: its primary context, retained once and held for the process's life,
+// and mxgo's stream there, on which the engine issues all of mxgo's work on the device.
 type gpu struct {
-	once sync.Once
-	ctx  cu.CUContext
-	err  error
+	once   sync.Once
+	ctx    cu.CUContext
+	stream cu.Stream // non-blocking, as MXNet's: the legacy stream's users do not wait for it
+	err    error
 }
 
 // Counters of the back end's own work, for tests (Stats).
@@ -44,7 +47,10 @@ var (
 	nAlloc, nFree, liveBytes atomic.Int64
 	nHtoD, nDtoH, nDtoD      atomic.Int64
 	nMemset, nCtxRetain      atomic.Int64
-	nHandOff, nSync          atomic.Int64
+	nHostAlloc, nHostFree    atomic.Int64
+	liveHostBytes            atomic.Int64
+	nHandOff, nWaitFor       atomic.Int64
+	nSync                    atomic.Int64
 )
 
 // code returns the CUresult inside an error from cu (cu's result type is an int).
@@ -81,7 +87,7 @@ func Load() error {
 }
 
 func load() error {
-	path := os.Getenv("MXGO_LIBCUDA")
+	path := proc.Getenv("MXGO_LIBCUDA")
 	name := path
 	if name == "" {
 		name = "libcuda.so.1"
@@ -159,6 +165,10 @@ func device(id int32) (*gpu, error) {
 			return
 		}
 		nCtxRetain.Add(1)
+		g.err = current(g.ctx, func() (err error) {
+			g.stream, err = cu.MakeStream(cu.NonBlocking)
+			return wrap("cuStreamCreate", err)
+		})
 	})
 	return g, g.err
 }
@@ -170,25 +180,37 @@ func on(id int32, fn func() error) error {
 	if err != nil {
 		return err
 	}
+	return current(g.ctx, fn)
+}
+
+func current(ctx cu.CUContext, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := cu.SetCurrentContext(g.ctx); err != nil {
+	if err := cu.SetCurrentContext(ctx); err != nil {
 		return wrap("cuCtxSetCurrent", err)
 	}
 	return fn()
 }
 
-// settle waits for the work mxgo issued on the legacy default stream (cuStreamSynchronize):
-// the driver returns from cuMemset*, device-to-device copies and pageable host-to-device
-// copies before the device has finished them, and mxgo's engine, which has no device
-// streams yet, must not mark an operation done before its memory is. With it, an
-// operation's completion (wait_to_read, to_dlpack_for_read, asnumpy) means the device's.
-func settle(call string, err error) error {
+// onStream is on with mxgo's stream on gpu(id) passed to fn, which issues work there;
+// its work is waited for (cuStreamSynchronize) before onStream returns, as MXNet 1.x's
+// engine waits for a GPU operation's stream: an engine operation is done when the device
+// is, so wait_to_read, to_dlpack_for_read and asnumpy mean what they mean in MXNet, and
+// host memory a copy reads or writes may be reused. Events for engine dependencies,
+// instead of this wait, are the next step; the hand-overs (HandOff, WaitFor) already
+// order other streams after this one with events.
+func onStream(id int32, call string, fn func(s cu.Stream) error) error {
+	g, err := device(id)
 	if err != nil {
 		return err
 	}
-	nSync.Add(1)
-	return wrap("cuStreamSynchronize (after "+call+")", cu.NoStream.Synchronize())
+	return current(g.ctx, func() error {
+		if err := wrap(call, fn(g.stream)); err != nil {
+			return err
+		}
+		nSync.Add(1)
+		return wrap("cuStreamSynchronize (after "+call+")", g.stream.Synchronize())
+	})
 }
 
 // Alloc allocates nbytes on gpu(id) (cuMemAlloc; at least one byte, so that no array has
@@ -223,38 +245,71 @@ func Alloc(id int32, nbytes int) (uintptr, func(), error) {
 	return uintptr(p), free, nil
 }
 
-// CopyHtoD copies nbytes from host memory to gpu(id), synchronously.
+// AllocHost allocates nbytes of page-locked host memory (cuMemHostAlloc, portable: every
+// context sees it as page-locked; at least one byte) in gpu(0)'s primary context, and
+// returns it and the function that frees it, which must be called exactly once.
+func AllocHost(nbytes int) (unsafe.Pointer, func(), error) {
+	if nbytes < 0 {
+		return nil, nil, mxerr.ValueErr("negative allocation size %d", nbytes)
+	}
+	n := int64(max(nbytes, 1))
+	var p unsafe.Pointer
+	err := on(0, func() error {
+		// cu wraps cuMemFreeHost but not cuMemHostAlloc: called through the shim directly.
+		if r := int(C.cuMemHostAlloc(&p, C.size_t(n), C.CU_MEMHOSTALLOC_PORTABLE)); r != 0 {
+			return callErr("cuMemHostAlloc", r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	nHostAlloc.Add(1)
+	liveHostBytes.Add(n)
+	var freed atomic.Bool
+	free := func() {
+		if !freed.CompareAndSwap(false, true) {
+			panic("cuda: page-locked memory freed twice")
+		}
+		_ = on(0, func() error { return cu.MemFreeHost(p) }) // as Alloc's free
+		nHostFree.Add(1)
+		liveHostBytes.Add(-n)
+	}
+	return p, free, nil
+}
+
+// CopyHtoD copies nbytes from host memory to gpu(id) on mxgo's stream, and waits for it.
 func CopyHtoD(id int32, dst uintptr, src unsafe.Pointer, nbytes int) error {
 	if nbytes == 0 {
 		return nil
 	}
-	return on(id, func() error {
-		nHtoD.Add(1)
-		return settle("cuMemcpyHtoD", wrap("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), src, int64(nbytes))))
+	nHtoD.Add(1)
+	return onStream(id, "cuMemcpyHtoDAsync", func(s cu.Stream) error {
+		return cu.MemcpyHtoDAsync(cu.DevicePtr(dst), src, int64(nbytes), s)
 	})
 }
 
-// CopyDtoH copies nbytes from gpu(id) to host memory, synchronously.
+// CopyDtoH copies nbytes from gpu(id) to host memory on mxgo's stream, and waits for it.
 func CopyDtoH(id int32, dst unsafe.Pointer, src uintptr, nbytes int) error {
 	if nbytes == 0 {
 		return nil
 	}
-	return on(id, func() error {
-		nDtoH.Add(1)
-		return wrap("cuMemcpyDtoH", cu.MemcpyDtoH(dst, cu.DevicePtr(src), int64(nbytes)))
+	nDtoH.Add(1)
+	return onStream(id, "cuMemcpyDtoHAsync", func(s cu.Stream) error {
+		return cu.MemcpyDtoHAsync(dst, cu.DevicePtr(src), int64(nbytes), s)
 	})
 }
 
 // CopyDtoD copies nbytes between device allocations (of one device, or of two through
-// cuMemcpyPeer), synchronously.
+// cuMemcpyPeer) on mxgo's stream of the destination, and waits for it.
 func CopyDtoD(dstID int32, dst uintptr, srcID int32, src uintptr, nbytes int) error {
 	if nbytes == 0 {
 		return nil
 	}
+	nDtoD.Add(1)
 	if dstID == srcID {
-		return on(dstID, func() error {
-			nDtoD.Add(1)
-			return settle("cuMemcpyDtoD", wrap("cuMemcpyDtoD", cu.MemcpyDtoD(cu.DevicePtr(dst), cu.DevicePtr(src), int64(nbytes))))
+		return onStream(dstID, "cuMemcpyDtoDAsync", func(s cu.Stream) error {
+			return cu.MemcpyDtoDAsync(cu.DevicePtr(dst), cu.DevicePtr(src), int64(nbytes), s)
 		})
 	}
 	gs, err := device(srcID)
@@ -265,9 +320,9 @@ func CopyDtoD(dstID int32, dst uintptr, srcID int32, src uintptr, nbytes int) er
 	if err != nil {
 		return err
 	}
-	return on(dstID, func() error {
-		nDtoD.Add(1)
-		return settle("cuMemcpyPeer", wrap("cuMemcpyPeer", cu.MemcpyPeer(cu.DevicePtr(dst), gd.ctx, cu.DevicePtr(src), gs.ctx, int64(nbytes))))
+	// On the destination's stream; the source's stream has no work left (onStream).
+	return onStream(dstID, "cuMemcpyPeerAsync", func(s cu.Stream) error {
+		return cu.MemcpyPeerAsync(cu.DevicePtr(dst), gd.ctx, cu.DevicePtr(src), gs.ctx, int64(nbytes), s)
 	})
 }
 
@@ -276,9 +331,20 @@ func MemsetD8(id int32, dst uintptr, v byte, n int) error {
 	if n == 0 {
 		return nil
 	}
-	return on(id, func() error {
-		nMemset.Add(1)
-		return settle("cuMemsetD8", wrap("cuMemsetD8", cu.MemsetD8(cu.DevicePtr(dst), v, int64(n))))
+	nMemset.Add(1)
+	return onStream(id, "cuMemsetD8Async", func(s cu.Stream) error {
+		return cu.MemsetD8Async(cu.DevicePtr(dst), v, int64(n), s)
+	})
+}
+
+// MemsetD16 sets n 16-bit words at dst on gpu(id) to v.
+func MemsetD16(id int32, dst uintptr, v uint16, n int) error {
+	if n == 0 {
+		return nil
+	}
+	nMemset.Add(1)
+	return onStream(id, "cuMemsetD16Async", func(s cu.Stream) error {
+		return cu.MemsetD16Async(cu.DevicePtr(dst), v, int64(n), s)
 	})
 }
 
@@ -287,45 +353,87 @@ func MemsetD32(id int32, dst uintptr, v uint32, n int) error {
 	if n == 0 {
 		return nil
 	}
-	return on(id, func() error {
-		nMemset.Add(1)
-		return settle("cuMemsetD32", wrap("cuMemsetD32", cu.MemsetD32(cu.DevicePtr(dst), v, int64(n))))
+	nMemset.Add(1)
+	return onStream(id, "cuMemsetD32Async", func(s cu.Stream) error {
+		return cu.MemsetD32Async(cu.DevicePtr(dst), uint(v), int64(n), s)
 	})
 }
 
-// cu.Stream is one CUstream handle; HandOff builds one from a consumer's raw handle.
+// cu.Stream is one CUstream handle: rawStream and Stream convert.
 var _ [unsafe.Sizeof(cu.Stream{}) - unsafe.Sizeof(uintptr(0))]struct{}
 var _ [unsafe.Sizeof(uintptr(0)) - unsafe.Sizeof(cu.Stream{})]struct{}
 
 // HandOff orders a consumer's work on stream after mxgo's work on gpu(id), without
-// blocking the host, as the Array API's __dlpack__(stream=...) asks. mxgo issues its
-// driver calls on the legacy default stream (and, for now, waits for them: settle; the
-// hand-over is what stays right once mxgo's device work becomes asynchronous), so: -1 (the consumer synchronises itself),
-// 0 (None, the legacy default stream) and 1 (the legacy default stream) need nothing;
-// any other stream (2, the per-thread default, or a CUstream) waits on an event recorded
-// on the legacy default stream (cuEventRecord, cuStreamWaitEvent).
+// blocking the host, as the Array API's __dlpack__(stream=...) asks: -1 (the consumer
+// synchronises itself) needs nothing; 0 (None) and 1 name the legacy default stream, 2
+// the per-thread default stream, anything else a CUstream, which waits on an event
+// recorded on mxgo's stream.
 func HandOff(id int32, stream int64) error {
-	if stream == -1 || stream == 0 || stream == 1 {
+	if stream == -1 {
 		return nil
 	}
-	return on(id, func() error {
+	if stream == 0 {
+		stream = 1
+	}
+	g, err := device(id)
+	if err != nil {
+		return err
+	}
+	if err := order(g, g.stream, rawStream(uintptr(stream))); err != nil {
+		return err
+	}
+	nHandOff.Add(1)
+	return nil
+}
+
+// Stream returns the handle of mxgo's stream on gpu(id): what mxgo passes as
+// __dlpack__(stream=...) when it imports a producer's tensor there, so that the producer
+// orders mxgo's stream after its own work.
+func Stream(id int32) (uintptr, error) {
+	g, err := device(id)
+	if err != nil {
+		return 0, err
+	}
+	return *(*uintptr)(unsafe.Pointer(&g.stream)), nil
+}
+
+// WaitFor orders mxgo's stream on gpu(id) after the work issued so far on a producer's
+// stream (0 and 1: the legacy default stream, 2: the per-thread one, else a CUstream),
+// without blocking the host: the consumer's side of the DLPack C exchange API, whose
+// imports do not synchronise (current_work_stream names the producer's stream).
+func WaitFor(id int32, producer uintptr) error {
+	if producer == 0 {
+		producer = 1
+	}
+	g, err := device(id)
+	if err != nil {
+		return err
+	}
+	if err := order(g, rawStream(producer), g.stream); err != nil {
+		return err
+	}
+	nWaitFor.Add(1)
+	return nil
+}
+
+// order makes stream to wait for the work issued so far on stream from, on the device g
+// (cuEventRecord, cuStreamWaitEvent; the event is released once the wait is issued).
+func order(g *gpu, from, to cu.Stream) error {
+	return current(g.ctx, func() error {
 		ev, err := cu.MakeEvent(cu.DisableTiming)
 		if err != nil {
 			return wrap("cuEventCreate", err)
 		}
-		defer func() { _ = cu.DestroyEvent(&ev) }() // released once the wait is done
-		if err := ev.Record(cu.NoStream); err != nil {
+		defer func() { _ = cu.DestroyEvent(&ev) }()
+		if err := ev.Record(from); err != nil {
 			return wrap("cuEventRecord", err)
 		}
-		h := uintptr(stream)
-		consumer := *(*cu.Stream)(unsafe.Pointer(&h))
-		if err := consumer.Wait(ev, 0); err != nil {
-			return wrap("cuStreamWaitEvent", err)
-		}
-		nHandOff.Add(1)
-		return nil
+		return wrap("cuStreamWaitEvent", to.Wait(ev, 0))
 	})
 }
+
+// rawStream is the cu.Stream of a raw CUstream handle (1 and 2 are CUDA's named defaults).
+func rawStream(h uintptr) cu.Stream { return *(*cu.Stream)(unsafe.Pointer(&h)) }
 
 // Stats returns the back end's counters: allocations, frees, live bytes, copies by
 // direction, fills, primary contexts retained, trampolines and those the driver lacks,
@@ -334,7 +442,8 @@ func Stats() map[string]int64 {
 	return map[string]int64{
 		"built": 1, "alloc": nAlloc.Load(), "free": nFree.Load(), "live_bytes": liveBytes.Load(),
 		"htod": nHtoD.Load(), "dtoh": nDtoH.Load(), "dtod": nDtoD.Load(), "memset": nMemset.Load(),
-		"ctx_retain": nCtxRetain.Load(), "handoff": nHandOff.Load(), "sync": nSync.Load(), "shim_funcs": int64(C.mxgo_cuda_nfuncs()),
+		"ctx_retain": nCtxRetain.Load(), "host_alloc": nHostAlloc.Load(), "host_free": nHostFree.Load(), "live_host_bytes": liveHostBytes.Load(),
+		"handoff": nHandOff.Load(), "waitfor": nWaitFor.Load(), "sync": nSync.Load(), "shim_funcs": int64(C.mxgo_cuda_nfuncs()),
 		"shim_missing": int64(C.mxgo_cuda_nmissing()), "shim_init_calls": int64(C.mxgo_cuda_init_calls()),
 	}
 }

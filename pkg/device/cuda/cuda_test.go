@@ -104,22 +104,32 @@ func TestScenario(t *testing.T) {
 	case "memory":
 		memory(t)
 	case "handoff":
-		for _, s := range []int64{-1, 0, 1} { // nothing to order
+		if err := HandOff(0, -1); err != nil || Stats()["handoff"] != 0 { // the consumer synchronises itself
+			t.Fatalf("HandOff(-1): %v, stats %v", err, Stats())
+		}
+		for _, s := range []int64{0, 1, 2} { // None and 1 (legacy), 2 (per thread): each waits on an event
 			if err := HandOff(0, s); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if Stats()["handoff"] != 0 {
-			t.Fatalf("stats %v", Stats())
-		}
-		if err := HandOff(0, 2); err != nil { // the per-thread default stream waits on an event
-			t.Fatal(err)
-		}
-		if Stats()["handoff"] != 1 {
+		if Stats()["handoff"] != 3 {
 			t.Fatalf("stats %v", Stats())
 		}
 		expectErr(t, HandOff(0, 5), "cuStreamWaitEvent failed: CUDA_ERROR_INVALID_HANDLE")
 		expectErr(t, HandOff(1, 2), "invalid device id")
+		s0, err := Stream(0)
+		if err != nil || s0 < 4096 { // a stream mxgo created, not a named default
+			t.Fatalf("Stream(0) = %#x, %v", s0, err)
+		}
+		for _, p := range []uintptr{0, 1, 2, s0} { // a producer's stream: mxgo's waits on an event
+			if err := WaitFor(0, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		expectErr(t, WaitFor(0, 5), "cuEventRecord failed: CUDA_ERROR_INVALID_HANDLE")
+		if Stats()["waitfor"] != 4 {
+			t.Fatalf("stats %v", Stats())
+		}
 	default:
 		t.Fatalf("unknown scenario %q", scenario)
 	}
@@ -151,6 +161,9 @@ func memory(t *testing.T) {
 	if err := MemsetD32(0, p0, 7, 2); err != nil {
 		t.Fatal(err)
 	}
+	if err := MemsetD16(0, p0+8, 9, 1); err != nil { // the low half of element 2 (little-endian)
+		t.Fatal(err)
+	}
 	got0, got1 := make([]int32, 5), make([]int32, 5)
 	if err := CopyDtoH(0, unsafe.Pointer(&got0[0]), p0, n); err != nil {
 		t.Fatal(err)
@@ -158,13 +171,13 @@ func memory(t *testing.T) {
 	if err := CopyDtoH(1, unsafe.Pointer(&got1[0]), p1, n); err != nil {
 		t.Fatal(err)
 	}
-	if want := []int32{7, 7, 3, 4, 5}; !equal(got0, want) || !equal(got1, src) {
+	if want := []int32{7, 7, 9, 4, 5}; !equal(got0, want) || !equal(got1, src) {
 		t.Fatalf("device contents %v %v", got0, got1)
 	}
 	// gpu(1)'s pointer is not gpu(0)'s: the fake rejects it, and mxgo reports the call
-	expectErr(t, CopyDtoH(0, unsafe.Pointer(&got0[0]), p1, n), "cuMemcpyDtoH failed: CUDA_ERROR_INVALID_VALUE")
+	expectErr(t, CopyDtoH(0, unsafe.Pointer(&got0[0]), p1, n), "cuMemcpyDtoHAsync failed: CUDA_ERROR_INVALID_VALUE")
 	s := Stats()
-	if s["alloc"] != 2 || s["free"] != 0 || s["live_bytes"] != int64(2*n) || s["ctx_retain"] != 2 || s["sync"] != 3 {
+	if s["alloc"] != 2 || s["free"] != 0 || s["live_bytes"] != int64(2*n) || s["ctx_retain"] != 2 || s["sync"] != 6 {
 		t.Fatalf("stats %v", s)
 	}
 	free0()

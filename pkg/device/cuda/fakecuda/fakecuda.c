@@ -11,8 +11,11 @@
  *     (cuCtxSetCurrent is per thread, as in CUDA) and that the pointers it is given lie
  *     inside live allocations of that context's device; violations are counted;
  *   - every call is counted by name; allocations, frees and live bytes are tracked;
- *   - streams and events are logged (which event was recorded on which stream, which stream
- *     waited on it: fakecuda_log); the fake runs everything at once, so order always holds.
+ *   - work issued on a stream someone created is queued and runs only when someone waits
+ *     for it (see "streams, events and asynchronous work"): a missing wait shows as stale
+ *     data; which event was recorded on which stream, and which stream waited on it, is
+ *     logged (fakecuda_log); fakecuda_queued counts what has not run;
+ *   - page-locked host memory (cuMemHostAlloc) is remembered, and counted.
  * Configuration: FAKECUDA_DEVICES (default 1), FAKECUDA_INIT (the CUresult cuInit returns,
  * default 0), FAKECUDA_VERSION (cuDriverGetVersion, default 12090), FAKECUDA_FAIL
  * ("cuMemAlloc_v2=2,cuMemFree_v2=1": those calls return those codes). At run time, through
@@ -20,6 +23,7 @@
  * return code (0 clears), fakecuda_count(name) reads a counter.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -41,6 +45,12 @@ enum { OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, INVALI
 #define MAXBLOCKS 65536
 
 struct fake_ctx { int device; long retains; };
+
+/* A stream mxgo created holds its work until someone waits for it (see "asynchronous
+ * work" below); an event remembers the stream and the position it was recorded at. */
+typedef struct fake_op fake_op;
+typedef struct fake_stream { int id, device, blocking; long issued, done; fake_op *head, *tail; }* CUstream;
+typedef struct fake_event { int id, device, recorded; CUstream stream; long seq; }* CUevent;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static int initialised, ndevices = -1;
@@ -225,6 +235,9 @@ static int current_device(void) {
 	return d;
 }
 
+static void legacy(int d);            /* the legacy stream waits for blocking streams */
+static void drain_all(int d, int blocking_only);
+
 /* The fake's own view of [p, p+n) on device d (any device when d < 0), or NULL (counted). */
 static char* host_of(CUdeviceptr p, size_t n, int d) {
 	char* h = NULL;
@@ -287,6 +300,7 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
 	int f = enter("cuMemFree_v2");
 	if (f) return f;
 	if (current_device() < 0) return INVALID_CONTEXT;
+	drain_all(-1, 0); /* as cudaFree: queued work that uses the block runs first */
 	pthread_mutex_lock(&mu);
 	int i = 0;
 	while (i < MAXBLOCKS && blocks[i].dev != p) i++;
@@ -315,6 +329,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
 	if (f) return f;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
+	legacy(d);
 	char* h = host_of(dst, n, d);
 	if (!h || !src) return INVALID_VALUE;
 	memcpy(h, src, n);
@@ -326,6 +341,7 @@ CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
 	if (f) return f;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
+	legacy(d);
 	char* h = host_of(src, n, d);
 	if (!h || !dst) return INVALID_VALUE;
 	memcpy(dst, h, n);
@@ -337,6 +353,7 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
 	if (f) return f;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
+	legacy(d);
 	char *hd = host_of(dst, n, d), *hs = host_of(src, n, d);
 	if (!hd || !hs) return INVALID_VALUE;
 	memmove(hd, hs, n);
@@ -346,6 +363,7 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
 CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n) {
 	int f = enter("cuMemcpyPeer");
 	if (f) return f;
+	legacy(-1);
 	pthread_mutex_lock(&mu);
 	int ok = valid_ctx(dctx) && valid_ctx(sctx);
 	pthread_mutex_unlock(&mu);
@@ -364,6 +382,7 @@ CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
 	if (f) return f;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
+	legacy(d);
 	char* h = host_of(dst, n, d);
 	if (!h) return INVALID_VALUE;
 	memset(h, v, n);
@@ -375,6 +394,7 @@ CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) {
 	if (f) return f;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
+	legacy(d);
 	char* h = host_of(dst, 2 * n, d);
 	if (!h || dst % 2) return INVALID_VALUE;
 	for (size_t i = 0; i < n; i++) memcpy(h + 2 * i, &v, 2);
@@ -386,22 +406,34 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) {
 	if (f) return f;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
+	legacy(d);
 	char* h = host_of(dst, 4 * n, d);
 	if (!h || dst % 4) return INVALID_VALUE;
 	for (size_t i = 0; i < n; i++) memcpy(h + 4 * i, &v, 4);
 	return OK;
 }
 
-/* ---- streams and events: the fake's work is synchronous, so order always holds; what
- * is checked is which event was recorded on which stream and which stream waited on it,
- * in the log that fakecuda_log returns ("record e1 legacy; wait s1 e1; ..."). */
-
-typedef struct fake_stream { int id, device; }* CUstream;
-typedef struct fake_event { int id, device, recorded; }* CUevent;
+/* ---- streams, events and asynchronous work ------------------------------------------
+ * Work issued on a stream mxgo (or a test) created is queued, not done: it runs when the
+ * host waits for it (cuStreamSynchronize, cuEventSynchronize on an event recorded after
+ * it, cuCtxSynchronize), when another stream waits on such an event (cuStreamWaitEvent
+ * runs it then: earlier than a GPU might, never later), before memory is freed, and, for
+ * blocking streams (CU_STREAM_DEFAULT), before any work on the legacy stream, which CUDA
+ * orders after them. A missing wait therefore shows as stale data, as on a GPU. Work on
+ * the legacy and per-thread default streams runs at once. A copy reads pageable host
+ * memory when it is issued (the driver stages it) and page-locked memory (cuMemHostAlloc)
+ * when it runs. Which event was recorded on which stream, and which stream waited on it,
+ * is logged: fakecuda_log() ("record s1 e1; wait legacy e1; ..."). */
 
 enum { INVALID_HANDLE = 400 };
+enum { OP_COPY, OP_FILL };
+struct fake_op { int kind, size; char* dst; const char* src; char* staged; size_t n; unsigned v; long seq; fake_op* next; };
+
+#define MAXSTREAMS 1024
+static CUstream streams[MAXSTREAMS]; /* live streams mxgo or a test created: under mu */
 static char event_log[8192];
 static int nstreams, nevents;
+static long queued; /* operations issued to a stream and not yet run: under mu */
 
 static void logf_(const char* what, const char* stream, int ev) {
 	pthread_mutex_lock(&mu);
@@ -413,11 +445,20 @@ static void logf_(const char* what, const char* stream, int ev) {
 
 const char* fakecuda_log(void) { return event_log; }
 
+long fakecuda_queued(void) {
+	pthread_mutex_lock(&mu);
+	long n = queued;
+	pthread_mutex_unlock(&mu);
+	return n;
+}
+
+static int is_created(CUstream s) { return (uintptr_t)s >= 4096; }
+
 /* The stream's name in the log, or NULL (counted as bad_stream) for a handle no one made. */
 static const char* stream_name(CUstream s, char* buf) {
 	if (s == NULL || s == (CUstream)1) return "legacy";
 	if (s == (CUstream)2) return "per_thread";
-	if ((uintptr_t)s < 4096) {
+	if (!is_created(s)) {
 		bump("bad_stream", 1);
 		return NULL;
 	}
@@ -425,26 +466,117 @@ static const char* stream_name(CUstream s, char* buf) {
 	return buf;
 }
 
+static void run_op(const fake_op* o) {
+	if (o->kind == OP_COPY) memmove(o->dst, o->src, o->n);
+	else for (size_t i = 0; i < o->n; i++) memcpy(o->dst + i * (size_t)o->size, &o->v, (size_t)o->size);
+}
+
+/* Runs s's queued work up to position seq. Under mu. */
+static void drain_locked(CUstream s, long seq) {
+	while (s->head && s->head->seq <= seq) {
+		fake_op* o = s->head;
+		s->head = o->next;
+		if (!s->head) s->tail = NULL;
+		run_op(o);
+		s->done = o->seq;
+		queued--;
+		free(o->staged);
+		free(o);
+	}
+}
+
+static void drain(CUstream s, long seq) {
+	pthread_mutex_lock(&mu);
+	drain_locked(s, seq);
+	pthread_mutex_unlock(&mu);
+}
+
+/* Runs the queued work of every stream of device d (any device when d < 0), or only of
+ * the blocking ones. */
+static void drain_all(int d, int blocking_only) {
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < MAXSTREAMS; i++)
+		if (streams[i] && (d < 0 || streams[i]->device == d) && (!blocking_only || streams[i]->blocking))
+			drain_locked(streams[i], LONG_MAX);
+	pthread_mutex_unlock(&mu);
+}
+
+static void legacy(int d) { drain_all(d, 1); }
+
+static int pinned_range(const void* p, size_t n);
+
+/* Issues an operation on s for device d: at once on the default streams, queued on a
+ * created stream of d's (a stream of another device is bad_stream). */
+static CUresult submit(CUstream s, int d, fake_op o, int src_is_host) {
+	if (!is_created(s)) {
+		char buf[16];
+		if (!stream_name(s, buf)) return INVALID_HANDLE;
+		if (s != (CUstream)2) legacy(d);
+		run_op(&o);
+		return OK;
+	}
+	if (d >= 0 && s->device != d) {
+		bump("bad_stream", 1);
+		return INVALID_HANDLE;
+	}
+	fake_op* q = malloc(sizeof *q);
+	if (!q) return OUT_OF_MEMORY;
+	*q = o;
+	q->next = NULL;
+	if (src_is_host && !pinned_range(o.src, o.n)) { /* pageable: staged now */
+		if (!(q->staged = malloc(o.n ? o.n : 1))) {
+			free(q);
+			return OUT_OF_MEMORY;
+		}
+		memcpy(q->staged, o.src, o.n);
+		q->src = q->staged;
+	}
+	pthread_mutex_lock(&mu);
+	q->seq = ++s->issued;
+	if (s->tail) s->tail->next = q;
+	else s->head = q;
+	s->tail = q;
+	queued++;
+	pthread_mutex_unlock(&mu);
+	return OK;
+}
+
 CUresult cuStreamCreate(CUstream* s, unsigned int flags) {
 	int f = enter("cuStreamCreate");
 	if (f) return f;
-	(void)flags;
 	int d = current_device();
 	if (d < 0) return INVALID_CONTEXT;
-	if (!s) return INVALID_VALUE;
-	*s = calloc(1, sizeof **s);
+	if (!s || flags > 1) return INVALID_VALUE;
+	CUstream n = calloc(1, sizeof *n);
+	if (!n) return OUT_OF_MEMORY;
+	n->device = d;
+	n->blocking = flags == 0; /* CU_STREAM_NON_BLOCKING is 1 */
 	pthread_mutex_lock(&mu);
-	(*s)->id = ++nstreams;
+	int i = 0;
+	while (i < MAXSTREAMS && streams[i]) i++;
+	if (i < MAXSTREAMS) {
+		streams[i] = n;
+		n->id = ++nstreams;
+	}
 	pthread_mutex_unlock(&mu);
-	(*s)->device = d;
+	if (i == MAXSTREAMS) {
+		free(n);
+		return OUT_OF_MEMORY;
+	}
 	bump("live_streams", 1);
+	*s = n;
 	return OK;
 }
 
 CUresult cuStreamDestroy_v2(CUstream s) {
 	int f = enter("cuStreamDestroy_v2");
 	if (f) return f;
-	if ((uintptr_t)s < 4096) return INVALID_HANDLE;
+	if (!is_created(s)) return INVALID_HANDLE;
+	drain(s, LONG_MAX); /* its work completes, as on a GPU */
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < MAXSTREAMS; i++)
+		if (streams[i] == s) streams[i] = NULL;
+	pthread_mutex_unlock(&mu);
 	free(s);
 	bump("live_streams", -1);
 	return OK;
@@ -453,9 +585,25 @@ CUresult cuStreamDestroy_v2(CUstream s) {
 CUresult cuStreamSynchronize(CUstream s) {
 	int f = enter("cuStreamSynchronize");
 	if (f) return f;
-	if ((s == NULL || s == (CUstream)1 || s == (CUstream)2) && current_device() < 0) return INVALID_CONTEXT;
-	char buf[16];
-	return stream_name(s, buf) ? OK : INVALID_HANDLE;
+	if (!is_created(s)) {
+		int d = current_device();
+		if (d < 0) return INVALID_CONTEXT;
+		char buf[16];
+		if (!stream_name(s, buf)) return INVALID_HANDLE;
+		legacy(d);
+		return OK;
+	}
+	drain(s, LONG_MAX);
+	return OK;
+}
+
+CUresult cuCtxSynchronize(void) {
+	int f = enter("cuCtxSynchronize");
+	if (f) return f;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	drain_all(d, 0);
+	return OK;
 }
 
 CUresult cuEventCreate(CUevent* e, unsigned int flags) {
@@ -489,10 +637,24 @@ CUresult cuEventRecord(CUevent e, CUstream s) {
 	char buf[16];
 	const char* name = stream_name(s, buf);
 	if (!e || !name) return INVALID_HANDLE;
-	if (current_device() != e->device) return INVALID_CONTEXT;
+	if (current_device() != e->device || (is_created(s) && s->device != e->device)) return INVALID_CONTEXT;
+	if (is_created(s)) {
+		pthread_mutex_lock(&mu);
+		e->stream = s;
+		e->seq = s->issued;
+		pthread_mutex_unlock(&mu);
+	} else {
+		legacy(e->device);
+		e->stream = NULL;
+	}
 	e->recorded = 1;
 	logf_("record", name, e->id);
 	return OK;
+}
+
+/* Runs the work e was recorded after. */
+static void reach(CUevent e) {
+	if (e->stream) drain(e->stream, e->seq);
 }
 
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
@@ -502,6 +664,7 @@ CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
 	const char* name = stream_name(s, buf);
 	if (!e || !name || flags != 0) return INVALID_HANDLE;
 	if (!e->recorded) bump("wait_unrecorded", 1);
+	reach(e);
 	logf_("wait", name, e->id);
 	return OK;
 }
@@ -509,7 +672,141 @@ CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
 CUresult cuEventSynchronize(CUevent e) {
 	int f = enter("cuEventSynchronize");
 	if (f) return f;
-	return e ? OK : INVALID_HANDLE;
+	if (!e) return INVALID_HANDLE;
+	reach(e);
+	return OK;
+}
+
+/* ---- asynchronous copies and fills ---- */
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream s) {
+	int f = enter("cuMemcpyHtoDAsync_v2");
+	if (f) return f;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	char* h = host_of(dst, n, d);
+	if (!h || !src) return INVALID_VALUE;
+	return submit(s, d, (fake_op){.kind = OP_COPY, .dst = h, .src = src, .n = n}, 1);
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream s) {
+	int f = enter("cuMemcpyDtoHAsync_v2");
+	if (f) return f;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	char* h = host_of(src, n, d);
+	if (!h || !dst) return INVALID_VALUE;
+	return submit(s, d, (fake_op){.kind = OP_COPY, .dst = dst, .src = h, .n = n}, 0);
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+	int f = enter("cuMemcpyDtoDAsync_v2");
+	if (f) return f;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	char *hd = host_of(dst, n, d), *hs = host_of(src, n, d);
+	if (!hd || !hs) return INVALID_VALUE;
+	return submit(s, d, (fake_op){.kind = OP_COPY, .dst = hd, .src = hs, .n = n}, 0);
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n, CUstream s) {
+	int f = enter("cuMemcpyPeerAsync");
+	if (f) return f;
+	pthread_mutex_lock(&mu);
+	int ok = valid_ctx(dctx) && valid_ctx(sctx);
+	pthread_mutex_unlock(&mu);
+	if (!ok) {
+		bump("bad_ctx", 1);
+		return INVALID_CONTEXT;
+	}
+	char *hd = host_of(dst, n, dctx->device), *hs = host_of(src, n, sctx->device);
+	if (!hd || !hs) return INVALID_VALUE;
+	return submit(s, -1, (fake_op){.kind = OP_COPY, .dst = hd, .src = hs, .n = n}, 0);
+}
+
+static CUresult memset_async(const char* name, CUdeviceptr dst, unsigned v, int size, size_t n, CUstream s) {
+	int f = enter(name);
+	if (f) return f;
+	int d = current_device();
+	if (d < 0) return INVALID_CONTEXT;
+	char* h = host_of(dst, (size_t)size * n, d);
+	if (!h || dst % (unsigned)size) return INVALID_VALUE;
+	return submit(s, d, (fake_op){.kind = OP_FILL, .dst = h, .v = v, .size = size, .n = n}, 0);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
+	return memset_async("cuMemsetD8Async", dst, v, 1, n, s);
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream s) {
+	return memset_async("cuMemsetD16Async", dst, v, 2, n, s);
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n, CUstream s) {
+	return memset_async("cuMemsetD32Async", dst, v, 4, n, s);
+}
+
+/* ---- page-locked host memory: ordinary memory the fake remembers (see submit) ---- */
+
+#define MAXPINNED 4096
+static struct { char* p; size_t n; } pinned[MAXPINNED]; /* under mu */
+
+static int pinned_range(const void* p, size_t n) {
+	int found = 0;
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < MAXPINNED && !found; i++)
+		found = pinned[i].p && (const char*)p >= pinned[i].p && (size_t)((const char*)p - pinned[i].p) + n <= pinned[i].n;
+	pthread_mutex_unlock(&mu);
+	return found;
+}
+
+CUresult cuMemHostAlloc(void** pp, size_t n, unsigned int flags) {
+	int f = enter("cuMemHostAlloc");
+	if (f) return f;
+	(void)flags;
+	if (current_device() < 0) return INVALID_CONTEXT;
+	if (!pp || n == 0) return INVALID_VALUE;
+	char* p = aligned_alloc(64, (n + 63) / 64 * 64);
+	if (!p) return OUT_OF_MEMORY;
+	pthread_mutex_lock(&mu);
+	int i = 0;
+	while (i < MAXPINNED && pinned[i].p) i++;
+	if (i < MAXPINNED) {
+		pinned[i].p = p;
+		pinned[i].n = n;
+	}
+	pthread_mutex_unlock(&mu);
+	if (i == MAXPINNED) {
+		free(p);
+		return OUT_OF_MEMORY;
+	}
+	bump("live_pinned", 1);
+	bump("live_pinned_bytes", (long)n);
+	*pp = p;
+	return OK;
+}
+
+CUresult cuMemFreeHost(void* p) {
+	int f = enter("cuMemFreeHost");
+	if (f) return f;
+	drain_all(-1, 0); /* queued copies that read it run first */
+	size_t n = 0;
+	pthread_mutex_lock(&mu);
+	int i = 0;
+	while (i < MAXPINNED && (!p || pinned[i].p != p)) i++;
+	if (i < MAXPINNED) {
+		n = pinned[i].n;
+		pinned[i].p = NULL;
+	}
+	pthread_mutex_unlock(&mu);
+	if (i == MAXPINNED) {
+		bump("bad_free", 1);
+		return INVALID_VALUE;
+	}
+	free(p);
+	bump("live_pinned", -1);
+	bump("live_pinned_bytes", -(long)n);
+	return OK;
 }
 
 /* For a test's consumer: copy n bytes of device memory at p to out, without a context
