@@ -199,9 +199,13 @@ for _name, _dev in {"str": "cpu", "short": (1,), "long": (1, 0, 0), "floats": (1
                     "list": [1, 0], "huge": (2 ** 70, 0), "negative": (-1, 0)}.items():
     simple("producer/device_%s" % _name, (TypeError, BufferError), "",
            lambda d=_dev: mx.nd.from_dlpack(_Producer(lambda: mx.nd.ones(2).to_dlpack_for_read(), lambda: d)))
-for _name, _dev in {"cuda": (2, 0), "metal": (8, 0)}.items():
-    simple("producer/device_%s" % _name, BufferError, "",
+for _name, _dev in {"cuda": (2, 0), "cuda_managed": (13, 0), "cuda_huge_id": (2, 2 ** 40), "metal": (8, 0)}.items():
+    simple("producer/device_%s" % _name, BufferError, "",  # no CUDA driver in tests_py (conftest)
            lambda d=_dev: mx.nd.from_dlpack(_Producer(lambda: mx.nd.ones(2).to_dlpack_for_read(), lambda: d)))
+for _name, (_target, _exc) in {"str": ("gpu", TypeError), "short": ((2,), TypeError), "gpu": (mx.gpu(0), BufferError),
+                               "gpu_negative": ((2, -1), BufferError), "cpu_1": ((1, 1), BufferError),
+                               "pinned": (mx.cpu_pinned(), BufferError), "opencl": ((4, 0), BufferError)}.items():
+    simple("from_dlpack/device_%s" % _name, _exc, "", lambda t=_target: mx.nd.from_dlpack(np.ones(2), device=t))
 
 
 class _NotCallable:
