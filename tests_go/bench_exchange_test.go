@@ -89,6 +89,6 @@ func BenchmarkBorrow(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		a.Release()
+		ndarray.ReleaseBorrowed(a, true) // as pybridge's calls do once the engine is idle
 	}
 }

@@ -41,6 +41,9 @@ func export(a *ndarray.NDArray, versioned bool, flags uint64, dev device.Device)
 	if t := a.Device().Type; t != device.CPU && t != device.CUDA && t != device.CUDAHost {
 		return nil, mxerr.BufferErr("cannot export memory on %s", a.Device())
 	}
+	if a.Storage().Borrowed() { // memory lent for one call: it cannot outlive the call
+		return nil, mxerr.BufferErr("cannot export an array borrowed for an operator call")
+	}
 	code, bits := TypeOf(a.DType())
 	src := C.mxgo_dl_src{store: (*C.mxgo_store)(a.Storage().Header()), dtype: C.int32_t(a.DType()),
 		writable: cBool(a.Writable()), data: a.Data(), dev_type: C.int32_t(dev.Type), dev_id: C.int32_t(dev.ID),

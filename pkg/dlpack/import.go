@@ -91,33 +91,33 @@ func Borrow(t unsafe.Pointer, flags uint64) (*ndarray.NDArray, error) {
 		return nil, mxerr.BufferErr("NULL DLTensor")
 	}
 	dt := (*C.DLTensor)(t)
-	d := viewDesc(dt, flags)
-	b := new(ndarray.Borrowing) // the array, its storage and its dims: one allocation
-	l, err := validateInto(d, b.Dims())
-	if err != nil {
+	var d Desc
+	viewDesc(&d, dt, flags)
+	b := ndarray.NewBorrowing() // the array, its storage and its dims: one block, reused
+	var l Layout
+	if err := validateInto(&l, &d, b.Dims()); err != nil {
 		return nil, err
 	}
 	base := unsafe.Add(dt.data, int(l.Base-d.Data)) // as adopt: keeps the pointer's provenance
-	return b.Array(base, l.NBytes, l.Device, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly)
+	return b.Array(base, l.NBytes, l.Device, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly), nil
 }
 
-// viewDesc is readDesc without the copy of shape and strides, which it views where they
-// are: for Borrow, whose caller keeps them unchanged (Validate copies what it keeps).
-// An operator call borrows each operand of another framework: this saves an allocation.
-func viewDesc(t *C.DLTensor, flags uint64) Desc {
+// viewDesc is readDesc into *d without the copy of shape and strides, which it views
+// where they are: for Borrow, whose caller keeps them unchanged (Validate copies what it
+// keeps). An operator call borrows each operand of another framework: this saves an
+// allocation.
+func viewDesc(d *Desc, t *C.DLTensor, flags uint64) {
+	descHead(d, t, flags)
 	nd := int(t.ndim)
 	if nd <= 0 || nd > ndarray.MaxDims {
-		return readDesc(t, flags) // nothing to copy, or a refusal to come
+		return // nothing to view, or a refusal to come
 	}
-	d := readDesc(&C.DLTensor{data: t.data, device: t.device, ndim: 0, dtype: t.dtype, byte_offset: t.byte_offset}, flags)
-	d.NDim = int32(nd)
 	if t.shape != nil {
 		d.Shape = unsafe.Slice((*int64)(unsafe.Pointer(t.shape)), nd)
 	}
 	if t.strides != nil {
 		d.Strides = unsafe.Slice((*int64)(unsafe.Pointer(t.strides)), nd)
 	}
-	return d
 }
 
 // NewArray makes an array over foreign memory at data described by d (whose Data must
@@ -148,16 +148,8 @@ func adopt(data unsafe.Pointer, d Desc, release func()) (*ndarray.NDArray, error
 // readDesc copies t's fields. Shape and strides are read only when ndim is in range, so
 // a hostile ndim cannot make mxgo read far past the arrays.
 func readDesc(t *C.DLTensor, flags uint64) Desc {
-	d := Desc{
-		Data:       uintptr(t.data),
-		Device:     device.Device{Type: device.Type(t.device.device_type), ID: int32(t.device.device_id)},
-		NDim:       int32(t.ndim),
-		Code:       uint8(t.dtype.code),
-		Bits:       uint8(t.dtype.bits),
-		Lanes:      uint16(t.dtype.lanes),
-		ByteOffset: uint64(t.byte_offset),
-		Flags:      flags,
-	}
+	var d Desc
+	descHead(&d, t, flags)
 	if d.NDim > 0 && d.NDim <= ndarray.MaxDims {
 		buf := make([]int64, 2*d.NDim)
 		if t.shape != nil {
@@ -170,4 +162,18 @@ func readDesc(t *C.DLTensor, flags uint64) Desc {
 		}
 	}
 	return d
+}
+
+// descHead sets *d to t's fields but shape and strides.
+func descHead(d *Desc, t *C.DLTensor, flags uint64) {
+	*d = Desc{
+		Data:       uintptr(t.data),
+		Device:     device.Device{Type: device.Type(t.device.device_type), ID: int32(t.device.device_id)},
+		NDim:       int32(t.ndim),
+		Code:       uint8(t.dtype.code),
+		Bits:       uint8(t.dtype.bits),
+		Lanes:      uint16(t.dtype.lanes),
+		ByteOffset: uint64(t.byte_offset),
+		Flags:      flags,
+	}
 }

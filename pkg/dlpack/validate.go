@@ -38,29 +38,33 @@ type Layout struct {
 
 // Validate checks every field of d and resolves it into a Layout. Errors are BufferErrors
 // that name the offending field.
-func Validate(d Desc) (Layout, error) { return validateInto(d, nil) }
-
-// validateInto is Validate with the Layout's shape and strides in buf when it has room
-// for both (a caller's stack buffer), else in a new allocation.
-func validateInto(d Desc, buf []int) (Layout, error) {
+func Validate(d Desc) (Layout, error) {
 	var l Layout
+	err := validateInto(&l, &d, nil)
+	return l, err
+}
+
+// validateInto is Validate into *l, with the Layout's shape and strides in buf when it
+// has room for both (a Borrowing's), else in a new allocation. Pointers, not copies: a
+// borrowed operand's every nanosecond counts.
+func validateInto(l *Layout, d *Desc, buf []int) error {
 	dev, err := placeOf(d.Device)
 	if err != nil {
-		return l, err
+		return err
 	}
 	if d.NDim < 0 || d.NDim > ndarray.MaxDims {
-		return l, mxerr.BufferErr("ndim: %d is outside [0, %d]", d.NDim, ndarray.MaxDims)
+		return mxerr.BufferErr("ndim: %d is outside [0, %d]", d.NDim, ndarray.MaxDims)
 	}
 	dt, err := FromType(d.Code, d.Bits, d.Lanes)
 	if err != nil {
-		return l, err
+		return err
 	}
 	nd := int(d.NDim)
 	if nd > 0 && len(d.Shape) != nd {
-		return l, mxerr.BufferErr("shape: NULL or short shape for ndim %d", nd)
+		return mxerr.BufferErr("shape: NULL or short shape for ndim %d", nd)
 	}
 	if d.Strides != nil && nd > 0 && len(d.Strides) != nd {
-		return l, mxerr.BufferErr("strides: %d strides for ndim %d", len(d.Strides), nd)
+		return mxerr.BufferErr("strides: %d strides for ndim %d", len(d.Strides), nd)
 	}
 	dims := buf
 	if len(buf) < 2*nd {
@@ -69,13 +73,13 @@ func validateInto(d Desc, buf []int) (Layout, error) {
 	shape, strides := dims[:nd:nd], dims[nd:2*nd:2*nd]
 	for i := range shape {
 		if d.Shape[i] < 0 {
-			return l, mxerr.BufferErr("shape: negative dimension %d at axis %d", d.Shape[i], i)
+			return mxerr.BufferErr("shape: negative dimension %d at axis %d", d.Shape[i], i)
 		}
 		shape[i] = int(d.Shape[i])
 	}
 	n, err := ndarray.Size(shape)
 	if err != nil {
-		return l, mxerr.BufferErr("shape: %v has too many elements", d.Shape)
+		return mxerr.BufferErr("shape: %v has too many elements", d.Shape)
 	}
 	ndarray.FillContiguousStrides(strides, shape)
 	if d.Strides != nil && nd > 0 {
@@ -83,37 +87,37 @@ func validateInto(d Desc, buf []int) (Layout, error) {
 			strides[i] = int(d.Strides[i])
 		}
 	}
-	l = Layout{DType: dt, Shape: shape, Strides: strides, Device: dev, ReadOnly: d.Flags&FlagReadOnly != 0}
+	*l = Layout{DType: dt, Shape: shape, Strides: strides, Device: dev, ReadOnly: d.Flags&FlagReadOnly != 0}
 	if n == 0 {
 		l.Base = d.Data
-		return l, nil
+		return nil
 	}
 	if d.Data == 0 {
-		return l, mxerr.BufferErr("data: NULL data pointer for %d elements", n)
+		return mxerr.BufferErr("data: NULL data pointer for %d elements", n)
 	}
 	lo, hi, err := ndarray.Extent(shape, strides)
 	if err != nil {
-		return l, mxerr.BufferErr("strides: %v overflow for shape %v", d.Strides, d.Shape)
+		return mxerr.BufferErr("strides: %v overflow for shape %v", d.Strides, d.Shape)
 	}
 	size := uint64(dt.Size())
 	// hi-lo is exact as a uint64 (hi >= 0 >= lo) but may be 2^64-1, so compare before
 	// adding 1: span = 2^64 would wrap to 0 and pass.
 	if diff := uint64(hi - lo); diff >= math.MaxInt/size {
-		return l, mxerr.BufferErr("shape: %v with strides %v spans more bytes than memory holds", d.Shape, strides)
+		return mxerr.BufferErr("shape: %v with strides %v spans more bytes than memory holds", d.Shape, strides)
 	}
 	span := uint64(hi-lo) + 1
 	if d.ByteOffset > math.MaxInt64 || d.Data > math.MaxUint64-uintptr(d.ByteOffset) {
-		return l, mxerr.BufferErr("byte_offset: %d overflows the data pointer", d.ByteOffset)
+		return mxerr.BufferErr("byte_offset: %d overflows the data pointer", d.ByteOffset)
 	}
 	first := d.Data + uintptr(d.ByteOffset) // any alignment: NumPy and PyTorch make unaligned arrays too
 	back := uint64(-lo) * size
 	if uint64(first) < back || uint64(first)-back > math.MaxUint64-span*size {
-		return l, mxerr.BufferErr("strides: negative strides %v reach outside the address space", strides)
+		return mxerr.BufferErr("strides: negative strides %v reach outside the address space", strides)
 	}
 	l.Base = first - uintptr(back)
 	l.NBytes = int(span * size)
 	l.Offset = -lo
-	return l, nil
+	return nil
 }
 
 // placeOf is the device an array over memory on dev lives on in mxgo: the CPU's memory

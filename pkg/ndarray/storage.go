@@ -25,6 +25,7 @@ static void* mxgo_host_alloc(size_t n) {
 import "C"
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -53,10 +54,11 @@ type Storage struct {
 type memSource uint8
 
 const (
-	fromProducer memSource = iota // someone else's: hand it back through release
-	fromMalloc                    // mxgo_host_alloc
-	fromPool                      // the small-block pool (small.go)
-	fromDevice                    // device or page-locked memory (cuda.Alloc, AllocHost): freed through release
+	fromProducer  memSource = iota // someone else's: hand it back through release
+	fromMalloc                     // mxgo_host_alloc
+	fromPool                       // the small-block pool (small.go)
+	fromDevice                     // device or page-locked memory (cuda.Alloc, AllocHost): freed through release
+	fromBorrowing                  // lent for a call (Borrowing): nothing to free, the block may be reused
 )
 
 var liveStorages atomic.Int64
@@ -124,6 +126,10 @@ func NewPinnedStorage(dev device.Device, nbytes int) (*Storage, error) {
 	return s, nil
 }
 
+// Borrowed reports whether the storage is lent for a call (Borrowing): it cannot be
+// exported, since its header is Go memory outside the storage table.
+func (s *Storage) Borrowed() bool { return s.mem == fromBorrowing }
+
 // OnHost reports whether CPU code may read and write the storage's memory.
 func (s *Storage) OnHost() bool { return s.dev.Type != device.CUDA }
 
@@ -173,13 +179,17 @@ func (s *Storage) releaseRef() {
 
 // finalize runs once, after the last reference (from Go or from C) is gone.
 func (s *Storage) finalize() {
-	detach(s)
+	if s.mem != fromBorrowing {
+		detach(s)
+	}
 	liveStorages.Add(-1)
 	switch {
 	case s.mem == fromMalloc:
 		C.free(s.ptr)
 	case s.mem == fromPool:
 		smallFree(s.ptr)
+	case s.mem == fromBorrowing:
+		(*Borrowing)(unsafe.Pointer(s)).done.Store(true) // s is its Borrowing's first field
 	case s.release != nil:
 		s.release()
 	}
@@ -191,27 +201,49 @@ func ReleaseStorage(s *Storage) { s.releaseRef() }
 // Borrowing makes one borrowed array: an array over memory that its owner keeps alive
 // and unchanged while the array or any operation on it lives (a DLPack view lent for a
 // call), with its storage and (up to 4 dimensions) its shape and strides in this one
-// allocation. An operator call on another framework's tensors makes one per operand,
-// and three allocations each were most of that call's extra cost.
+// allocation. An operator call on another framework's tensors makes one per operand;
+// the allocations, and the garbage collection they caused, were most of that call's
+// extra cost, so blocks are reused (NewBorrowing, ReleaseBorrowed).
 type Borrowing struct {
-	s    Storage
+	s    Storage // first: a borrowed storage's address is its Borrowing's
 	a    NDArray
 	dims [8]int
+	hdr  C.mxgo_store // the storage's header, out of the storage table: no C code holds it
+	done atomic.Bool  // the storage's last reference is gone
+}
+
+// borrowings keeps Borrowing blocks given back by ReleaseBorrowed.
+var borrowings = sync.Pool{New: func() any { return new(Borrowing) }}
+
+// NewBorrowing returns a Borrowing for one Array, reused where one was given back.
+func NewBorrowing() *Borrowing { return borrowings.Get().(*Borrowing) }
+
+// ReleaseBorrowed releases a, an array a Borrowing made, and gives the block back for
+// reuse when reuse is set and a held its storage's last reference. The caller sets reuse
+// only where nothing can still reach the block: no engine work in flight anywhere (so no
+// operation holds a), and no array made by the call views a's memory. Results never
+// share a's shape or strides: every array makes its own.
+func ReleaseBorrowed(a *NDArray, reuse bool) {
+	s := a.storage
+	a.Release()
+	if b := (*Borrowing)(unsafe.Pointer(s)); reuse && s.mem == fromBorrowing && a == &b.a && b.done.Load() {
+		borrowings.Put(b)
+	}
 }
 
 // Dims is room for a layout's shape and strides (up to 4 dimensions) that Array adopts.
 func (b *Borrowing) Dims() []int { return b.dims[:] }
 
 // Array makes the array over nbytes at ptr, with dtype dt, shape, strides and offset,
-// which it adopts (they may live in Dims). Nothing runs at its release. Call it once.
+// which it adopts (they may live in Dims), and which the caller has checked to stay
+// inside the nbytes (dlpack.Borrow validates every field first: CheckLayout again was a
+// tenth of a borrowed operand's cost). Nothing runs at its release. Call it once.
 func (b *Borrowing) Array(ptr unsafe.Pointer, nbytes int, dev device.Device, dt DType, shape, strides []int, offset int,
-	writable bool) (*NDArray, error) {
-	b.s = Storage{ptr: ptr, nbytes: nbytes, dev: dev}
-	if err := CheckLayout(&b.s, dt, shape, strides, offset); err != nil {
-		return nil, err
-	}
-	attach(&b.s)
+	writable bool) *NDArray {
+	b.hdr = C.mxgo_store{refs: 1}
+	b.s = Storage{ptr: ptr, nbytes: nbytes, dev: dev, mem: fromBorrowing, hdr: &b.hdr}
+	b.done.Store(false)
 	liveStorages.Add(1)
 	b.a = NDArray{storage: &b.s, dtype: dt, shape: shape, strides: strides, offset: offset, writable: writable}
-	return &b.a, nil
+	return &b.a
 }

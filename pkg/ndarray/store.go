@@ -67,7 +67,8 @@ func detach(s *Storage) {
 // refs is the reference count in s's header.
 func (s *Storage) refs() *atomic.Int64 { return (*atomic.Int64)(unsafe.Pointer(&s.hdr.refs)) }
 
-// Header returns s's C half (a *mxgo_store), for C code that takes references.
+// Header returns s's C half (a *mxgo_store), for C code that takes references; never for
+// a Borrowed storage (dlpack refuses to export one; pybridge registers none).
 func (s *Storage) Header() unsafe.Pointer { return unsafe.Pointer(s.hdr) }
 
 // StorageOf returns the storage whose header is hdr (one C code holds a reference to).

@@ -116,12 +116,16 @@ func (b *borrowed) aliased(r *ndarray.NDArray, isNew bool) bool {
 	return false
 }
 
+// release releases the borrowed arrays; their blocks are reused when the engine is idle
+// (then the call ran inline, or all its work is done, and no operation holds them) and
+// the call made no array viewing them (aliased: such a result falls back, released).
 func (b *borrowed) release() {
+	reuse := ops.Engine().Busy() == 0
 	for _, a := range b.in {
-		a.Release()
+		ndarray.ReleaseBorrowed(a, reuse)
 	}
 	if b.out != nil {
-		b.out.Release()
+		ndarray.ReleaseBorrowed(b.out, reuse)
 	}
 }
 
