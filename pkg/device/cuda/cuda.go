@@ -328,35 +328,26 @@ func CopyDtoD(dstID int32, dst uintptr, srcID int32, src uintptr, nbytes int) er
 
 // MemsetD8 sets n bytes at dst on gpu(id) to v.
 func MemsetD8(id int32, dst uintptr, v byte, n int) error {
-	if n == 0 {
-		return nil
-	}
-	nMemset.Add(1)
-	return onStream(id, "cuMemsetD8Async", func(s cu.Stream) error {
-		return cu.MemsetD8Async(cu.DevicePtr(dst), v, int64(n), s)
-	})
+	return memset(id, "cuMemsetD8Async", n, func(s cu.Stream) error { return cu.MemsetD8Async(cu.DevicePtr(dst), v, int64(n), s) })
 }
 
 // MemsetD16 sets n 16-bit words at dst on gpu(id) to v.
 func MemsetD16(id int32, dst uintptr, v uint16, n int) error {
-	if n == 0 {
-		return nil
-	}
-	nMemset.Add(1)
-	return onStream(id, "cuMemsetD16Async", func(s cu.Stream) error {
-		return cu.MemsetD16Async(cu.DevicePtr(dst), v, int64(n), s)
-	})
+	return memset(id, "cuMemsetD16Async", n, func(s cu.Stream) error { return cu.MemsetD16Async(cu.DevicePtr(dst), v, int64(n), s) })
 }
 
 // MemsetD32 sets n 32-bit words at dst on gpu(id) to v.
 func MemsetD32(id int32, dst uintptr, v uint32, n int) error {
+	return memset(id, "cuMemsetD32Async", n, func(s cu.Stream) error { return cu.MemsetD32Async(cu.DevicePtr(dst), uint(v), int64(n), s) })
+}
+
+// memset issues a fill of n elements (none: nothing) on mxgo's stream on gpu(id).
+func memset(id int32, call string, n int, issue func(cu.Stream) error) error {
 	if n == 0 {
 		return nil
 	}
 	nMemset.Add(1)
-	return onStream(id, "cuMemsetD32Async", func(s cu.Stream) error {
-		return cu.MemsetD32Async(cu.DevicePtr(dst), uint(v), int64(n), s)
-	})
+	return onStream(id, call, issue)
 }
 
 // cu.Stream is one CUstream handle: rawStream and Stream convert.

@@ -50,7 +50,7 @@ func TestFakeDriverErrors(t *testing.T) {
 	run(t, "nodevice", "MXGO_LIBCUDA="+lib, "FAKECUDA_INIT=100")
 	run(t, "zerodevices", "MXGO_LIBCUDA="+lib, "FAKECUDA_DEVICES=0")
 	run(t, "olddriver", "MXGO_LIBCUDA="+lib, "FAKECUDA_VERSION=10020")
-	run(t, "allocfails", "MXGO_LIBCUDA="+lib, "FAKECUDA_FAIL=cuMemAlloc_v2=2,cuMemcpyHtoD_v2=700")
+	run(t, "allocfails", "MXGO_LIBCUDA="+lib, "FAKECUDA_FAIL=cuMemAlloc_v2=2,cuMemcpyHtoDAsync_v2=700")
 }
 
 func TestFakeDriverMemory(t *testing.T) {

@@ -235,7 +235,6 @@ static int current_device(void) {
 	return d;
 }
 
-static void legacy(int d);            /* the legacy stream waits for blocking streams */
 static void drain_all(int d, int blocking_only);
 
 /* The fake's own view of [p, p+n) on device d (any device when d < 0), or NULL (counted). */
@@ -321,95 +320,6 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
 	munmap((void*)p, mapped);
 	bump("live_allocs", -1);
 	bump("live_bytes", -(long)size);
-	return OK;
-}
-
-CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
-	int f = enter("cuMemcpyHtoD_v2");
-	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
-	legacy(d);
-	char* h = host_of(dst, n, d);
-	if (!h || !src) return INVALID_VALUE;
-	memcpy(h, src, n);
-	return OK;
-}
-
-CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
-	int f = enter("cuMemcpyDtoH_v2");
-	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
-	legacy(d);
-	char* h = host_of(src, n, d);
-	if (!h || !dst) return INVALID_VALUE;
-	memcpy(dst, h, n);
-	return OK;
-}
-
-CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
-	int f = enter("cuMemcpyDtoD_v2");
-	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
-	legacy(d);
-	char *hd = host_of(dst, n, d), *hs = host_of(src, n, d);
-	if (!hd || !hs) return INVALID_VALUE;
-	memmove(hd, hs, n);
-	return OK;
-}
-
-CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n) {
-	int f = enter("cuMemcpyPeer");
-	if (f) return f;
-	legacy(-1);
-	pthread_mutex_lock(&mu);
-	int ok = valid_ctx(dctx) && valid_ctx(sctx);
-	pthread_mutex_unlock(&mu);
-	if (!ok) {
-		bump("bad_ctx", 1);
-		return INVALID_CONTEXT;
-	}
-	char *hd = host_of(dst, n, dctx->device), *hs = host_of(src, n, sctx->device);
-	if (!hd || !hs) return INVALID_VALUE;
-	memmove(hd, hs, n);
-	return OK;
-}
-
-CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
-	int f = enter("cuMemsetD8_v2");
-	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
-	legacy(d);
-	char* h = host_of(dst, n, d);
-	if (!h) return INVALID_VALUE;
-	memset(h, v, n);
-	return OK;
-}
-
-CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) {
-	int f = enter("cuMemsetD16_v2");
-	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
-	legacy(d);
-	char* h = host_of(dst, 2 * n, d);
-	if (!h || dst % 2) return INVALID_VALUE;
-	for (size_t i = 0; i < n; i++) memcpy(h + 2 * i, &v, 2);
-	return OK;
-}
-
-CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) {
-	int f = enter("cuMemsetD32_v2");
-	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
-	legacy(d);
-	char* h = host_of(dst, 4 * n, d);
-	if (!h || dst % 4) return INVALID_VALUE;
-	for (size_t i = 0; i < n; i++) memcpy(h + 4 * i, &v, 4);
 	return OK;
 }
 
