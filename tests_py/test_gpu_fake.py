@@ -316,7 +316,20 @@ def test_strided_and_cast_copies(fake):
      "cuCtxSetCurrent failed: CUDA_ERROR_INVALID_CONTEXT"),
     ("cuStreamSynchronize=700", "mx.nd.ones((2,), ctx=mx.gpu(0)).wait_to_read()", "mx.MXNetError",
      r"cuStreamSynchronize \(after cuMemsetD32Async\) failed: CUDA_ERROR_ILLEGAL_ADDRESS"),
-], ids=["alloc", "htod", "dtoh", "memset", "set_context", "sync"])
+    ("cuMemcpyDtoDAsync_v2=700", "mx.nd.ones((2,), ctx=mx.gpu(0)).copy().wait_to_read()", "mx.MXNetError",
+     "cuMemcpyDtoDAsync failed: CUDA_ERROR_ILLEGAL_ADDRESS"),
+    ("cuMemcpyPeerAsync=217", "mx.nd.ones((2,), ctx=mx.gpu(0)).copyto(mx.gpu(1)).wait_to_read()", "mx.MXNetError",
+     "cuMemcpyPeerAsync failed: CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"),
+    ("cuStreamCreate=2", "mx.nd.empty((2,), ctx=mx.gpu(0))", "MemoryError",
+     "cuStreamCreate failed: CUDA_ERROR_OUT_OF_MEMORY"),
+    ("cuMemHostAlloc=2", "mx.nd.empty((4,), ctx=mx.cpu_pinned())", "MemoryError",
+     r"cannot allocate 16 bytes on cpu_pinned\(0\): CUDA driver call cuMemHostAlloc failed: CUDA_ERROR_OUT_OF_MEMORY"),
+    ("cuEventCreate=2", "mx.nd.ones((2,), ctx=mx.gpu(0)).__dlpack__(stream=2)", "MemoryError",
+     "cuEventCreate failed: CUDA_ERROR_OUT_OF_MEMORY"),
+    ("cuEventRecord=400", "mx.nd.from_dlpack(mx.nd.ones((2,), ctx=mx.gpu(0)))", "BufferError",
+     "cuEventRecord failed: CUDA_ERROR_INVALID_HANDLE"),
+], ids=["alloc", "htod", "dtoh", "memset", "set_context", "sync", "dtod", "peer", "stream", "pinned", "event",
+        "import_wait"])
 def test_failed_driver_calls_raise(fake, fail, call, error, match):
     run("""
     with pytest.raises(%s, match=r"%s"):
@@ -330,7 +343,7 @@ def test_failed_driver_calls_raise(fake, fail, call, error, match):
     gc.collect()
     assert count("live_allocs") == 0  # whatever was allocated went back
     no_misuse()
-    """ % (error, match, call), MXGO_LIBCUDA=fake, FAKECUDA_FAIL=fail)
+    """ % (error, match, call), MXGO_LIBCUDA=fake, FAKECUDA_FAIL=fail, FAKECUDA_DEVICES="2")
 
 
 # ---------------------------------------------------------------------------- DLPack export
