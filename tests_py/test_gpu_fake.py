@@ -545,6 +545,12 @@ def test_dlpack_import_with_keywords_and_bad_device_tensors(fake):
     np.testing.assert_array_equal(h.asnumpy(), np.ones(3))
     with pytest.raises(BufferError, match="copy=False"):
         mx.nd.from_dlpack(Plain(), device=mx.cpu(), copy=False)
+    class Refuses(Plain):  # dl_device refused with ValueError, as NumPy <= 2.2 does
+        def __dlpack__(self, stream=None, max_version=None, copy=None, dl_device=None):
+            if dl_device is not None:
+                raise ValueError("unsupported device requested")
+            return super().__dlpack__(stream=stream, max_version=max_version, copy=copy)
+    np.testing.assert_array_equal(mx.nd.from_dlpack(Refuses(), device=mx.cpu()).asnumpy(), np.ones(3))
     g = mx.nd.from_dlpack(np.arange(3.0), device=mx.gpu(1))  # host memory onto a GPU
     assert g.context == mx.gpu(1)
     np.testing.assert_array_equal(g.asnumpy(), np.arange(3.0))

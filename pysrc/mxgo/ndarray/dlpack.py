@@ -127,11 +127,11 @@ def from_dlpack(obj, *, device=None, copy=None):
     if target is not None and target != _placed(dev):
         try:  # the producer may put it there itself (sharing memory where it can)
             return _ask(obj, target, copy, dl_device=target, moving=True)
-        except (BufferError, TypeError):  # it cannot, or does not know dl_device
+        except (BufferError, ValueError, TypeError):  # it cannot (NumPy <= 2.2: ValueError), or knows no dl_device
             if copy is False:
                 raise MXNetBufferError("from_dlpack(device=%r, copy=False): the tensor is on DLPack device %r and its "
                                        "producer cannot share it there" % (device, dev)) from None
-    return _moved(_ask(obj, dev, copy, dl_device=dev if target is not None else None), target, copy, device)
+    return _moved(_ask(obj, dev, copy, dl_device=dev if target == _placed(dev) else None), target, copy, device)
 
 
 def _ask(obj, dev, copy, dl_device, moving=False):
