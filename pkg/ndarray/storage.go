@@ -209,7 +209,7 @@ type Borrowing struct {
 	a    NDArray
 	dims [8]int
 	hdr  C.mxgo_store // the storage's header, out of the storage table: no C code holds it
-	done atomic.Bool  // the storage's last reference is gone
+	done atomic.Bool  // the storage's last reference is gone (false in a new or reused block)
 }
 
 // borrowings keeps Borrowing blocks given back by ReleaseBorrowed.
@@ -226,8 +226,8 @@ func NewBorrowing() *Borrowing { return borrowings.Get().(*Borrowing) }
 func ReleaseBorrowed(a *NDArray, reuse bool) {
 	s := a.storage
 	a.Release()
-	if b := (*Borrowing)(unsafe.Pointer(s)); reuse && s.mem == fromBorrowing && a == &b.a && b.done.Load() {
-		borrowings.Put(b)
+	if b := (*Borrowing)(unsafe.Pointer(s)); reuse && s.mem == fromBorrowing && a == &b.a && b.done.CompareAndSwap(true, false) {
+		borrowings.Put(b) // done is false again for its next Array
 	}
 }
 
@@ -242,7 +242,6 @@ func (b *Borrowing) Array(ptr unsafe.Pointer, nbytes int, dev device.Device, dt 
 	writable bool) *NDArray {
 	b.hdr = C.mxgo_store{refs: 1}
 	b.s = Storage{ptr: ptr, nbytes: nbytes, dev: dev, mem: fromBorrowing, hdr: &b.hdr}
-	b.done.Store(false)
 	liveStorages.Add(1)
 	b.a = NDArray{storage: &b.s, dtype: dt, shape: shape, strides: strides, offset: offset, writable: writable}
 	return &b.a
