@@ -124,7 +124,8 @@ def make_case(op, n, rng):
                "PyTorch": lambda: torch.exp(ta, out=o_t),
                "mxgo": (lambda: (mx.nd.exp(xa, out=o_mx), o_mx.wait_to_read())) if have("exp") else None}
     elif op == "sum":
-        o_np, o_t, o_mx = np.empty((), np.float32), torch.empty(()), mx.nd.empty(())
+        # mx.nd.sum of everything has shape (1,), as MXNet 1.x's
+        o_np, o_t, o_mx = np.empty((), np.float32), torch.empty(()), mx.nd.empty((1,))
         nbytes = (a.size + 1) * F32
         fns = {"NumPy": lambda: np.sum(a, out=o_np),
                "PyTorch": lambda: torch.sum(ta, dim=0, out=o_t),
