@@ -226,7 +226,10 @@ func NewBorrowing() *Borrowing { return borrowings.Get().(*Borrowing) }
 func ReleaseBorrowed(a *NDArray, reuse bool) {
 	s := a.storage
 	a.Release()
-	if b := (*Borrowing)(unsafe.Pointer(s)); reuse && s.mem == fromBorrowing && a == &b.a && b.done.CompareAndSwap(true, false) {
+	if !reuse || s.mem != fromBorrowing {
+		return
+	}
+	if b := (*Borrowing)(unsafe.Pointer(s)); a == &b.a && b.done.CompareAndSwap(true, false) { // s is b's first field
 		borrowings.Put(b) // done is false again for its next Array
 	}
 }

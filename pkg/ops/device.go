@@ -65,12 +65,7 @@ func copyDevice(dst, src *ndarray.NDArray) error {
 		case direct:
 			return copyBlock(d, s)
 		case !s.Storage().OnHost(): // device -> host
-			m, err := ndarray.Mirror(s)
-			if err != nil {
-				return err
-			}
-			defer m.Release()
-			return copyCast(d, m)
+			return throughMirror(s, false, func(m *ndarray.NDArray) error { return copyCast(d, m) })
 		case d.Contiguous(): // host -> device, through a contiguous host copy
 			tmp, err := ndarray.Empty(d.DType(), d.Shape(), device.Host)
 			if err != nil {
@@ -82,18 +77,24 @@ func copyDevice(dst, src *ndarray.NDArray) error {
 			}
 			return copyBlock(d, tmp)
 		default: // host -> a strided device view: its span, read, written in, written back
-			m, err := ndarray.Mirror(d)
-			if err != nil {
-				return err
-			}
-			defer m.Release()
-			if err := copyCast(m, s); err != nil {
-				return err
-			}
-			return ndarray.WriteBack(d, m)
+			return throughMirror(d, true, func(m *ndarray.NDArray) error { return copyCast(m, s) })
 		}
 	})
 	return nil
+}
+
+// throughMirror runs fn on a host Mirror of the device view a, then writes the mirror back
+// over a's span when write is set.
+func throughMirror(a *ndarray.NDArray, write bool, fn func(m *ndarray.NDArray) error) error {
+	m, err := ndarray.Mirror(a)
+	if err != nil {
+		return err
+	}
+	defer m.Release()
+	if err := fn(m); err != nil || !write {
+		return err
+	}
+	return ndarray.WriteBack(a, m)
 }
 
 // copyBlock copies src to dst, the same dtype and both C-contiguous, one at least in
@@ -123,13 +124,7 @@ func fillDevice(a *ndarray.NDArray, s Scalar) error {
 			if out[0].Size() == 0 {
 				return nil
 			}
-			m, err := ndarray.Mirror(out[0])
-			if err != nil {
-				return err
-			}
-			defer m.Release()
-			fill(m, s)
-			return ndarray.WriteBack(out[0], m)
+			return throughMirror(out[0], true, func(m *ndarray.NDArray) error { fill(m, s); return nil })
 		})
 		return nil
 	}

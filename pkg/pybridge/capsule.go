@@ -55,16 +55,13 @@ func mxgoFastExport(h C.int64_t, versioned C.int, flags C.uint64_t, copy, forWri
 // copy of it when copy is set or to is another device (flagged IS_COPIED), except that
 // page-locked memory (cpu_pinned) is exported to the CPU as it is.
 func exportArray(a *ndarray.NDArray, versioned bool, flags uint64, copy bool, to device.Device) (unsafe.Pointer, error) {
-	label := to
-	if to != a.Device() && (copy || a.Device().Type != device.CUDAHost || to != device.Host) {
-		copy = true
+	if to != a.Device() && !(a.Device().Type == device.CUDAHost && to == device.Host) {
+		copy = true // another device's memory: only a copy gets there
 		if versioned {
 			flags |= dlpack.FlagIsCopied
 		}
-	} else if !copy {
-		to = a.Device()
 	}
-	if copy && to != a.Device() && to.Type != device.CPU { // a GPU's memory, or page-locked memory (gpu(0)'s)
+	if copy && to.Type != device.CPU { // a GPU's memory, or page-locked memory (gpu(0)'s)
 		id := to.ID
 		if to.Type == device.CUDAHost {
 			id = 0
@@ -81,7 +78,7 @@ func exportArray(a *ndarray.NDArray, versioned bool, flags uint64, copy bool, to
 		defer c.Release() // the export holds its own reference
 		a = c
 	}
-	return dlpack.ExportAs(a, versioned, flags, label)
+	return dlpack.ExportAs(a, versioned, flags, to)
 }
 
 // mxgoFastWait waits for the engine work an export must not overtake: pending writes of

@@ -231,18 +231,22 @@ func Alloc(id int32, nbytes int) (uintptr, func(), error) {
 	}
 	nAlloc.Add(1)
 	liveBytes.Add(n)
+	return uintptr(p), freer(id, "device memory", n, func() error { return cu.MemFree(p) }, &nFree, &liveBytes), nil
+}
+
+// freer returns the function that gives back n bytes through release, in gpu(id)'s
+// context, exactly once: a second call panics. A failed release (a driver that went away)
+// cannot be reported to anyone, the storage being gone: it counts as freed either way.
+func freer(id int32, what string, n int64, release func() error, frees, live *atomic.Int64) func() {
 	var freed atomic.Bool
-	free := func() {
+	return func() {
 		if !freed.CompareAndSwap(false, true) {
-			panic("cuda: device memory freed twice")
+			panic("cuda: " + what + " freed twice")
 		}
-		// A failed free (a driver that went away) cannot be reported to anyone: the
-		// storage is gone. Count it as freed either way.
-		_ = on(id, func() error { return cu.MemFree(p) })
-		nFree.Add(1)
-		liveBytes.Add(-n)
+		_ = on(id, release)
+		frees.Add(1)
+		live.Add(-n)
 	}
-	return uintptr(p), free, nil
 }
 
 // AllocHost allocates nbytes of page-locked host memory (cuMemHostAlloc, portable: every
@@ -266,16 +270,7 @@ func AllocHost(nbytes int) (unsafe.Pointer, func(), error) {
 	}
 	nHostAlloc.Add(1)
 	liveHostBytes.Add(n)
-	var freed atomic.Bool
-	free := func() {
-		if !freed.CompareAndSwap(false, true) {
-			panic("cuda: page-locked memory freed twice")
-		}
-		_ = on(0, func() error { return cu.MemFreeHost(p) }) // as Alloc's free
-		nHostFree.Add(1)
-		liveHostBytes.Add(-n)
-	}
-	return p, free, nil
+	return p, freer(0, "page-locked memory", n, func() error { return cu.MemFreeHost(p) }, &nHostFree, &liveHostBytes), nil
 }
 
 // CopyHtoD copies nbytes from host memory to gpu(id) on mxgo's stream, and waits for it.
@@ -363,9 +358,6 @@ func HandOff(id int32, stream int64) error {
 	if stream == -1 {
 		return nil
 	}
-	if stream == 0 {
-		stream = 1
-	}
 	g, err := device(id)
 	if err != nil {
 		return err
@@ -393,9 +385,6 @@ func Stream(id int32) (uintptr, error) {
 // without blocking the host: the consumer's side of the DLPack C exchange API, whose
 // imports do not synchronise (current_work_stream names the producer's stream).
 func WaitFor(id int32, producer uintptr) error {
-	if producer == 0 {
-		producer = 1
-	}
 	g, err := device(id)
 	if err != nil {
 		return err
@@ -423,7 +412,8 @@ func order(g *gpu, from, to cu.Stream) error {
 	})
 }
 
-// rawStream is the cu.Stream of a raw CUstream handle (1 and 2 are CUDA's named defaults).
+// rawStream is the cu.Stream of a raw CUstream handle (0, the NULL stream, and 1 are the
+// legacy default stream, 2 the per-thread one).
 func rawStream(h uintptr) cu.Stream { return *(*cu.Stream)(unsafe.Pointer(&h)) }
 
 // Stats returns the back end's counters: allocations, frees, live bytes, copies by

@@ -237,6 +237,15 @@ static int current_device(void) {
 
 static void drain_all(int d, int blocking_only);
 
+/* Counts call name and finds the calling thread's device: OK with *d set, else the
+ * result to return (an injected failure, or INVALID_CONTEXT). */
+static CUresult begin(const char* name, int* d) {
+	int f = enter(name);
+	if (f) return f;
+	*d = current_device();
+	return *d < 0 ? INVALID_CONTEXT : OK;
+}
+
 /* The fake's own view of [p, p+n) on device d (any device when d < 0), or NULL (counted). */
 static char* host_of(CUdeviceptr p, size_t n, int d) {
 	char* h = NULL;
@@ -254,10 +263,9 @@ static char* host_of(CUdeviceptr p, size_t n, int d) {
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
-	int f = enter("cuMemAlloc_v2");
+	int d;
+	CUresult f = begin("cuMemAlloc_v2", &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	if (!p || n == 0) return INVALID_VALUE;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), mapped = (n + page - 1) / page * page;
 	int fd = memfd_create("fakecuda", MFD_CLOEXEC);
@@ -452,10 +460,9 @@ static CUresult submit(CUstream s, int d, fake_op o, int src_is_host) {
 }
 
 CUresult cuStreamCreate(CUstream* s, unsigned int flags) {
-	int f = enter("cuStreamCreate");
+	int d;
+	CUresult f = begin("cuStreamCreate", &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	if (!s || flags > 1) return INVALID_VALUE;
 	CUstream n = calloc(1, sizeof *n);
 	if (!n) return OUT_OF_MEMORY;
@@ -508,10 +515,9 @@ CUresult cuStreamSynchronize(CUstream s) {
 }
 
 CUresult cuCtxSynchronize(void) {
-	int f = enter("cuCtxSynchronize");
+	int d;
+	CUresult f = begin("cuCtxSynchronize", &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	drain_all(d, 0);
 	return OK;
 }
@@ -590,30 +596,27 @@ CUresult cuEventSynchronize(CUevent e) {
 /* ---- asynchronous copies and fills ---- */
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream s) {
-	int f = enter("cuMemcpyHtoDAsync_v2");
+	int d;
+	CUresult f = begin("cuMemcpyHtoDAsync_v2", &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	char* h = host_of(dst, n, d);
 	if (!h || !src) return INVALID_VALUE;
 	return submit(s, d, (fake_op){.kind = OP_COPY, .dst = h, .src = src, .n = n}, 1);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream s) {
-	int f = enter("cuMemcpyDtoHAsync_v2");
+	int d;
+	CUresult f = begin("cuMemcpyDtoHAsync_v2", &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	char* h = host_of(src, n, d);
 	if (!h || !dst) return INVALID_VALUE;
 	return submit(s, d, (fake_op){.kind = OP_COPY, .dst = dst, .src = h, .n = n}, 0);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
-	int f = enter("cuMemcpyDtoDAsync_v2");
+	int d;
+	CUresult f = begin("cuMemcpyDtoDAsync_v2", &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	char *hd = host_of(dst, n, d), *hs = host_of(src, n, d);
 	if (!hd || !hs) return INVALID_VALUE;
 	return submit(s, d, (fake_op){.kind = OP_COPY, .dst = hd, .src = hs, .n = n}, 0);
@@ -635,10 +638,9 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUc
 }
 
 static CUresult memset_async(const char* name, CUdeviceptr dst, unsigned v, int size, size_t n, CUstream s) {
-	int f = enter(name);
+	int d;
+	CUresult f = begin(name, &d);
 	if (f) return f;
-	int d = current_device();
-	if (d < 0) return INVALID_CONTEXT;
 	char* h = host_of(dst, (size_t)size * n, d);
 	if (!h || dst % (unsigned)size) return INVALID_VALUE;
 	return submit(s, d, (fake_op){.kind = OP_FILL, .dst = h, .v = v, .size = size, .n = n}, 0);
