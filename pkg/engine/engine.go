@@ -49,32 +49,33 @@ type Engine struct {
 	errVars []*Var     // Vars holding an error, cleared by WaitAll
 	// busy counts running operations plus Vars holding an error: zero means no wait can
 	// block or fail. It may live in C memory (MirrorBusy), for C code that wants to know
-	// without calling Go.
-	busy *atomic.Int64
+	// without calling Go. Swapped only by MirrorBusy: reading it takes no lock, as each
+	// operator call on borrowed memory reads it twice.
+	busy atomic.Pointer[atomic.Int64]
 }
 
 // New returns an engine; synchronous (naive) when MXGO_ENGINE=naive.
 func New() *Engine {
-	e := &Engine{naive: proc.Getenv("MXGO_ENGINE") == "naive", busy: new(atomic.Int64)}
+	e := &Engine{naive: proc.Getenv("MXGO_ENGINE") == "naive"}
+	e.busy.Store(new(atomic.Int64))
 	e.idle = sync.NewCond(&e.mu)
 	return e
 }
 
 // MirrorBusy moves the engine's busy count to *p (C memory read by C code): from then on
-// *p is zero exactly when no operation is running and no Var holds an error.
+// *p is zero exactly when no operation is running and no Var holds an error. Call it
+// before the engine's first operation: a count changed while it moves would be lost.
 func (e *Engine) MirrorBusy(p *atomic.Int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p.Store(e.busy.Load())
-	e.busy = p
+	p.Store(e.count().Load())
+	e.busy.Store(p)
 }
 
 // Busy reports the count MirrorBusy describes.
-func (e *Engine) Busy() int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.busy.Load()
-}
+func (e *Engine) Busy() int64 { return e.count().Load() }
+
+func (e *Engine) count() *atomic.Int64 { return e.busy.Load() }
 
 // Naive reports whether the engine runs operations synchronously.
 func (e *Engine) Naive() bool { return e.naive }
@@ -109,17 +110,17 @@ func (e *Engine) PushInline(fn Fn, cleanup func(ran bool), reads, writes []*Var)
 // wait while fn runs, which keeps the order a push would have had; fn must not push.
 // An error of fn is held as a pushed operation's would be, for the next wait.
 func (e *Engine) RunNow(fn Fn, reads, writes []*Var) bool {
-	if e.busy.Load() != 0 && !e.quiet(reads, writes) {
+	if e.count().Load() != 0 && !e.quiet(reads, writes) {
 		return false
 	}
 	e.pushMu.Lock()
-	if e.busy.Load() != 0 && !e.quiet(reads, writes) {
+	if e.count().Load() != 0 && !e.quiet(reads, writes) {
 		e.pushMu.Unlock()
 		return false
 	}
 	e.mu.Lock()
 	e.running++
-	e.busy.Add(1)
+	e.count().Add(1)
 	e.mu.Unlock()
 	err := call(fn)
 	e.pushMu.Unlock()
@@ -153,7 +154,7 @@ func (e *Engine) push(fn Fn, cleanup func(ran bool), reads, writes []*Var, inlin
 	o := &op{fn: fn, cleanup: cleanup, reads: dedupe(reads, writes), writes: dedupe(writes, nil), pending: 1, done: make(chan struct{})}
 	e.mu.Lock()
 	e.running++
-	e.busy.Add(1)
+	e.count().Add(1)
 	e.mu.Unlock()
 	e.pushMu.Lock()
 	for _, v := range o.reads {
@@ -299,7 +300,7 @@ func (e *Engine) holdErr(err error, writes []*Var) {
 		if v.err == nil {
 			v.err = err
 			e.errVars = append(e.errVars, v)
-			e.busy.Add(1)
+			e.count().Add(1)
 		}
 		v.mu.Unlock()
 	}
@@ -309,7 +310,7 @@ func (e *Engine) holdErr(err error, writes []*Var) {
 func (e *Engine) finish(err error, writes []*Var) {
 	e.holdErr(err, writes)
 	e.mu.Lock()
-	e.busy.Add(-1)
+	e.count().Add(-1)
 	if e.running--; e.running == 0 {
 		e.idle.Broadcast()
 	}
@@ -377,7 +378,7 @@ func (e *Engine) takeErr(v *Var) error {
 	v.err = nil
 	v.mu.Unlock()
 	if err != nil {
-		e.busy.Add(-1)
+		e.count().Add(-1)
 	}
 	return err
 }
