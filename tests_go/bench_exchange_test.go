@@ -83,12 +83,31 @@ func benchDispatchAdd(b *testing.B, into bool) {
 func BenchmarkBorrow(b *testing.B) {
 	ft := dlpacktest.NewLegacy(f32Spec(16, []int64{16}, []int64{1}))
 	defer ft.Free()
+	t := ft.DLTensor()
 	b.ReportAllocs()
 	for b.Loop() {
-		a, err := dlpack.Borrow(ft.Ptr(), dlpack.FlagReadOnly)
-		if err != nil {
+		bs := ndarray.NewBorrowings()
+		if _, err := dlpack.Borrow(bs.Next(), t, dlpack.FlagReadOnly); err != nil {
 			b.Fatal(err)
 		}
-		ndarray.ReleaseBorrowed(a, true) // as pybridge's calls do once the engine is idle
+		bs.Release(true) // as pybridge's calls do once the engine is idle
+	}
+}
+
+// BenchmarkBorrowChecked is BenchmarkBorrow for a tensor C's quick check accepted, as an
+// operator call's torch operands are: three of them, as in add(a, b, out=c).
+func BenchmarkBorrowChecked(b *testing.B) {
+	ft := dlpacktest.NewLegacy(f32Spec(16, []int64{16}, []int64{1}))
+	defer ft.Free()
+	q, ok := ft.Quick(dlpack.FlagReadOnly)
+	require.True(b, ok)
+	t := ft.DLTensor()
+	b.ReportAllocs()
+	for b.Loop() {
+		bs := ndarray.NewBorrowings()
+		for range 3 {
+			dlpack.BorrowChecked(bs.Next(), t, q)
+		}
+		bs.Release(true)
 	}
 }

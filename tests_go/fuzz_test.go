@@ -96,6 +96,8 @@ func FuzzValidate(f *testing.F) {
 			require.Equal(t, !l.ReadOnly, q.Writable)
 			require.Equal(t, uint64(l.Base)+uint64(l.Offset*l.DType.Size()), uint64(q.First), "first element")
 			require.Equal(t, int64s(l.Strides), q.Strides)
+			require.Equal(t, int64(l.Offset), -q.Lo, "elements before the first") // what BorrowChecked adopts
+			require.Equal(t, int64(l.NBytes), q.Span*int64(l.DType.Size()), "bytes spanned")
 		}
 	})
 }
@@ -150,6 +152,8 @@ func TestQuickCheck(t *testing.T) {
 		assert.Equal(t, !l.ReadOnly, q.Writable, name)
 		assert.Equal(t, int64s(l.Strides), q.Strides, name)
 		assert.Equal(t, uint64(d.Data)+d.ByteOffset, uint64(q.First), name)
+		assert.Equal(t, int64(l.Offset), -q.Lo, name)
+		assert.Equal(t, int64(l.NBytes), q.Span*int64(l.DType.Size()), name)
 	}
 	for name, d := range declined {
 		_, ok := dlpack.QuickCheck(d)

@@ -131,6 +131,8 @@ int mxgo_dl_quick_check(const DLTensor* t, uint64_t flags, mxgo_dl_quick* q) {
 	q->dtype = dt;
 	q->writable = !(flags & MXGO_DLPACK_FLAG_READ_ONLY);
 	q->first = first;
+	q->lo = lo;
+	q->span = hi - lo + 1;
 	return 1;
 }
 

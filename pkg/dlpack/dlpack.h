@@ -129,11 +129,13 @@ int64_t mxgo_dl_live_exports(void);
 extern char mxgo_dl_empty[256];
 
 // A foreign tensor that mxgo_dl_quick_check accepted: its mxgo dtype, writability, the
-// address of its first element, and its strides in elements (given or contiguous).
+// address of its first element, its strides in elements (given or contiguous), and the
+// elements it spans: from lo (<= 0, relative to first) for span elements.
 typedef struct {
 	int32_t dtype;
 	int32_t writable;
 	uintptr_t first;
+	int64_t lo, span;
 	int64_t strides[MXGO_MAX_DIMS];
 } mxgo_dl_quick;
 

@@ -81,25 +81,48 @@ func reimport(src *C.mxgo_dl_src, t *C.DLTensor, readOnly bool, release func()) 
 	return a, nil
 }
 
-// Borrow makes an array viewing the memory of a DLTensor that mxgo does not own (flags as
-// a versioned tensor's): the caller keeps the memory alive and unchanged in layout until
-// the array and every operation on it are done, as the DLPack C exchange API's
-// non-owning views and TVM-FFI's DLTensor arguments promise for the length of a call.
-// Nothing runs when the last view is released.
-func Borrow(t unsafe.Pointer, flags uint64) (*ndarray.NDArray, error) {
+// Borrow makes an array in block b (from the call's ndarray.Borrowings) viewing the
+// memory of a DLTensor that mxgo does not own (flags as a versioned tensor's): the caller
+// keeps the memory alive and unchanged in layout until the array and every operation on
+// it are done, as the DLPack C exchange API's non-owning views and TVM-FFI's DLTensor
+// arguments promise for the length of a call. Nothing runs when the last view is released.
+func Borrow(b *ndarray.Borrowing, t unsafe.Pointer, flags uint64) (*ndarray.NDArray, error) {
 	if t == nil {
 		return nil, mxerr.BufferErr("NULL DLTensor")
 	}
 	dt := (*C.DLTensor)(t)
 	var d Desc
 	viewDesc(&d, dt, flags)
-	b := ndarray.NewBorrowing() // the array, its storage and its dims: one block, reused
 	var l Layout
 	if err := validateInto(&l, &d, b.Dims()); err != nil {
 		return nil, err
 	}
 	base := unsafe.Add(dt.data, int(l.Base-d.Data)) // as adopt: keeps the pointer's provenance
 	return b.Array(base, l.NBytes, l.Device, l.DType, l.Shape, l.Strides, l.Offset, !l.ReadOnly), nil
+}
+
+// BorrowChecked is Borrow into b for a DLTensor t that mxgo_dl_quick_check accepted into q
+// (given the flags Borrow would get). C judged it as Validate would, with the same layout
+// (FuzzValidate holds the two to that), so nothing is checked again: a borrowed operand
+// of a small operator call cost more to validate than to compute. false, and nothing
+// made, for more dimensions than a Borrowing holds: Borrow takes those.
+func BorrowChecked(b *ndarray.Borrowing, t, q unsafe.Pointer) (*ndarray.NDArray, bool) {
+	dt, qc := (*C.DLTensor)(t), (*C.mxgo_dl_quick)(q)
+	nd := int(dt.ndim)
+	if nd > ndarray.BorrowingDims {
+		return nil, false
+	}
+	dims := b.Dims()
+	shape, strides := dims[:nd:nd], dims[nd:2*nd:2*nd]
+	given := unsafe.Slice((*int64)(unsafe.Pointer(dt.shape)), nd)
+	for i := range shape {
+		shape[i], strides[i] = int(given[i]), int(qc.strides[i])
+	}
+	dtype := ndarray.DType(qc.dtype)
+	lo := int(qc.lo)
+	base := unsafe.Add(dt.data, int(uintptr(qc.first)-uintptr(dt.data))+lo*dtype.Size()) // as Borrow: from data
+	dev := device.Device{Type: device.CPU, ID: int32(dt.device.device_id)}
+	return b.Array(base, int(qc.span)*dtype.Size(), dev, dtype, shape, strides, -lo, qc.writable != 0), true
 }
 
 // viewDesc is readDesc into *d without the copy of shape and strides, which it views

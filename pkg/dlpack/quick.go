@@ -30,6 +30,7 @@ type QuickLayout struct {
 	Writable bool
 	First    uintptr // address of the first element
 	Strides  []int64
+	Lo, Span int64 // the elements spanned: from First+Lo, Span of them
 }
 
 // QuickCheck runs the C check that lets C import a plain tensor without Go on d (copied
@@ -68,5 +69,6 @@ func QuickCheck(d Desc) (QuickLayout, bool) {
 	for i := range strides {
 		strides[i] = int64(q.strides[i])
 	}
-	return QuickLayout{DType: ndarray.DType(q.dtype), Writable: q.writable != 0, First: uintptr(q.first), Strides: strides}, true
+	return QuickLayout{DType: ndarray.DType(q.dtype), Writable: q.writable != 0, First: uintptr(q.first), Strides: strides,
+		Lo: int64(q.lo), Span: int64(q.span)}, true
 }

@@ -25,7 +25,6 @@ static void* mxgo_host_alloc(size_t n) {
 import "C"
 
 import (
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -188,8 +187,6 @@ func (s *Storage) finalize() {
 		C.free(s.ptr)
 	case s.mem == fromPool:
 		smallFree(s.ptr)
-	case s.mem == fromBorrowing:
-		(*Borrowing)(unsafe.Pointer(s)).done.Store(true) // s is its Borrowing's first field
 	case s.release != nil:
 		s.release()
 	}
@@ -197,55 +194,3 @@ func (s *Storage) finalize() {
 
 // ReleaseStorage drops a reference to s held by a caller that never made an array of it.
 func ReleaseStorage(s *Storage) { s.releaseRef() }
-
-// Borrowing makes one borrowed array: an array over memory that its owner keeps alive
-// and unchanged while the array or any operation on it lives (a DLPack view lent for a
-// call), with its storage and (up to 4 dimensions) its shape and strides in this one
-// allocation. An operator call on another framework's tensors makes one per operand;
-// the allocations, and the garbage collection they caused, were most of that call's
-// extra cost, so blocks are reused (NewBorrowing, ReleaseBorrowed).
-type Borrowing struct {
-	s    Storage // first: a borrowed storage's address is its Borrowing's
-	a    NDArray
-	dims [8]int
-	hdr  C.mxgo_store // the storage's header, out of the storage table: no C code holds it
-	done atomic.Bool  // the storage's last reference is gone (false in a new or reused block)
-}
-
-// borrowings keeps Borrowing blocks given back by ReleaseBorrowed.
-var borrowings = sync.Pool{New: func() any { return new(Borrowing) }}
-
-// NewBorrowing returns a Borrowing for one Array, reused where one was given back.
-func NewBorrowing() *Borrowing { return borrowings.Get().(*Borrowing) }
-
-// ReleaseBorrowed releases a, an array a Borrowing made, and gives the block back for
-// reuse when reuse is set and a held its storage's last reference. The caller sets reuse
-// only where nothing can still reach the block: no engine work in flight anywhere (so no
-// operation holds a), and no array made by the call views a's memory. Results never
-// share a's shape or strides: every array makes its own.
-func ReleaseBorrowed(a *NDArray, reuse bool) {
-	s := a.storage
-	a.Release()
-	if !reuse || s.mem != fromBorrowing {
-		return
-	}
-	if b := (*Borrowing)(unsafe.Pointer(s)); a == &b.a && b.done.CompareAndSwap(true, false) { // s is b's first field
-		borrowings.Put(b) // done is false again for its next Array
-	}
-}
-
-// Dims is room for a layout's shape and strides (up to 4 dimensions) that Array adopts.
-func (b *Borrowing) Dims() []int { return b.dims[:] }
-
-// Array makes the array over nbytes at ptr, with dtype dt, shape, strides and offset,
-// which it adopts (they may live in Dims), and which the caller has checked to stay
-// inside the nbytes (dlpack.Borrow validates every field first: CheckLayout again was a
-// tenth of a borrowed operand's cost). Nothing runs at its release. Call it once.
-func (b *Borrowing) Array(ptr unsafe.Pointer, nbytes int, dev device.Device, dt DType, shape, strides []int, offset int,
-	writable bool) *NDArray {
-	b.hdr = C.mxgo_store{refs: 1}
-	b.s = Storage{ptr: ptr, nbytes: nbytes, dev: dev, mem: fromBorrowing, hdr: &b.hdr}
-	liveStorages.Add(1)
-	b.a = NDArray{storage: &b.s, dtype: dt, shape: shape, strides: strides, offset: offset, writable: writable}
-	return &b.a
-}

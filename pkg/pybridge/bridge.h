@@ -46,6 +46,19 @@ typedef struct {
 	int64_t strides[MXGO_MAX_DIMS];
 } mxgo_desc;
 
+// What an operator call borrows from other frameworks (invoke.c fills it, Go's
+// mxgoFastInvoke reads it): for each operand without a handle, its DLTensor in ts and
+// what mxgo_dl_quick_check made of it (read only) in qs, where dtype is -1 when the check
+// declined (Go's Borrow then judges it and says why); out likewise when it is foreign,
+// NULL otherwise, with out_flags its export's READ_ONLY flag.
+typedef struct {
+	DLTensor* ts;
+	mxgo_dl_quick* qs;
+	DLTensor* out;
+	mxgo_dl_quick* out_q;
+	uint64_t out_flags;
+} mxgo_borrowed;
+
 // The engine's busy count (engine.MirrorBusy; module.c): 0 when no operation is running
 // and no error is held, so an export cannot have anything to wait for.
 extern int64_t mxgo_engine_busy;

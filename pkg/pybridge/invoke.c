@@ -39,10 +39,15 @@ static int tiny(PyObject* arrays, const int64_t* hs, const DLTensor* ts, PyObjec
 // borrows for the call, which finishes (Go waits) before invoke returns, since their
 // memory is not tracked by mxgo's engine. keep holds what must outlive the call.
 typedef struct {
-	DLTensor* ts;    // an input's view where its handle is 0
+	mxgo_borrowed b; // an input's view and its check where its handle is 0; a foreign out's
 	PyObject** keep; // owning imports (new references), nkeep of them
 	int nkeep;
 } foreign_args;
+
+// Checks t for Go's quick borrow (dtype -1 where the check declines).
+static void check(const DLTensor* t, uint64_t flags, mxgo_dl_quick* q) {
+	if (!mxgo_dl_quick_check(t, flags, q)) q->dtype = -1;
+}
 
 // The exchange API of o's type into *api; 1 when it has none (the Python path takes o),
 // -1 with an exception for a malformed one.
@@ -59,19 +64,22 @@ static int owning_view(foreign_args* f, const DLPackExchangeAPI* api, PyObject* 
 	return mxgo_array_dltensor(arr, 0, t);
 }
 
-// Input o: its handle in *h, or (*h 0) its view in *t; 1 when the Python path must take it.
-static int input(foreign_args* f, PyObject* o, int64_t* h, DLTensor* t) {
+// Input i, o: its handle in *h, or (*h 0) its view and check in f->b; 1 when the Python
+// path must take it.
+static int input(foreign_args* f, Py_ssize_t i, PyObject* o, int64_t* h) {
 	*h = 0;
 	if (PyObject_TypeCheck(o, &mxgo_array_base_type)) return mxgo_array_handle(o, "arrays", h);
 	const DLPackExchangeAPI* api;
 	int r = api_of(o, &api);
 	if (r != 0) return r;
 	mxgo_exchange_count_operand();
-	if (!api->dltensor_from_py_object_no_sync) return owning_view(f, api, o, t);
-	if (api->dltensor_from_py_object_no_sync(o, t) == 0) return 0;
-	if (!PyErr_Occurred())
-		PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "%.100s's DLPack exchange API failed to describe it without saying why",
-			Py_TYPE(o)->tp_name);
+	DLTensor* t = &f->b.ts[i];
+	if (!api->dltensor_from_py_object_no_sync) r = owning_view(f, api, o, t);
+	else if (api->dltensor_from_py_object_no_sync(o, t) != 0) r = -1;
+	if (r == 0) check(t, MXGO_DLPACK_FLAG_READ_ONLY, &f->b.qs[i]);
+	if (r == 0 || PyErr_Occurred()) return r;
+	PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "%.100s's DLPack exchange API failed to describe it without saying why",
+		Py_TYPE(o)->tp_name);
 	return -1;
 }
 
@@ -100,20 +108,23 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	if (alen > INT32_MAX || k > INT32_MAX) return PyErr_Format(PyExc_ValueError, "invoke: too many arrays or attributes");
 	int64_t hstack[STACK_ARRAYS];
 	DLTensor tstack[STACK_ARRAYS];
+	mxgo_dl_quick qstack[STACK_ARRAYS];
 	PyObject* kstack[STACK_ARRAYS];
 	int heap = k > STACK_ARRAYS;
 	int64_t* hs = heap ? PyMem_Malloc(k * sizeof(int64_t)) : hstack;
-	foreign_args f = {heap ? PyMem_Malloc(k * sizeof(DLTensor)) : tstack, heap ? PyMem_Malloc(k * sizeof(PyObject*)) : kstack, 0};
+	foreign_args f = {.b = {.ts = heap ? PyMem_Malloc(k * sizeof(DLTensor)) : tstack,
+		.qs = heap ? PyMem_Malloc(k * sizeof(mxgo_dl_quick)) : qstack},
+		.keep = heap ? PyMem_Malloc(k * sizeof(PyObject*)) : kstack};
 	PyObject* result = NULL;
-	if (!hs || !f.ts || !f.keep) {
+	if (!hs || !f.b.ts || !f.b.qs || !f.keep) {
 		PyErr_NoMemory();
 		goto done;
 	}
 	PyObject* out = args[2];
 	int64_t out_h = 0;
-	DLTensor out_t, *out_tp = NULL;
+	DLTensor out_t;
+	mxgo_dl_quick out_q;
 	DLManagedTensorVersioned* out_mt = NULL; // a foreign out's export, for its READ_ONLY flag
-	uint64_t out_flags = 0;
 	int r = 0;
 	if (out != Py_None && PyObject_TypeCheck(out, &mxgo_array_base_type)) {
 		r = mxgo_array_handle(out, "out", &out_h);
@@ -121,13 +132,15 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 		const DLPackExchangeAPI* api;
 		if ((r = api_of(out, &api)) == 0 && (r = mxgo_exchange_export(api, out, &out_mt)) == 0) {
 			out_t = out_mt->dl_tensor;
-			out_tp = &out_t;
-			out_flags = out_mt->flags & MXGO_DLPACK_FLAG_READ_ONLY;
+			f.b.out = &out_t;
+			f.b.out_flags = out_mt->flags & MXGO_DLPACK_FLAG_READ_ONLY;
+			check(&out_t, f.b.out_flags, &out_q);
+			f.b.out_q = &out_q;
 		}
 	}
-	int foreign = out_tp != NULL;
+	int foreign = f.b.out != NULL;
 	for (Py_ssize_t i = 0; i < k && r == 0; i++) {
-		r = input(&f, PyTuple_GET_ITEM(args[1], i), &hs[i], &f.ts[i]);
+		r = input(&f, i, PyTuple_GET_ITEM(args[1], i), &hs[i]);
 		foreign |= hs[i] == 0;
 	}
 	if (r != 0) {
@@ -139,13 +152,12 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	char* msg = NULL;
 	int kind;
 	// The tuple, its operands and attrs stay alive through the call: the caller holds them.
-	if (tiny(args[1], hs, f.ts, out, out_tp)) {
-		kind = mxgoFastInvoke((int)op, hs, foreign ? f.ts : NULL, (int)k, out_h, out_tp, out_flags, (char*)attrs, (int)alen, &h,
-			&d, &msg);
+	mxgo_borrowed* b = foreign ? &f.b : NULL;
+	if (tiny(args[1], hs, f.b.ts, out, f.b.out)) {
+		kind = mxgoFastInvoke((int)op, hs, (int)k, out_h, b, (char*)attrs, (int)alen, &h, &d, &msg);
 	} else {
 		Py_BEGIN_ALLOW_THREADS
-		kind = mxgoFastInvoke((int)op, hs, foreign ? f.ts : NULL, (int)k, out_h, out_tp, out_flags, (char*)attrs, (int)alen, &h,
-			&d, &msg);
+		kind = mxgoFastInvoke((int)op, hs, (int)k, out_h, b, (char*)attrs, (int)alen, &h, &d, &msg);
 		Py_END_ALLOW_THREADS
 	}
 	if (kind == MXGO_TAKE_OWNING) result = Py_NewRef(Py_NotImplemented);
@@ -157,7 +169,8 @@ done:
 	for (int i = 0; i < f.nkeep; i++) Py_DECREF(f.keep[i]);
 	if (heap) {
 		PyMem_Free(hs);
-		PyMem_Free(f.ts);
+		PyMem_Free(f.b.ts);
+		PyMem_Free(f.b.qs);
 		PyMem_Free(f.keep);
 	}
 	return result;

@@ -26,32 +26,29 @@ const takeOwning = -3
 // mxgoFastInvoke runs operator opID on the n arrays whose handles are at hs, into out
 // when it is not 0, with attrs (attrsLen bytes, "name=value;..." in each parameter's
 // wire form). Without out, *res receives a new handle of the result, described in d;
-// with out, *res is 0. Where a handle is 0 the array is borrowed from the DLTensor at
-// the same index of ts (other frameworks' memory, read only), and out from outT (with
-// outFlags) when that is not nil: then the call is finished before this returns. Unlike
-// the other fast-path exports it is called with the GIL released (see invoke.c): a
-// small ready operation runs here, on the caller.
+// with out, *res is 0. Where a handle is 0 the array is borrowed from f, which holds
+// other frameworks' memory (read only), and out too when f.out is not nil: then the call
+// is finished before this returns. Unlike the other fast-path exports it is called with
+// the GIL released (see invoke.c): a small ready operation runs here, on the caller.
 //
 //export mxgoFastInvoke
-func mxgoFastInvoke(opID C.int, hs *C.int64_t, ts *C.DLTensor, n C.int, out C.int64_t, outT *C.DLTensor, outFlags C.uint64_t,
+func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo_borrowed,
 	attrs *C.char, attrsLen C.int, res *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	*res = 0
 	handles := unsafe.Slice((*int64)(unsafe.Pointer(hs)), int(n))
-	var b borrowed
+	b := borrowed{from: f}
 	b.in = b.inBuf[:0]
 	defer b.release()
-	if ts != nil {
-		b.tensors = unsafe.Slice(ts, int(n))
-	}
-	r, err := invoke(int(opID), handles, int64(out), C.GoStringN(attrs, attrsLen), &b, unsafe.Pointer(outT), uint64(outFlags))
+	r, err := invoke(int(opID), handles, int64(out), C.GoStringN(attrs, attrsLen), &b)
 	if err != nil {
 		return fastResult(err, msg)
 	}
-	if b.aliased(r, out == 0 && outT == nil) {
+	isNew := out == 0 && !b.foreignOut()
+	if b.aliased(r, isNew) {
 		return takeOwning
 	}
-	if out == 0 && outT == nil {
+	if isNew {
 		*res = C.int64_t(register(r))
 		describe(r, d)
 	} else {
@@ -62,20 +59,46 @@ func mxgoFastInvoke(opID C.int, hs *C.int64_t, ts *C.DLTensor, n C.int, out C.in
 
 // borrowed holds the arrays a call borrows from other frameworks' DLTensors.
 type borrowed struct {
-	tensors []C.DLTensor // by operand index, used where its handle is 0
-	in      []*ndarray.NDArray
-	out     *ndarray.NDArray
-	inBuf   [4]*ndarray.NDArray // in's first, without an allocation
+	from  *C.mxgo_borrowed    // nil when every operand is mxgo's
+	set   *ndarray.Borrowings // the arrays' blocks, from the first borrow on
+	in    []*ndarray.NDArray
+	out   *ndarray.NDArray
+	inBuf [4]*ndarray.NDArray // in's first, without an allocation
 }
 
-func (b *borrowed) borrow(t unsafe.Pointer, flags uint64, in bool) (*ndarray.NDArray, error) {
-	a, err := dlpack.Borrow(t, flags)
-	if err == nil && in {
+func (b *borrowed) foreignOut() bool { return b.from != nil && b.from.out != nil }
+
+// input borrows operand i, whose handle is 0.
+func (b *borrowed) input(i int) (*ndarray.NDArray, error) {
+	t := unsafe.Add(unsafe.Pointer(b.from.ts), i*C.sizeof_DLTensor)
+	q := unsafe.Add(unsafe.Pointer(b.from.qs), i*C.sizeof_mxgo_dl_quick)
+	a, err := b.borrow(t, q, dlpack.FlagReadOnly)
+	if err == nil {
 		b.in = append(b.in, a)
-	} else if err == nil {
-		b.out = a
 	}
 	return a, err
+}
+
+// output borrows the foreign out.
+func (b *borrowed) output() (*ndarray.NDArray, error) {
+	a, err := b.borrow(unsafe.Pointer(b.from.out), unsafe.Pointer(b.from.out_q), uint64(b.from.out_flags))
+	b.out = a
+	return a, err
+}
+
+// borrow borrows the DLTensor t, through what C's quick check made of it (q) where it
+// accepted it.
+func (b *borrowed) borrow(t, q unsafe.Pointer, flags uint64) (*ndarray.NDArray, error) {
+	if b.set == nil {
+		b.set = ndarray.NewBorrowings()
+	}
+	blk := b.set.Next()
+	if (*C.mxgo_dl_quick)(q).dtype >= 0 {
+		if a, ok := dlpack.BorrowChecked(blk, t, q); ok {
+			return a, nil
+		}
+	}
+	return dlpack.Borrow(blk, t, flags)
 }
 
 // finish waits until nothing reads or writes the borrowed memory any more, and r (the
@@ -120,16 +143,12 @@ func (b *borrowed) aliased(r *ndarray.NDArray, isNew bool) bool {
 // (then the call ran inline, or all its work is done, and no operation holds them) and
 // the call made no array viewing them (aliased: such a result falls back, released).
 func (b *borrowed) release() {
-	reuse := ops.Engine().Busy() == 0
-	for _, a := range b.in {
-		ndarray.ReleaseBorrowed(a, reuse)
-	}
-	if b.out != nil {
-		ndarray.ReleaseBorrowed(b.out, reuse)
+	if b.set != nil {
+		b.set.Release(ops.Engine().Busy() == 0)
 	}
 }
 
-func invoke(opID int, handles []int64, out int64, attrs string, b *borrowed, outT unsafe.Pointer, outFlags uint64) (*ndarray.NDArray, error) {
+func invoke(opID int, handles []int64, out int64, attrs string, b *borrowed) (*ndarray.NDArray, error) {
 	table := opTable()
 	if opID < 0 || opID >= len(table) {
 		return nil, mxerr.ValueErr("unknown operator id %d", opID)
@@ -138,8 +157,8 @@ func invoke(opID int, handles []int64, out int64, attrs string, b *borrowed, out
 	in := make([]*ndarray.NDArray, len(handles))
 	var err error
 	for i, h := range handles {
-		if h == 0 && i < len(b.tensors) { // borrowed inputs have no handle
-			in[i], err = b.borrow(unsafe.Pointer(&b.tensors[i]), dlpack.FlagReadOnly, true)
+		if h == 0 && b.from != nil { // borrowed inputs have no handle
+			in[i], err = b.input(i)
 		} else {
 			in[i], err = lookup(h)
 		}
@@ -148,8 +167,8 @@ func invoke(opID int, handles []int64, out int64, attrs string, b *borrowed, out
 		}
 	}
 	var o *ndarray.NDArray
-	if outT != nil {
-		o, err = b.borrow(outT, outFlags, false)
+	if b.foreignOut() {
+		o, err = b.output()
 	} else if out != 0 {
 		o, err = lookup(out)
 	}

@@ -81,19 +81,9 @@ func globalCall(id int, args []Any, result *Any) error {
 	if err != nil {
 		return err
 	}
-	var borrowed []*ndarray.NDArray
-	defer func() {
-		for _, a := range borrowed {
-			a.Release()
-		}
-	}()
-	borrow := func(t unsafe.Pointer) (*ndarray.NDArray, error) {
-		a, err := dlpack.Borrow(t, 0)
-		if err == nil {
-			borrowed = append(borrowed, a)
-		}
-		return a, err
-	}
+	bs := ndarray.NewBorrowings()
+	defer func() { bs.Release(ops.Engine().Busy() == 0) }() // after r's release: reused if nothing holds them
+	borrow := func(t unsafe.Pointer) (*ndarray.NDArray, error) { return dlpack.Borrow(bs.Next(), t, 0) }
 	in := make([]*ndarray.NDArray, len(c.In))
 	for i, t := range c.In {
 		if in[i], err = borrow(t); err != nil {

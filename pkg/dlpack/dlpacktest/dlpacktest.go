@@ -135,6 +135,7 @@ type Tensor struct {
 	b         *C.dlt_block
 	nbytes    int
 	versioned bool
+	quick     *C.mxgo_dl_quick // Quick's, freed by Free
 }
 
 // NewLegacy builds a DLManagedTensor from s.
@@ -199,6 +200,24 @@ func fill(t *C.DLTensor, b *C.dlt_block, s Spec) {
 // pass to dlpack.ImportLegacy or dlpack.ImportVersioned.
 func (t *Tensor) Ptr() unsafe.Pointer { return unsafe.Pointer(t.b) }
 
+// DLTensor returns the managed tensor's DLTensor, to pass to dlpack.Borrow.
+func (t *Tensor) DLTensor() unsafe.Pointer {
+	if t.versioned {
+		return unsafe.Pointer(C.dlt_versioned_tensor(t.b))
+	}
+	return unsafe.Pointer(C.dlt_legacy_tensor(t.b))
+}
+
+// Quick is what mxgo_dl_quick_check makes of the DLTensor with flags, in C memory that
+// Free releases, to pass to dlpack.BorrowChecked; false where the check declines.
+func (t *Tensor) Quick(flags uint64) (unsafe.Pointer, bool) {
+	if t.quick == nil {
+		t.quick = (*C.mxgo_dl_quick)(C.calloc(1, C.sizeof_mxgo_dl_quick))
+	}
+	ok := C.mxgo_dl_quick_check((*C.DLTensor)(t.DLTensor()), C.uint64_t(flags), t.quick) != 0
+	return unsafe.Pointer(t.quick), ok
+}
+
 // Versioned reports whether t is a DLManagedTensorVersioned.
 func (t *Tensor) Versioned() bool { return t.versioned }
 
@@ -223,7 +242,8 @@ func (t *Tensor) Free() {
 		panic("dlpacktest: double Free")
 	}
 	C.dlt_free(t.b)
-	t.b = nil
+	C.free(unsafe.Pointer(t.quick))
+	t.b, t.quick = nil, nil
 }
 
 // Info is what a consumer reads from a managed tensor, made by any producer.
