@@ -342,7 +342,9 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 		for i, d := range dims {
 			shape[i], xs[i], as[i], is[i] = d.n, d.xs, d.as, d.is
 		}
-		buf := make([]A, min(reduceBlock, max(total, 1)))
+		// load's buffer, made on first use: a contiguous sum never needs it, and making
+		// it (up to 8 KB, zeroed) was most of a small sum's cost.
+		var buf []A
 		ops := []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}
 		ndarray.Rows(shape, ops, func(offs []int, n int, st []int) {
 			if st[0] == 1 && st[1] == 0 && rowSum != nil {
@@ -352,6 +354,9 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 			if st[0] == 1 && st[1] == 1 && vecSum != nil {
 				vecSum(acc, offs[1], unsafe.Add(base, offs[0]*esize), n)
 				return
+			}
+			if buf == nil {
+				buf = make([]A, min(reduceBlock, max(total, 1)))
 			}
 			for lo := 0; lo < n; {
 				v := load(base, offs[0]+lo*st[0], st[0], n-lo, buf)
