@@ -62,6 +62,10 @@ func TestBorrowRefuses(t *testing.T) {
 		assert.Equal(t, 0, ft.DeleterCalls(), name)
 		ft.Free()
 	}
+	require.Equal(t, 5, bs.Len())
+	for i := range bs.Len() {
+		assert.Nil(t, bs.Array(i), "a refused borrow makes no array")
+	}
 }
 
 // BorrowChecked, which adopts what C's quick check made of a tensor, makes the array
@@ -133,7 +137,11 @@ func TestBorrowingsAreReused(t *testing.T) {
 		return arrays
 	}
 	first := ndarray.NewBorrowings()
-	borrowAll(first, 6)
+	arrays := borrowAll(first, 6)
+	require.Equal(t, 6, first.Len())
+	for i, a := range arrays { // the last two in blocks of their own
+		assert.Same(t, a, first.Array(i))
+	}
 	first.Release(true)
 	reused := false
 	for i := 0; i < 100 && !reused; i++ { // sync.Pool may drop an item; it keeps most
@@ -145,7 +153,7 @@ func TestBorrowingsAreReused(t *testing.T) {
 	assert.True(t, reused, "a released set came back")
 
 	held := ndarray.NewBorrowings()
-	arrays := borrowAll(held, 2)
+	arrays = borrowAll(held, 2)
 	v, err := ndarray.View(arrays[1].Storage(), ndarray.Float32, []int{2}, []int{1}, 4, false) // holds the storage
 	require.NoError(t, err)
 	held.Release(true)

@@ -93,6 +93,24 @@ func (bs *Borrowings) Next() *Borrowing {
 	return b
 }
 
+// Len is the number of blocks Next handed out.
+func (bs *Borrowings) Len() int { return bs.used + len(bs.extra) }
+
+// Array is the array made in the i-th block Next handed out; nil when none was made, or
+// it was released.
+func (bs *Borrowings) Array(i int) *NDArray {
+	var b *Borrowing
+	if i < len(bs.blocks) {
+		b = &bs.blocks[i]
+	} else {
+		b = bs.extra[i-len(bs.blocks)]
+	}
+	if b.a.storage == nil {
+		return nil
+	}
+	return &b.a
+}
+
 // Release releases every array made in bs (an array released before is skipped), and
 // gives bs back for reuse when reuse is set and each held its storage's only reference.
 // The caller sets reuse only where nothing else can still reach the blocks: no engine

@@ -37,8 +37,7 @@ func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo
 	defer fastGuard(&ret, msg)
 	*res = 0
 	handles := unsafe.Slice((*int64)(unsafe.Pointer(hs)), int(n))
-	b := borrowed{from: f}
-	b.in = b.inBuf[:0]
+	b := borrowed{from: f} // on the stack: nothing keeps a pointer to it
 	defer b.release()
 	r, err := invoke(int(opID), handles, int64(out), C.GoStringN(attrs, attrsLen), &b)
 	if err != nil {
@@ -59,11 +58,8 @@ func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo
 
 // borrowed holds the arrays a call borrows from other frameworks' DLTensors.
 type borrowed struct {
-	from  *C.mxgo_borrowed    // nil when every operand is mxgo's
-	set   *ndarray.Borrowings // the arrays' blocks, from the first borrow on
-	in    []*ndarray.NDArray
-	out   *ndarray.NDArray
-	inBuf [4]*ndarray.NDArray // in's first, without an allocation
+	from *C.mxgo_borrowed    // nil when every operand is mxgo's
+	set  *ndarray.Borrowings // the arrays and their blocks, from the first borrow on
 }
 
 func (b *borrowed) foreignOut() bool { return b.from != nil && b.from.out != nil }
@@ -72,18 +68,12 @@ func (b *borrowed) foreignOut() bool { return b.from != nil && b.from.out != nil
 func (b *borrowed) input(i int) (*ndarray.NDArray, error) {
 	t := unsafe.Add(unsafe.Pointer(b.from.ts), i*C.sizeof_DLTensor)
 	q := unsafe.Add(unsafe.Pointer(b.from.qs), i*C.sizeof_mxgo_dl_quick)
-	a, err := b.borrow(t, q, dlpack.FlagReadOnly)
-	if err == nil {
-		b.in = append(b.in, a)
-	}
-	return a, err
+	return b.borrow(t, q, dlpack.FlagReadOnly)
 }
 
 // output borrows the foreign out.
 func (b *borrowed) output() (*ndarray.NDArray, error) {
-	a, err := b.borrow(unsafe.Pointer(b.from.out), unsafe.Pointer(b.from.out_q), uint64(b.from.out_flags))
-	b.out = a
-	return a, err
+	return b.borrow(unsafe.Pointer(b.from.out), unsafe.Pointer(b.from.out_q), uint64(b.from.out_flags))
 }
 
 // borrow borrows the DLTensor t, through what C's quick check made of it (q) where it
@@ -106,23 +96,19 @@ func (b *borrowed) borrow(t, q unsafe.Pointer, flags uint64) (*ndarray.NDArray, 
 // error, if any: the other framework may use its memory as soon as the call returns, and
 // a call that failed may have pushed work before it did.
 func (b *borrowed) finish(r *ndarray.NDArray) error {
-	if len(b.in) == 0 && b.out == nil || ops.Engine().Busy() == 0 { // the call ran inline and nothing waits
+	if b.set == nil || ops.Engine().Busy() == 0 { // the call ran inline and nothing waits
 		return nil
 	}
 	var err error
 	if r != nil {
 		err = ops.WaitToRead(r)
 	}
-	wait := func(a *ndarray.NDArray) {
-		if e := ops.WaitToWrite(a); err == nil {
-			err = e
+	for i := range b.set.Len() {
+		if a := b.set.Array(i); a != nil {
+			if e := ops.WaitToWrite(a); err == nil {
+				err = e
+			}
 		}
-	}
-	for _, a := range b.in {
-		wait(a)
-	}
-	if b.out != nil {
-		wait(b.out)
 	}
 	return err
 }
@@ -130,8 +116,11 @@ func (b *borrowed) finish(r *ndarray.NDArray) error {
 // aliased reports (and then releases r) whether a new result r views a borrowed input,
 // whose memory the call could not keep alive.
 func (b *borrowed) aliased(r *ndarray.NDArray, isNew bool) bool {
-	for _, a := range b.in {
-		if isNew && r.Storage() == a.Storage() {
+	if !isNew || b.set == nil {
+		return false
+	}
+	for i := range b.set.Len() { // with a new result, every borrowed array is an input
+		if a := b.set.Array(i); a != nil && r.Storage() == a.Storage() {
 			r.Release()
 			return true
 		}
