@@ -22,6 +22,10 @@ type Borrowing struct {
 	a    NDArray
 	dims [2 * BorrowingDims]int
 	hdr  C.mxgo_store // the storage's header, out of the storage table: no C code holds it
+	// outlived: the storage lives on past its call's Release, counted in LiveStorages
+	// until its last holder lets go. Written before that release's atomic decrement,
+	// read after the last one (finalize).
+	outlived bool
 }
 
 // BorrowingDims is the most dimensions whose shape and strides fit in a Borrowing's Dims.
@@ -43,7 +47,7 @@ func (b *Borrowing) Array(ptr unsafe.Pointer, nbytes int, dev device.Device, dt 
 	s := &b.s
 	s.ptr, s.nbytes, s.dev, s.mem, s.hdr, s.release = ptr, nbytes, dev, fromBorrowing, &b.hdr, nil
 	s.v = engine.Var{}
-	liveStorages.Add(1)
+	b.outlived = false
 	a := &b.a
 	a.storage, a.dtype, a.shape, a.strides, a.offset, a.writable = s, dt, shape, strides, offset, writable
 	return a
@@ -57,14 +61,16 @@ func (b *Borrowing) release() bool {
 		return true
 	}
 	if a.storage.refs().Load() != 1 {
+		b.outlived = true
+		liveStorages.Add(1)
 		a.Release() // shared: the last holder ends the storage
 		return false
 	}
 	// The only reference, and no one can take another without holding one: the storage
-	// ends here, without the atomic decrement (each locked operation was a few percent
-	// of a small call on borrowed operands).
+	// ends here, without an atomic operation (each locked operation was a few percent of
+	// a small call on borrowed operands, so a storage that ends with its call is not
+	// counted in LiveStorages either).
 	a.storage = nil
-	liveStorages.Add(-1)
 	return true
 }
 

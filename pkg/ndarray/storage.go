@@ -62,7 +62,8 @@ const (
 
 var liveStorages atomic.Int64
 
-// LiveStorages returns the number of storages not yet released (for leak tests).
+// LiveStorages returns the number of storages not yet released (for leak tests). A
+// borrowed storage counts from when it outlives its call (Borrowings.Release) on.
 func LiveStorages() int64 { return liveStorages.Load() }
 
 // NewHostStorage allocates nbytes of uninitialised, 64-byte aligned host memory.
@@ -178,9 +179,13 @@ func (s *Storage) releaseRef() {
 
 // finalize runs once, after the last reference (from Go or from C) is gone.
 func (s *Storage) finalize() {
-	if s.mem != fromBorrowing {
-		detach(s)
+	if s.mem == fromBorrowing {
+		if (*Borrowing)(unsafe.Pointer(s)).outlived { // s is its Borrowing's first field
+			liveStorages.Add(-1)
+		}
+		return
 	}
+	detach(s)
 	liveStorages.Add(-1)
 	switch {
 	case s.mem == fromMalloc:
