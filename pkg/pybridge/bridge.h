@@ -151,7 +151,8 @@ PyObject* mxgo_import_object(PyObject* self, PyObject* obj);
 // of a major version mxgo speaks: then __dlpack__ serves); -1 with TypeError/ValueError
 // for a malformed attribute. Cached per type.
 int mxgo_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** api);
-// obj's owning export through api into *mt; -1 with an exception when the producer fails.
+// obj's owning export through api into *mt (with the GIL); -1 with an exception when the
+// producer fails.
 int mxgo_exchange_export(const DLPackExchangeAPI* api, PyObject* obj, DLManagedTensorVersioned** mt);
 // The stream a producer must order for an import onto gpu(id) (capsule.c), as an int.
 PyObject* mxgo_import_stream(int32_t id);

@@ -22,11 +22,13 @@ static const char* const count_names[N_COUNTS] = {"managed_tensor_allocator", "m
 static int64_t counts[N_COUNTS];
 
 static void count(int i) { __atomic_fetch_add(&counts[i], 1, __ATOMIC_RELAXED); }
-// Operands are counted with the GIL held (invoke.c), which orders the increments: a plain
-// one, since a locked add on each operand of each call was measurable.
-void mxgo_exchange_count_operand(void) {
-	__atomic_store_n(&counts[N_OPERANDS], __atomic_load_n(&counts[N_OPERANDS], __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+// The consumer's counts are taken with the GIL held (invoke.c, from_dlpack), which orders
+// the increments: a plain one, since a locked add on each operand of each call was
+// measurable.
+static void count_with_gil(int i) {
+	__atomic_store_n(&counts[i], __atomic_load_n(&counts[i], __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
+void mxgo_exchange_count_operand(void) { count_with_gil(N_OPERANDS); }
 
 // ---- ReadOnlyDLPack's C base: an export-only wrapper of one array ---------------------
 
@@ -307,7 +309,7 @@ static int order_after_producer(const DLPackExchangeAPI* api, int32_t type, int3
 
 int mxgo_exchange_export(const DLPackExchangeAPI* api, PyObject* obj, DLManagedTensorVersioned** mt) {
 	*mt = NULL;
-	count(N_IMPORTS);
+	count_with_gil(N_IMPORTS);
 	if (api->managed_tensor_from_py_object_no_sync(obj, mt) != 0) {
 		if (!PyErr_Occurred())
 			PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "%.100s's DLPack exchange API failed to export it without saying why",
