@@ -418,3 +418,35 @@ def test_c_kernels_run_where_the_cpu_has_avx2():
         assert running["arith"] and running["unary32"] and running["sum"], running
     if {"avx2", "fma"} <= flags:
         assert running["sgemm"], running
+
+
+def test_compiled_operator_functions_take_every_path():
+    """mx.nd.<op> tries C itself when no parameter is given, and hands what C declines
+    (scalars, NumPy operands) and every call with parameters to the general path."""
+    import torch
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x, y = mx.nd.array(a), mx.nd.array(a + 1)
+    out = mx.nd.empty((2, 3))
+    np.testing.assert_array_equal(mx.nd.add(x, y).asnumpy(), 2 * a + 1)
+    assert mx.nd.add(x, y, out=out) is out
+    np.testing.assert_array_equal(out.asnumpy(), 2 * a + 1)
+    np.testing.assert_array_equal(mx.nd.add(x, 2.5).asnumpy(), a + 2.5)  # C declines a scalar
+    np.testing.assert_array_equal(mx.nd.subtract(2.5, x).asnumpy(), 2.5 - a)
+    r = mx.nd.add(a, x)  # a NumPy operand: imported on the general path
+    assert isinstance(r, mx.nd.NDArray)
+    np.testing.assert_array_equal(r.asnumpy(), 2 * a)
+    t = torch.from_numpy(a.copy())
+    np.testing.assert_array_equal(mx.nd.add(t, x).asnumpy(), 2 * a)  # through PyTorch's exchange API
+    assert mx.nd.sum(x).asnumpy().tolist() == [15.0]  # no parameter given: C
+    np.testing.assert_array_equal(mx.nd.sum(x, axis=0).asnumpy(), a.sum(0))  # one given
+    s = mx.nd.empty((3,))
+    assert mx.nd.sum(x, axis=0, out=s) is s
+    np.testing.assert_array_equal(s.asnumpy(), a.sum(0))
+    fc = mx.nd.FullyConnected(x, mx.nd.ones((4, 3)), num_hidden=4, no_bias=True)  # an optional input left out
+    np.testing.assert_array_equal(fc.asnumpy(), np.repeat(a.sum(1, keepdims=True), 4, 1))
+    np.testing.assert_array_equal(mx.nd.concat(x, y, dim=0).asnumpy(), np.concatenate([a, a + 1]))
+    with pytest.raises(TypeError):
+        mx.nd.add(x)
+    with pytest.raises(TypeError):
+        mx.nd.add(x, y, axis=0)

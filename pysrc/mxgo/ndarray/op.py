@@ -185,8 +185,8 @@ def _make(info):
 
     op_id = info["id"]
 
-    def call(arrays, values, out):
-        if not values:  # what invoke would do, without its checks
+    def call(arrays, values, out, tried=False):
+        if not values and not tried:  # what invoke would do, without its checks
             result = fastpath.invoke(op_id, tuple(arrays), out, "")
             if result is not NotImplemented:
                 return out if result is None else result
@@ -198,7 +198,7 @@ def _make(info):
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
         return invoke(name, arrays, values, out, tried_fast=not values)
 
-    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call)
+    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id)
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = signature
     doc = [info["doc"], "", "Parameters", "----------"]
@@ -220,13 +220,15 @@ def _make(info):
 _NG = object()
 
 
-def _compile(name, inputs, variadic, params, call):
+def _compile(name, inputs, variadic, params, call, op_id=None):
     """The function mx.nd.<name>, compiled from source so that CPython binds its arguments
     (inspect.Signature.bind cost more than the operator); it hands them to call(arrays,
-    params given, out)."""
+    params given, out[, tried]). With op_id, a call that gives no parameter first tries C
+    (fastpath.invoke) itself, and hands call only what C returned NotImplemented for
+    (tried=True): one Python frame per small operator call instead of two."""
     names = [i.strip("*?") for i in inputs]
     for n in [name] + names + params:
-        assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG"), n
+        assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG", "_invoke", "_NI", "_r"), n
     required = [n for n, i in zip(names, inputs) if not i.endswith("?")]
     optional = [n for n, i in zip(names, inputs) if i.endswith("?")]
     arrays = "list(%s)" % names[0] if variadic else "[%s]" % ", ".join(required)
@@ -237,8 +239,19 @@ def _compile(name, inputs, variadic, params, call):
         head.append("*")
     head += ["%s=_NG" % p for p in params] + ([] if variadic or "*" in head else ["*"]) + ["out=None"]
     given = "{k: v for k, v in (%s) if v is not _NG}" % "".join("(%r, %s), " % (p, p) for p in params) if params else "{}"
-    src = "def %s(%s):\n    return _call(%s, %s, out)\n" % (name, ", ".join(head), arrays, given)
-    namespace = {"_call": call, "_NG": _NG}
+    body = ["    return _call(%s, %s, out)" % (arrays, given)]
+    if op_id is not None:
+        operands = names[0] if variadic else "tuple(%s)" % arrays if optional else "(%s)" % "".join(n + ", " for n in required)
+        fast = ["_r = _invoke(%d, %s, out, '')" % (op_id, operands),
+                "if _r is None:", "    return out",
+                "if _r is not _NI:", "    return _r",
+                "return _call(%s, {}, out, True)" % arrays]
+        if params:
+            body = ["    if %s:" % " and ".join("%s is _NG" % p for p in params)] + ["        " + l for l in fast] + body
+        else:
+            body = ["    " + l for l in fast]
+    src = "def %s(%s):\n%s\n" % (name, ", ".join(head), "\n".join(body))
+    namespace = {"_call": call, "_NG": _NG, "_invoke": fastpath.invoke, "_NI": NotImplemented}
     exec(compile(src, "<mxgo.nd.%s>" % name, "exec"), namespace)
     return namespace[name]
 
