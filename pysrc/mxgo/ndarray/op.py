@@ -247,9 +247,9 @@ def _compile(name, inputs, variadic, params, call, op_id=None):
                 "if _r is not _NI:", "    return _r",
                 "return _call(%s, {}, out, True)" % arrays]
         if params:
-            body = ["    if %s:" % " and ".join("%s is _NG" % p for p in params)] + ["        " + l for l in fast] + body
+            body = ["    if %s:" % " and ".join("%s is _NG" % p for p in params)] + ["        " + line for line in fast] + body
         else:
-            body = ["    " + l for l in fast]
+            body = ["    " + line for line in fast]
     src = "def %s(%s):\n%s\n" % (name, ", ".join(head), "\n".join(body))
     namespace = {"_call": call, "_NG": _NG, "_invoke": fastpath.invoke, "_NI": NotImplemented}
     exec(compile(src, "<mxgo.nd.%s>" % name, "exec"), namespace)
