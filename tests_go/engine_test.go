@@ -704,10 +704,10 @@ func TestEnginePending(t *testing.T) {
 	require.Same(t, boom, waitToRead(t, e, v))
 	assert.False(t, v.Pending(false))
 	assert.False(t, v.Pending(true))
-	require.Error(t, waitAll(t, e))
+	require.NoError(t, waitAll(t, e), "the wait on v raised it")
 }
 
-// Busy counts running operations and Vars holding an error: C code exports without
+// Busy counts running operations and errors not yet raised: C code exports without
 // calling Go only while it is zero, so it must never read zero while a wait could block
 // or fail, and must come back to zero once everything is waited for.
 func TestEngineBusy(t *testing.T) {
@@ -730,14 +730,23 @@ func TestEngineBusy(t *testing.T) {
 			}
 			boom := errors.New("busy-error")
 			e.Push(func() error { return boom }, nil, vars(u, v))
-			require.ErrorIs(t, waitToRead(t, e, u), boom)
 			require.Eventually(t, func() bool { return e.Busy() == 1 }, 5*time.Second, time.Millisecond,
-				"one Var (v) still holds the error")
+				"one error (on u and v) waits to be raised")
 			assert.Equal(t, int64(1), mirror.Load())
-			require.ErrorIs(t, waitToRead(t, e, v), boom)
-			assert.Zero(t, mirror.Load(), "no error held")
+			require.ErrorIs(t, waitToRead(t, e, u), boom)
+			assert.Zero(t, mirror.Load(), "raised: no wait can fail now")
+			require.NoError(t, waitToRead(t, e, v), "raised once, at u")
+			require.NoError(t, waitAll(t, e))
+			assert.Zero(t, mirror.Load())
+
+			// Errors WaitAll raises leave the count too, and the Vars they reached quiet.
+			e.Push(func() error { return boom }, nil, vars(u))
+			e.Push(func() error { return boom }, nil, vars(v))
+			require.Eventually(t, func() bool { return e.Busy() == 2 }, 5*time.Second, time.Millisecond)
 			require.ErrorIs(t, waitAll(t, e), boom)
 			assert.Zero(t, mirror.Load())
+			assert.False(t, u.Pending(true))
+			assert.False(t, v.Pending(true))
 		})
 	}
 }
@@ -779,8 +788,8 @@ func TestEngineRunNow(t *testing.T) {
 	err := waitToWrite(t, e, w)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "run-now panic")
-	require.Error(t, waitAll(t, e))
 	assert.Zero(t, e.Busy())
+	require.NoError(t, waitAll(t, e), "both raised by their waits")
 
 	// A push made while RunNow runs is wired after it: a write to v waits for it.
 	inside, release := make(chan struct{}), make(chan struct{})
@@ -817,20 +826,19 @@ func TestEngineErrorAtNextWaitOnce(t *testing.T) {
 	require.ErrorAs(t, err, &te, "the error keeps its type")
 	assert.Same(t, boom, te)
 	assert.Equal(t, boom.msg, err.Error())
-	assert.NoError(t, waitToRead(t, e, v), "an error is returned once")
-	assert.NoError(t, waitToWrite(t, e, v), "an error is returned once")
-
-	err = waitToWrite(t, e, w)
-	require.ErrorIs(t, err, boom, "every written Var holds the error")
-	assert.Equal(t, boom.msg, err.Error())
-	assert.NoError(t, waitToWrite(t, e, w))
+	assert.NoError(t, waitToRead(t, e, v), "an error is raised once")
+	assert.NoError(t, waitToWrite(t, e, v), "an error is raised once")
+	assert.NoError(t, waitToWrite(t, e, w), "once in all: w held the same error")
 	assert.NoError(t, waitToRead(t, e, w))
-
 	assert.NoError(t, waitToRead(t, e, in), "a Var the failing op only read holds no error")
+	require.NoError(t, waitAll(t, e), "nor does WaitAll raise it again")
 
-	// WaitAll reports it too (once), even after the Var waits returned it.
-	require.ErrorIs(t, waitAll(t, e), boom)
-	require.NoError(t, waitAll(t, e))
+	// Every written Var holds it: a wait on w raises it as well as one on v would.
+	e.Push(func() error { return boom }, vars(in), vars(v, w))
+	err = waitToWrite(t, e, w)
+	require.ErrorIs(t, err, boom)
+	assert.Equal(t, boom.msg, err.Error())
+	assert.NoError(t, waitToRead(t, e, v))
 
 	// Ops on these Vars run normally again.
 	ran := false
@@ -883,26 +891,23 @@ func TestEngineErrorPropagates(t *testing.T) {
 	e.Push(func() error { ranZ.Store(true); return nil }, vars(y), vars(z))        // reads y
 	e.Push(func() error { ranRead.Store(true); return nil }, vars(z), nil)         // only reads
 	e.Push(func() error { ranOther.Store(true); return nil }, vars(other), nil)    // unrelated
+	e.Push(func() error { ranX2.Store(true); return nil }, nil, vars(x))           // writes x
 	g.open()
 
-	errY := waitToRead(t, e, y)
-	require.ErrorIs(t, errY, boom, "an op reading a failed Var passes the error to what it writes")
 	errZ := waitToWrite(t, e, z)
-	require.ErrorIs(t, errZ, boom, "and on down the chain")
+	require.ErrorIs(t, errZ, boom, "an op reading a failed Var passes the error on down the chain")
 	assert.Equal(t, boom.msg, errZ.Error())
+	require.NoError(t, waitToRead(t, e, y), "raised at z, so nowhere else")
+	require.NoError(t, waitToRead(t, e, x))
 	require.NoError(t, waitToWrite(t, e, other))
 	assert.False(t, ranY.Load(), "an op reading a Var holding an error must not run")
 	assert.False(t, ranZ.Load())
 	assert.False(t, ranRead.Load())
-	assert.True(t, ranOther.Load())
-
-	// A write to x while x still holds the error does not run either.
-	e.Push(func() error { ranX2.Store(true); return nil }, nil, vars(x))
-	require.ErrorIs(t, waitToRead(t, e, x), boom)
 	assert.False(t, ranX2.Load(), "an op writing a Var holding an error must not run")
+	assert.True(t, ranOther.Load())
+	require.NoError(t, waitAll(t, e))
 
-	// The error is returned by waits; afterwards x, y, z are usable again.
-	require.ErrorIs(t, waitAll(t, e), boom)
+	// Raised, the error is gone: x, y, z are usable again.
 	cx := 0
 	e.Push(func() error { cx = 1; return nil }, nil, vars(x))
 	e.Push(func() error { ranY.Store(true); return nil }, vars(x), vars(y))
@@ -914,8 +919,7 @@ func TestEngineErrorPropagates(t *testing.T) {
 
 // Whether an op inherits an error is fixed by program order, not by timing: a reader of a
 // failed op's output that is still queued (here behind a blocked write of its other
-// input) must not run even if a wait has meanwhile returned, and cleared, the error of
-// the Var it reads.
+// input) must not run even if a wait has meanwhile raised the error.
 func TestEngineErrorReachesQueuedReaderAfterWait(t *testing.T) {
 	e := threadedEngine(t)
 	x, y, q, z := engine.NewVar(), engine.NewVar(), engine.NewVar(), engine.NewVar()
@@ -929,12 +933,78 @@ func TestEngineErrorReachesQueuedReaderAfterWait(t *testing.T) {
 
 	require.ErrorIs(t, waitToRead(t, e, y), boom)
 	gq.open()
-	require.ErrorIs(t, waitToRead(t, e, z), boom, "z was computed from y, which the failed op never wrote")
+	require.NoError(t, waitToRead(t, e, z), "raised at y")
 	assert.False(t, ranY.Load())
 	assert.False(t, ranZ.Load(), "an op reading the output of a failed op ran")
-	require.ErrorIs(t, waitToRead(t, e, x), boom)
-	require.ErrorIs(t, waitAll(t, e), boom)
+	require.NoError(t, waitToRead(t, e, x))
 	require.NoError(t, waitAll(t, e))
+}
+
+// The other side of program order: an op pushed after a wait raised the error runs, even
+// when what it reads is the output of an op that inherited the error and is still queued.
+// Its caller has seen the error (and may have mended the memory): as in MXNet 1.x.
+func TestEngineOpPushedAfterTheRaiseRuns(t *testing.T) {
+	e := threadedEngine(t)
+	x, y, q, z := engine.NewVar(), engine.NewVar(), engine.NewVar(), engine.NewVar()
+	boom := errors.New("raised before the push")
+	gq := newGate(t)
+	e.Push(func() error { gq.wait(); return nil }, nil, vars(q))
+	e.Push(func() error { return boom }, nil, vars(x))
+	var ranY, ranZ, ranX atomic.Bool
+	e.Push(func() error { ranY.Store(true); return nil }, vars(x, q), vars(y)) // inherits; queued behind q
+	require.ErrorIs(t, waitToRead(t, e, x), boom)
+	e.Push(func() error { ranZ.Store(true); return nil }, vars(y), vars(z)) // after the raise
+	e.Push(func() error { ranX.Store(true); return nil }, nil, vars(x))
+	gq.open()
+	require.NoError(t, waitToRead(t, e, z))
+	require.NoError(t, waitToRead(t, e, y), "raised at x")
+	require.NoError(t, waitToRead(t, e, x))
+	assert.False(t, ranY.Load(), "pushed before the raise")
+	assert.True(t, ranZ.Load(), "pushed after the raise, behind a skipped op")
+	assert.True(t, ranX.Load(), "pushed after the raise")
+	require.NoError(t, waitAll(t, e))
+}
+
+// Of two errors reaching one op, it inherits the one pushed first, whichever failed first.
+func TestEngineEarliestErrorWins(t *testing.T) {
+	for _, aFailsFirst := range []bool{true, false} {
+		e := threadedEngine(t)
+		a, b, c := engine.NewVar(), engine.NewVar(), engine.NewVar()
+		errA, errB := errors.New("pushed first"), errors.New("pushed second")
+		ga, gb := newGate(t), newGate(t)
+		e.Push(func() error { ga.wait(); return errA }, nil, vars(a))
+		e.Push(func() error { gb.wait(); return errB }, nil, vars(b))
+		e.Push(func() error { return nil }, vars(a, b), vars(c))
+		// a reader of each, skipped once its input has failed: its cleanup says so
+		failed := make(chan struct{}, 2)
+		noted := func(bool) { failed <- struct{}{} }
+		e.PushCleanup(func() error { return nil }, noted, vars(a), nil)
+		e.PushCleanup(func() error { return nil }, noted, vars(b), nil)
+		first, second := ga, gb
+		if !aFailsFirst {
+			first, second = gb, ga
+		}
+		first.open()
+		recv(t, "the first failure", failed)
+		second.open()
+		require.ErrorIs(t, waitToRead(t, e, c), errA, "a failed first: %v", aFailsFirst)
+		require.NoError(t, waitToRead(t, e, a))
+		require.ErrorIs(t, waitToRead(t, e, b), errB)
+		require.NoError(t, waitAll(t, e))
+	}
+}
+
+// A wait raises only the error it meets; WaitAll raises the others.
+func TestEngineWaitRaisesOnlyItsError(t *testing.T) {
+	e := threadedEngine(t)
+	mine, theirs := engine.NewVar(), engine.NewVar()
+	errMine, errTheirs := errors.New("mine"), errors.New("theirs")
+	e.Push(func() error { return errMine }, nil, vars(mine))
+	e.Push(func() error { return errTheirs }, nil, vars(theirs))
+	require.ErrorIs(t, e.WaitToRead(mine), errMine)
+	assert.ErrorIs(t, waitAll(t, e), errTheirs)
+	assert.NoError(t, waitAll(t, e))
+	assert.NoError(t, e.WaitToRead(theirs), "WaitAll raised it")
 }
 
 func TestEnginePanicBecomesError(t *testing.T) {
@@ -945,7 +1015,7 @@ func TestEnginePanicBecomesError(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "panicked")
 	assert.Contains(t, err.Error(), "kaboom in kernel")
-	require.Error(t, waitAll(t, e))
+	require.NoError(t, waitAll(t, e), "raised by the wait")
 
 	// Runtime panics too (index out of range), from several ops at once.
 	n := parallelism()
@@ -964,7 +1034,7 @@ func TestEnginePanicBecomesError(t *testing.T) {
 		assert.Contains(t, err.Error(), "panicked")
 		assert.Contains(t, err.Error(), "index out of range")
 	}
-	require.Error(t, waitAll(t, e))
+	require.NoError(t, waitAll(t, e))
 
 	// The engine keeps working: ordering, parallel reads and waits as before.
 	cell := 0
@@ -1017,13 +1087,14 @@ func TestEngineNaiveMode(t *testing.T) {
 	e.Push(func() error { ranAfter = true; return nil }, vars(v), vars(w))
 	assert.False(t, ranAfter)
 	require.ErrorIs(t, waitToRead(t, e, w), boom)
-	require.ErrorIs(t, waitToRead(t, e, v), boom)
-	require.ErrorIs(t, waitAll(t, e), boom)
+	require.NoError(t, waitToRead(t, e, v), "raised once, at w")
+	require.NoError(t, waitAll(t, e))
 	e.Push(func() error { panic("naive panic") }, nil, vars(v))
 	err := waitToWrite(t, e, v)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "panicked")
-	require.Error(t, waitAll(t, e))
+	e.Push(func() error { return boom }, nil, vars(v))
+	require.ErrorIs(t, waitAll(t, e), boom)
 	require.NoError(t, waitAll(t, e))
 
 	// Pushes from several goroutines at once are each synchronous.
@@ -1213,9 +1284,10 @@ func errID(t *testing.T, err error) int {
 }
 
 // runProgram runs prog on e and sequentially at once, checking cells and errors at every
-// wait and at the end. Whether an op fails is a matter of program order only: it fails
-// if it fails itself or if a Var it touches holds an error when it is pushed (an error
-// not yet returned by a wait).
+// wait and at the end. Program order alone decides which ops fail and which error each
+// wait raises: an op fails with its own error, or inherits the earliest error not yet
+// raised among those the last writers of the Vars it touches carry; the first wait that
+// meets an error raises it, and then no wait does.
 func runProgram(t *testing.T, e *engine.Engine, prog []progOp, seed int64) {
 	t.Helper()
 	var cells, ref [progVars]int64
@@ -1227,14 +1299,13 @@ func runProgram(t *testing.T, e *engine.Engine, prog []progOp, seed int64) {
 	for i := range vs {
 		vs[i] = engine.NewVar()
 	}
-	// Sequential model of errors. held[v] is the set of failing ops whose error may be
-	// the one v holds (nil: none); taint[v] is the set of those whose error an op touching
-	// v may inherit (which of several an op inherits is up to the engine, and it need not
-	// be the one v holds: the error reaches the op through the writes of v since v was
-	// last clean). A wait on v clears both, WaitAll clears all.
-	held := make([]map[int]bool, progVars)
-	taint := make([]map[int]bool, progVars)
-	anyErr := false // an op failed since the last WaitAll
+	// carry[v]: the failing op whose error v's last write carries, or -1.
+	carry := make([]int, progVars)
+	for i := range carry {
+		carry[i] = -1
+	}
+	raised := map[int]bool{} // failing op -> whether a wait has raised its error
+	live := func(id int) bool { return id >= 0 && !raised[id] }
 
 	// checkRoot checks that err is the error of the failing op id, as that op raised it.
 	checkRoot := func(err error, id, at int) {
@@ -1247,29 +1318,36 @@ func runProgram(t *testing.T, e *engine.Engine, prog []progOp, seed int64) {
 			require.Contains(t, err.Error(), "panicked")
 		}
 	}
-	// checkVarErr checks what a wait on Var v returned at step at, and clears v's error.
+	// checkVarErr checks what a wait on Var v raised at step at.
 	checkVarErr := func(err error, v, at int) {
-		if held[v] == nil {
-			require.NoError(t, err, "seed %d op %d: Var %d", seed, at, v)
+		id := carry[v]
+		carry[v] = -1
+		if !live(id) {
+			require.NoError(t, err, "seed %d op %d: Var %d (carries %d)", seed, at, v, id)
 			return
 		}
-		require.Error(t, err, "seed %d op %d: Var %d should hold an error", seed, at, v)
-		id := errID(t, err)
-		require.True(t, held[v][id], "seed %d op %d: Var %d holds op %d's error, want one of %v", seed, at, v, id, held[v])
+		require.Error(t, err, "seed %d op %d: Var %d should raise op %d's error", seed, at, v, id)
+		require.Equal(t, id, errID(t, err), "seed %d op %d: Var %d: %v", seed, at, v, err)
 		checkRoot(err, id, at)
-		held[v], taint[v] = nil, nil
+		raised[id] = true
 	}
 	checkWaitAll := func(at int) {
 		err := waitAll(t, e)
-		if anyErr {
+		pending := false
+		for _, r := range raised {
+			pending = pending || !r
+		}
+		if pending {
 			require.Error(t, err, "seed %d op %d: WaitAll", seed, at)
-			checkRoot(err, errID(t, err), at)
+			id := errID(t, err)
+			require.True(t, live(id), "seed %d op %d: WaitAll raised op %d's error, raised before or never made", seed, at, id)
+			checkRoot(err, id, at)
 		} else {
 			require.NoError(t, err, "seed %d op %d: WaitAll", seed, at)
 		}
-		anyErr = false
-		clear(held)
-		clear(taint)
+		for id := range raised {
+			raised[id] = true
+		}
 	}
 
 	for i := range prog {
@@ -1277,45 +1355,29 @@ func runProgram(t *testing.T, e *engine.Engine, prog []progOp, seed int64) {
 		switch op.kind {
 		case pushOp:
 			e.Push(func() error { return op.body(&cells) }, varsOf(vs, op.reads), varsOf(vs, op.writes))
-			var inherited map[int]bool
+			failed := -1
 			for _, x := range append(append([]int(nil), op.reads...), op.writes...) {
-				if taint[x] != nil {
-					if inherited == nil {
-						inherited = map[int]bool{}
-					}
-					for id := range taint[x] {
-						inherited[id] = true
-					}
+				if id := carry[x]; live(id) && (failed < 0 || id < failed) {
+					failed = id
 				}
 			}
-			var failed map[int]bool
-			if inherited != nil {
-				failed = inherited
-			} else {
+			if failed < 0 {
 				func() {
 					defer func() {
 						if recover() != nil {
-							failed = map[int]bool{op.id: true}
+							failed = op.id
 						}
 					}()
 					if op.body(&ref) != nil {
-						failed = map[int]bool{op.id: true}
+						failed = op.id
 					}
 				}()
-			}
-			if failed != nil {
-				anyErr = true
-				for _, w := range op.writes {
-					if held[w] == nil {
-						held[w] = failed
-					}
-					if taint[w] == nil {
-						taint[w] = map[int]bool{}
-					}
-					for id := range failed {
-						taint[w][id] = true
-					}
+				if failed == op.id {
+					raised[op.id] = false
 				}
+			}
+			for _, w := range op.writes {
+				carry[w] = failed
 			}
 		case waitReadOp:
 			checkVarErr(waitToRead(t, e, vs[op.target]), op.target, i)
@@ -1331,10 +1393,10 @@ func runProgram(t *testing.T, e *engine.Engine, prog []progOp, seed int64) {
 		}
 	}
 
-	// Every Var's error (each returned once), then WaitAll's, then the cells.
+	// Every Var's wait (each error raised once), then WaitAll's, then the cells.
 	for v := range progVars {
 		checkVarErr(waitToRead(t, e, vs[v]), v, len(prog))
-		require.NoError(t, waitToRead(t, e, vs[v]), "seed %d: Var %d's error returned twice", seed, v)
+		require.NoError(t, waitToRead(t, e, vs[v]), "seed %d: Var %d raised twice", seed, v)
 	}
 	checkWaitAll(len(prog))
 	require.Equal(t, ref, cells, "seed %d: final cells", seed)
@@ -1342,6 +1404,7 @@ func runProgram(t *testing.T, e *engine.Engine, prog []progOp, seed int64) {
 	for v := range progVars {
 		require.False(t, vs[v].Pending(true), "seed %d: Var %d", seed, v)
 	}
+	require.Zero(t, e.Busy(), "seed %d", seed)
 }
 
 func TestEngineRandomProgramsMatchSequential(t *testing.T) {

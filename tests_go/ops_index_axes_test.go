@@ -34,7 +34,7 @@ func TestGatherAxesOnStridedViews(t *testing.T) {
 	bad := fromValues(t, ndarray.Int64, []float64{4, 0}, 2, 1)
 	r := mustOp(t, "_gather_axes", "axis=0;index_shape=1", v, bad)
 	requireKind(t, ops.WaitToRead(r), mxerr.Index, "out of bounds")
-	require.Error(t, ops.WaitAll())
+	require.NoError(t, ops.WaitAll(), "raised by the wait")
 	_, err := runOp(t, "_gather_axes", []*ndarray.NDArray{v, fromValues(t, ndarray.Float32, []float64{0}, 1, 1)}, nil, "axis=0;index_shape=1")
 	requireKind(t, err, mxerr.Type, "int64")
 	_, err = runOp(t, "_gather_axes", []*ndarray.NDArray{v, idx}, nil, "axis=2;index_shape=3")

@@ -63,7 +63,7 @@ func TestSamplePerElementParameters(t *testing.T) {
 	bad := fromValues(t, ndarray.Float32, []float64{1, -1}, 2)
 	r := mustOp(t, "sample_poisson", "", bad)
 	requireKind(t, ops.WaitToRead(r), mxerr.Value, "non-negative")
-	require.Error(t, ops.WaitAll()) // the engine reports a failed kernel once more, to waitall
+	require.NoError(t, ops.WaitAll(), "raised by the wait")
 }
 
 func TestRandintBoundsAndDTypes(t *testing.T) {
@@ -120,5 +120,5 @@ func TestMultinomialFollowsTheRunningSum(t *testing.T) {
 	neg := fromValues(t, ndarray.Float32, []float64{0.5, -0.5}, 2)
 	r := mustOp(t, "sample_multinomial", "", neg)
 	require.Error(t, ops.WaitToRead(r))
-	require.Error(t, ops.WaitAll())
+	require.NoError(t, ops.WaitAll(), "raised by the wait")
 }

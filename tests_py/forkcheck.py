@@ -297,7 +297,7 @@ def main():
     del x, nviews, tviews, a, t, pushers
     try:
         mx.nd.waitall()
-    except mx.MXNetError as err:  # waitall reports the pushers' failed callables once more
+    except mx.MXNetError as err:  # the pushers' failed callables no wait has raised
         if "ZeroDivisionError" not in str(err):
             problems.append("waitall: %s" % err)
     gc.collect()

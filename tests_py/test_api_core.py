@@ -97,8 +97,7 @@ def _failing_callback():
     try:
         x.wait_to_read()
     finally:
-        with pytest.raises(NotImplementedError):
-            mx.nd.waitall()  # which reports it once more
+        mx.nd.waitall()  # raises nothing: the wait raised it, once
 
 
 GPU_CREATORS = {

@@ -3,6 +3,7 @@ array involved exactly as it was."""
 import numpy as np
 import pytest
 
+import engine_errors
 import mxgo as mx
 from api_helpers import Snapshot, assert_nd
 
@@ -284,3 +285,12 @@ def test_mixing_with_numpy_arrays_raises_type_error(expr):
     with pytest.raises(TypeError):
         expr(x, n)
     assert x.asnumpy().tolist() == [1, 2, 3] and n.tolist() == [1, 2, 3]
+
+
+# ------------------------------------------------------------------- asynchronous errors
+
+@pytest.mark.parametrize("scenario", engine_errors.SCENARIOS, ids=lambda f: f.__name__)
+def test_async_error_is_raised_once_as_in_mxnet(scenario):
+    mx.nd.waitall()
+    assert scenario(mx) == engine_errors.EXPECTED[scenario.__name__]
+    mx.nd.waitall()

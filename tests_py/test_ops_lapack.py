@@ -142,12 +142,9 @@ def test_size_zero():
 def test_errors():
     with pytest.raises(mx.base.MXNetError, match="positive definite"):
         nd.linalg.potrf(nd.array([[1., 2.], [2., 1.]])).asnumpy()
-    with pytest.raises(ValueError, match="positive definite"):
-        mx.nd.waitall()  # the engine reports an asynchronous error once more, then forgets it
+    mx.nd.waitall()  # raised once, by asnumpy (as in MXNet 1.x)
     with pytest.raises(ValueError, match="singular"):
         nd.linalg.inverse(nd.array([[1., 2.], [2., 4.]])).asnumpy()
-    with pytest.raises(ValueError, match="singular"):
-        mx.nd.waitall()
     with pytest.raises(TypeError, match="dtype"):
         nd.linalg.det(nd.ones((2, 2), dtype="bfloat16"))
     with pytest.raises(TypeError):

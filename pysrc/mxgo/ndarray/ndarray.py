@@ -609,8 +609,8 @@ def eye(N, M=0, k=0, ctx=None, dtype=None):
 
 
 def waitall():
-    """Waits for all pending operations and raises the first error any of them had since
-    the last waitall."""
+    """Waits for all pending operations and raises the first of their errors that no wait
+    has raised yet (an error is raised once, as in MXNet 1.x)."""
     call(core.WaitAll)
 
 
