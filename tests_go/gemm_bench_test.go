@@ -21,7 +21,7 @@ func BenchmarkGemmF32(b *testing.B) {
 	require.NoError(b, err)
 	at, err := ops.ParseAttrs(op, "")
 	require.NoError(b, err)
-	for _, n := range []int{64, 256, 512, 1024, 2048} {
+	for _, n := range []int{32, 100, 128, 160, 200, 256, 512, 1024, 2048} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			var in [2]*ndarray.NDArray
 			for i := range in {

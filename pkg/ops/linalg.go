@@ -100,6 +100,9 @@ func inferDot(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error) {
 func dotKernel(in, out []*ndarray.NDArray, at Attrs) error {
 	l, r, o := in[0], in[1], out[0]
 	ta, tb := at.Bool("transpose_a"), at.Bool("transpose_b")
+	if gemm2D(l, r, o, ta, tb) {
+		return nil
+	}
 	var views []*ndarray.NDArray
 	defer func() { releaseAll(views) }()
 	keep := func(v *ndarray.NDArray, err error) (*ndarray.NDArray, error) {
