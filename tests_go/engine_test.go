@@ -917,16 +917,24 @@ func TestEngineErrorPropagates(t *testing.T) {
 	require.NoError(t, waitAll(t, e))
 }
 
+// failBesideGate pushes, on a threaded engine, a write of q that waits for the gate and
+// a write of x that fails with boom.
+func failBesideGate(t *testing.T) (e *engine.Engine, x, q *engine.Var, gq *gate, boom error) {
+	e = threadedEngine(t)
+	x, q = engine.NewVar(), engine.NewVar()
+	boom = errors.New("boom")
+	gq = newGate(t)
+	e.Push(func() error { gq.wait(); return nil }, nil, vars(q))
+	e.Push(func() error { return boom }, nil, vars(x))
+	return e, x, q, gq, boom
+}
+
 // Whether an op inherits an error is fixed by program order, not by timing: a reader of a
 // failed op's output that is still queued (here behind a blocked write of its other
 // input) must not run even if a wait has meanwhile raised the error.
 func TestEngineErrorReachesQueuedReaderAfterWait(t *testing.T) {
-	e := threadedEngine(t)
-	x, y, q, z := engine.NewVar(), engine.NewVar(), engine.NewVar(), engine.NewVar()
-	boom := errors.New("failed before the wait")
-	gq := newGate(t)
-	e.Push(func() error { gq.wait(); return nil }, nil, vars(q))
-	e.Push(func() error { return boom }, nil, vars(x))
+	e, x, q, gq, boom := failBesideGate(t)
+	y, z := engine.NewVar(), engine.NewVar()
 	var ranY, ranZ atomic.Bool
 	e.Push(func() error { ranY.Store(true); return nil }, vars(x), vars(y))
 	e.Push(func() error { ranZ.Store(true); return nil }, vars(y, q), vars(z)) // queued behind q
@@ -944,12 +952,8 @@ func TestEngineErrorReachesQueuedReaderAfterWait(t *testing.T) {
 // when what it reads is the output of an op that inherited the error and is still queued.
 // Its caller has seen the error (and may have mended the memory): as in MXNet 1.x.
 func TestEngineOpPushedAfterTheRaiseRuns(t *testing.T) {
-	e := threadedEngine(t)
-	x, y, q, z := engine.NewVar(), engine.NewVar(), engine.NewVar(), engine.NewVar()
-	boom := errors.New("raised before the push")
-	gq := newGate(t)
-	e.Push(func() error { gq.wait(); return nil }, nil, vars(q))
-	e.Push(func() error { return boom }, nil, vars(x))
+	e, x, q, gq, boom := failBesideGate(t)
+	y, z := engine.NewVar(), engine.NewVar()
 	var ranY, ranZ, ranX atomic.Bool
 	e.Push(func() error { ranY.Store(true); return nil }, vars(x, q), vars(y)) // inherits; queued behind q
 	require.ErrorIs(t, waitToRead(t, e, x), boom)
