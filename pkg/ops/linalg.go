@@ -298,6 +298,9 @@ func inferMatmul(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
 }
 
 func matmulKernel(in, out []*ndarray.NDArray, _ Attrs) error {
+	if gemm2D(in[0], in[1], out[0], false, false) {
+		return nil
+	}
 	newAxis := ndarray.KeyItem{Kind: ndarray.KeyNewAxis}
 	all := ndarray.KeyItem{Kind: ndarray.KeySlice}
 	ellipsis := ndarray.KeyItem{Kind: ndarray.KeyEllipsis}
