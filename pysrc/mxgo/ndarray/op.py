@@ -185,11 +185,7 @@ def _make(info):
 
     op_id = info["id"]
 
-    def call(arrays, values, out, tried=False):
-        if not values and not tried:  # what invoke would do, without its checks
-            result = fastpath.invoke(op_id, tuple(arrays), out, "")
-            if result is not NotImplemented:
-                return out if result is None else result
+    def call(arrays, values, out):  # what C declined, or a call with parameters
         if scalar_op and len(arrays) == 2 and (is_scalar(arrays[0]) or is_scalar(arrays[1])):
             reverse = is_scalar(arrays[0])
             if reverse and is_scalar(arrays[1]):
@@ -223,9 +219,9 @@ _NG = object()
 def _compile(name, inputs, variadic, params, call, op_id=None):
     """The function mx.nd.<name>, compiled from source so that CPython binds its arguments
     (inspect.Signature.bind cost more than the operator); it hands them to call(arrays,
-    params given, out[, tried]). With op_id, a call that gives no parameter first tries C
-    (fastpath.invoke) itself, and hands call only what C returned NotImplemented for
-    (tried=True): one Python frame per small operator call instead of two."""
+    params given, out). With op_id, a call that gives no parameter first tries C
+    (fastpath.invoke) itself, and hands call only what C returned NotImplemented for: one
+    Python frame per small operator call instead of two."""
     names = [i.strip("*?") for i in inputs]
     for n in [name] + names + params:
         assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG", "_invoke", "_NI", "_r"), n
@@ -245,7 +241,7 @@ def _compile(name, inputs, variadic, params, call, op_id=None):
         fast = ["_r = _invoke(%d, %s, out, '')" % (op_id, operands),
                 "if _r is None:", "    return out",
                 "if _r is not _NI:", "    return _r",
-                "return _call(%s, {}, out, True)" % arrays]
+                "return _call(%s, {}, out)" % arrays]
         if params:
             body = ["    if %s:" % " and ".join("%s is _NG" % p for p in params)] + ["        " + line for line in fast] + body
         else:
