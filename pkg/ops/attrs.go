@@ -239,3 +239,30 @@ func sortInts(x []int) {
 		}
 	}
 }
+
+// parseOptInts parses "None,1,-2" (an optints parameter; "" and "()" are the empty
+// tuple, "()" being the form a default takes, since a default of "" means required).
+func parseOptInts(v string) ([]OptInt, error) {
+	if v == "" || v == "()" {
+		return []OptInt{}, nil
+	}
+	parts := strings.Split(v, ",") // any number: split_v2's indices are not axes
+	out := make([]OptInt, len(parts))
+	for i, p := range parts {
+		if p == "None" {
+			continue
+		}
+		x, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = OptInt{V: x, Set: true}
+	}
+	return out, nil
+}
+
+// OptInt is one entry of an optints parameter: an int, or None when !Set.
+type OptInt struct {
+	V   int
+	Set bool
+}

@@ -130,3 +130,44 @@ func transfer(d, s ndarray.DType) func(dst, src unsafe.Pointer) {
 	load, store := sio.loadC, dio.storeC
 	return func(dst, src unsafe.Pointer) { store(dst, load(src)) }
 }
+
+// indexValues reads idx in C order as float64 (exact for integers below 2**53, far past
+// any axis length).
+func indexValues(idx *ndarray.NDArray) []float64 {
+	if idx.Contiguous() { // the common index arrays, without a call per element
+		switch n := idx.Size(); idx.DType() {
+		case ndarray.Float32:
+			return asFloats(unsafe.Slice((*float32)(idx.Data()), n))
+		case ndarray.Float64:
+			return asFloats(unsafe.Slice((*float64)(idx.Data()), n))
+		case ndarray.Int64:
+			return asFloats(unsafe.Slice((*int64)(idx.Data()), n))
+		case ndarray.Int32:
+			return asFloats(unsafe.Slice((*int32)(idx.Data()), n))
+		}
+	}
+	io := ioTable[idx.DType()]
+	isUint := idx.DType().Kind() == ndarray.KindUint
+	size := idx.DType().Size()
+	base := idx.Storage().Ptr()
+	out := make([]float64, 0, idx.Size())
+	ndarray.Rows(idx.Shape(), operands(idx), func(offs []int, n int, steps []int) {
+		for i := 0; i < n; i++ {
+			p := unsafe.Add(base, (offs[0]+i*steps[0])*size)
+			if isUint {
+				out = append(out, float64(io.loadI(p)))
+			} else {
+				out = append(out, real(io.loadC(p)))
+			}
+		}
+	})
+	return out
+}
+
+func asFloats[T float32 | float64 | int32 | int64](v []T) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}

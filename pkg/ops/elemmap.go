@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -228,4 +229,59 @@ func scalarLoad(dt ndarray.DType, s Scalar) complex128 {
 	var buf [2]uint64
 	s.store(dt, unsafe.Pointer(&buf[0]))
 	return ioTable[dt].loadC(unsafe.Pointer(&buf[0]))
+}
+
+// intViaFloat sets out[i] = f(in[i]) for integer arrays of one dtype, computed in
+// float64 and converted back as C does (MXNet's kernels): intViaFloat2 (math_binary.go)
+// with the input twice.
+func intViaFloat(out, in *ndarray.NDArray, f func(float64) float64) {
+	intViaFloat2(out, in, in, func(x, _ float64) float64 { return f(x) })
+}
+
+// intViaFloat2 sets out[i] = f(a[i], b[i]) for integer arrays of one dtype, computed in
+// float64 and converted back as C does (MXNet's kernels; see cToInt).
+func intViaFloat2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
+	switch a.DType() {
+	case ndarray.Int8:
+		map2(out, a, b, func(x, y int8) int8 { return cToInt[int8](f(float64(x), float64(y))) })
+	case ndarray.Int16:
+		map2(out, a, b, func(x, y int16) int16 { return cToInt[int16](f(float64(x), float64(y))) })
+	case ndarray.Int32:
+		map2(out, a, b, func(x, y int32) int32 { return cToInt[int32](f(float64(x), float64(y))) })
+	case ndarray.Int64:
+		map2(out, a, b, func(x, y int64) int64 { return cToInt[int64](f(float64(x), float64(y))) })
+	case ndarray.Uint8:
+		map2(out, a, b, func(x, y uint8) uint8 { return cToInt[uint8](f(float64(x), float64(y))) })
+	case ndarray.Uint16:
+		map2(out, a, b, func(x, y uint16) uint16 { return cToInt[uint16](f(float64(x), float64(y))) })
+	case ndarray.Uint32:
+		map2(out, a, b, func(x, y uint32) uint32 { return cToInt[uint32](f(float64(x), float64(y))) })
+	case ndarray.Uint64:
+		map2(out, a, b, func(x, y uint64) uint64 { return cToInt[uint64](f(float64(x), float64(y))) })
+	}
+}
+
+// cToInt converts v to T as C compiled for x86-64 does: types narrower than 32 bits and
+// int32 through a 32-bit truncation (CVTTSD2SI), uint32 and int64 through a 64-bit one,
+// keeping the low bits; NaN and out-of-range values give the "integer indefinite" (the
+// minimum of the 32- or 64-bit integer), so arccos(int8 2) is 0 and arccos(int32 2) is
+// INT32_MIN, as in MXNet. uint64 (which MXNet lacks) converts as NumPy's casts do.
+func cToInt[T intElem](v float64) T {
+	var zero T
+	signed := ^zero < 0
+	switch size := unsafe.Sizeof(zero); {
+	case size < 4 || (size == 4 && signed):
+		i := int32(math.MinInt32)
+		if v > -(1<<31)-1 && v < 1<<31 {
+			i = int32(v)
+		}
+		return T(i)
+	case size == 4 || signed:
+		i := int64(math.MinInt64)
+		if v >= -(1<<63) && v < 1<<63 {
+			i = int64(v)
+		}
+		return T(i)
+	}
+	return T(floatToInt(v))
 }

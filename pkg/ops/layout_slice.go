@@ -1,9 +1,6 @@
 package ops
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
@@ -12,33 +9,6 @@ import (
 // size_array and _split_part (one output of split, SliceChannel and split_v2: the Python
 // wrappers call it once per output, so every output is an ordinary one-output operator).
 // Each result is a copy read through a strided view of the input.
-
-// OptInt is one entry of an optints parameter: an int, or None when !Set.
-type OptInt struct {
-	V   int
-	Set bool
-}
-
-// parseOptInts parses "None,1,-2" (an optints parameter; "" and "()" are the empty
-// tuple, "()" being the form a default takes, since a default of "" means required).
-func parseOptInts(v string) ([]OptInt, error) {
-	if v == "" || v == "()" {
-		return []OptInt{}, nil
-	}
-	parts := strings.Split(v, ",") // any number: split_v2's indices are not axes
-	out := make([]OptInt, len(parts))
-	for i, p := range parts {
-		if p == "None" {
-			continue
-		}
-		x, err := strconv.Atoi(p)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = OptInt{V: x, Set: true}
-	}
-	return out, nil
-}
 
 // OptInts returns an optints parameter.
 func (a Attrs) OptInts(name string) []OptInt { return a[name].([]OptInt) }

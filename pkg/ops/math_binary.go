@@ -236,26 +236,3 @@ func logical16(op logicOp, out, a, b *ndarray.NDArray, one uint16) {
 		return 0
 	})
 }
-
-// intViaFloat2 sets out[i] = f(a[i], b[i]) for integer arrays of one dtype, computed in
-// float64 and converted back as C does (MXNet's kernels; see cToInt).
-func intViaFloat2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
-	switch a.DType() {
-	case ndarray.Int8:
-		map2(out, a, b, func(x, y int8) int8 { return cToInt[int8](f(float64(x), float64(y))) })
-	case ndarray.Int16:
-		map2(out, a, b, func(x, y int16) int16 { return cToInt[int16](f(float64(x), float64(y))) })
-	case ndarray.Int32:
-		map2(out, a, b, func(x, y int32) int32 { return cToInt[int32](f(float64(x), float64(y))) })
-	case ndarray.Int64:
-		map2(out, a, b, func(x, y int64) int64 { return cToInt[int64](f(float64(x), float64(y))) })
-	case ndarray.Uint8:
-		map2(out, a, b, func(x, y uint8) uint8 { return cToInt[uint8](f(float64(x), float64(y))) })
-	case ndarray.Uint16:
-		map2(out, a, b, func(x, y uint16) uint16 { return cToInt[uint16](f(float64(x), float64(y))) })
-	case ndarray.Uint32:
-		map2(out, a, b, func(x, y uint32) uint32 { return cToInt[uint32](f(float64(x), float64(y))) })
-	case ndarray.Uint64:
-		map2(out, a, b, func(x, y uint64) uint64 { return cToInt[uint64](f(float64(x), float64(y))) })
-	}
-}

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -152,38 +151,6 @@ func (d *mxUnaryDef) run(out, in *ndarray.NDArray, at Attrs) error {
 		intViaFloat(out, in, d.fn(at, dt))
 	}
 	return nil
-}
-
-// intViaFloat sets out[i] = f(in[i]) for integer arrays of one dtype, computed in
-// float64 and converted back as C does (MXNet's kernels): intViaFloat2 (math_binary.go)
-// with the input twice.
-func intViaFloat(out, in *ndarray.NDArray, f func(float64) float64) {
-	intViaFloat2(out, in, in, func(x, _ float64) float64 { return f(x) })
-}
-
-// cToInt converts v to T as C compiled for x86-64 does: types narrower than 32 bits and
-// int32 through a 32-bit truncation (CVTTSD2SI), uint32 and int64 through a 64-bit one,
-// keeping the low bits; NaN and out-of-range values give the "integer indefinite" (the
-// minimum of the 32- or 64-bit integer), so arccos(int8 2) is 0 and arccos(int32 2) is
-// INT32_MIN, as in MXNet. uint64 (which MXNet lacks) converts as NumPy's casts do.
-func cToInt[T intElem](v float64) T {
-	var zero T
-	signed := ^zero < 0
-	switch size := unsafe.Sizeof(zero); {
-	case size < 4 || (size == 4 && signed):
-		i := int32(math.MinInt32)
-		if v > -(1<<31)-1 && v < 1<<31 {
-			i = int32(v)
-		}
-		return T(i)
-	case size == 4 || signed:
-		i := int64(math.MinInt64)
-		if v >= -(1<<63) && v < 1<<63 {
-			i = int64(v)
-		}
-		return T(i)
-	}
-	return T(floatToInt(v))
 }
 
 // lgammaAbs is log|gamma(x)| (+inf at 0, the negative integers and -inf, as C's lgamma).

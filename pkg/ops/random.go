@@ -1,27 +1,8 @@
 package ops
 
 import (
-	"math/rand/v2"
-	"sync"
-	"unsafe"
-
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
-
-// One seeded generator for the process, as MXNet's mx.random.seed sets one global state.
-// Each random operation draws its own seed from it when it is pushed, so results depend
-// on the order of calls, not on the order the engine happens to run them in.
-var (
-	rngMu sync.Mutex
-	rng   = rand.New(rand.NewPCG(0x6d78676f, 0x5eed))
-)
-
-// Seed resets the generator so that later random fills repeat.
-func Seed(seed uint64) {
-	rngMu.Lock()
-	rng = rand.New(rand.NewPCG(seed, 0x5eed))
-	rngMu.Unlock()
-}
 
 // Uniform fills a with samples from [low, high) (on the engine).
 func Uniform(a *ndarray.NDArray, low, high float64) error {
@@ -35,44 +16,4 @@ func Normal(a *ndarray.NDArray, loc, scale float64) error {
 
 func randomAttrs(a *ndarray.NDArray, na string, va float64, nb string, vb float64) Attrs {
 	return Attrs{na: va, nb: vb, "shape": a.Shape(), "dtype": a.DType()}
-}
-
-// drawSeed takes the next seed pair from the process generator.
-func drawSeed() [2]uint64 {
-	rngMu.Lock()
-	defer rngMu.Unlock()
-	return [2]uint64{rng.Uint64(), rng.Uint64()}
-}
-
-// fillSampled writes samples into a in C order (sequentially: the stream is ordered).
-func fillSampled(a *ndarray.NDArray, r *rand.Rand, sample func(*rand.Rand) float64) {
-	fillInOrder(a, func() float64 { return sample(r) })
-}
-
-// fillInOrder stores next()'s values into a, element by element in C order.
-func fillInOrder(a *ndarray.NDArray, next func() float64) {
-	if a.Contiguous() { // the usual result: typed stores, without a complex128 per element
-		switch n := a.Size(); a.DType() {
-		case ndarray.Float32:
-			v := unsafe.Slice((*float32)(a.Data()), n)
-			for i := range v {
-				v[i] = float32(next())
-			}
-			return
-		case ndarray.Float64:
-			v := unsafe.Slice((*float64)(a.Data()), n)
-			for i := range v {
-				v[i] = next()
-			}
-			return
-		}
-	}
-	store := ioTable[a.DType()].storeC
-	size := a.DType().Size()
-	base := a.Storage().Ptr()
-	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
-		for i := 0; i < n; i++ {
-			store(unsafe.Add(base, (offs[0]+i*steps[0])*size), complex(next(), 0))
-		}
-	})
 }

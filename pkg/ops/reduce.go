@@ -345,8 +345,8 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 		// load's buffer, made on first use: a contiguous sum never needs it, and making
 		// it (up to 8 KB, zeroed) was most of a small sum's cost.
 		var buf []A
-		ops := []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}
-		ndarray.Rows(shape, ops, func(offs []int, n int, st []int) {
+		opnds := []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}
+		ndarray.Rows(shape, opnds, func(offs []int, n int, st []int) {
 			if st[0] == 1 && st[1] == 0 && rowSum != nil {
 				rowSum(acc, offs[1], unsafe.Add(base, offs[0]*esize), n)
 				return

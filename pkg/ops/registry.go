@@ -244,3 +244,17 @@ func sameLayout(x, y *ndarray.NDArray) bool {
 func (op *Op) String() string {
 	return fmt.Sprintf("%s(%v, %v)", op.Name, op.Inputs, op.Params)
 }
+
+// withOpName puts an operator's name in front of an error's message, keeping its kind.
+func withOpName(name string, err error) error {
+	return mxerr.New(mxerr.KindOf(err), "%s: %s", name, err.Error())
+}
+
+// registerAs registers op under each name (MXNet's aliases: flatten and Flatten, ...).
+func registerAs(op *Op, names ...string) {
+	for _, n := range names {
+		o := *op
+		o.Name = n
+		Register(&o)
+	}
+}

@@ -122,21 +122,3 @@ func MXNetShape(src, spec []int, reverse bool) ([]int, error) {
 	}
 	return out, nil
 }
-
-// viaTemp runs kernel into out, or, when out's dtype is not dt (what the kernel writes),
-// into a temporary array of dtype dt cast into out afterwards: MXNet's comparisons and
-// reductions give the input's dtype where the kernels compute in bool, int64 or float64.
-func viaTemp(out *ndarray.NDArray, dt ndarray.DType, kernel func(o *ndarray.NDArray) error) error {
-	if out.DType() == dt {
-		return kernel(out)
-	}
-	tmp, err := ndarray.Empty(dt, out.Shape(), out.Device())
-	if err != nil {
-		return err
-	}
-	defer tmp.Release()
-	if err := kernel(tmp); err != nil {
-		return err
-	}
-	return copyCast(out, tmp)
-}

@@ -1,8 +1,6 @@
 package ops
 
 import (
-	"strconv"
-
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
@@ -124,11 +122,6 @@ func init() {
 	})
 }
 
-// withOpName puts an operator's name in front of an error's message, keeping its kind.
-func withOpName(name string, err error) error {
-	return mxerr.New(mxerr.KindOf(err), "%s: %s", name, err.Error())
-}
-
 // joinAxis resolves a possibly negative axis of an ndim-dimensional array.
 func joinAxis(name string, axis, ndim int) (int, error) {
 	a := axis
@@ -245,19 +238,4 @@ func reshapeInto(dst, src *ndarray.NDArray) error {
 	defer v.Release()
 	ndarray.MoveElems(dst, v)
 	return nil
-}
-
-// fmtShape formats a shape the way NumPy prints it: (2, 3), (4,), ().
-func fmtShape(s []int) string {
-	out := "("
-	for i, d := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += strconv.Itoa(d)
-	}
-	if len(s) == 1 {
-		out += ","
-	}
-	return out + ")"
 }

@@ -134,15 +134,6 @@ func init() {
 	})
 }
 
-// registerAs registers op under each name (MXNet's aliases: flatten and Flatten, ...).
-func registerAs(op *Op, names ...string) {
-	for _, n := range names {
-		o := *op
-		o.Name = n
-		Register(&o)
-	}
-}
-
 // reshapeKernel copies the input's elements in C order into the output (another shape).
 func reshapeKernel(in, out []*ndarray.NDArray, _ Attrs) error { return reshapeInto(out[0], in[0]) }
 

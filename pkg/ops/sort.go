@@ -2,7 +2,6 @@ package ops
 
 import (
 	"slices"
-	"strings"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -105,14 +104,6 @@ func sortKernel(name string) func(in, out []*ndarray.NDArray, at Attrs) error {
 	return func(in, out []*ndarray.NDArray, at Attrs) error {
 		return runSort(name, in[0], out[0], at, sortRet(name, at))
 	}
-}
-
-func dtypeNames(dts []ndarray.DType) string {
-	names := make([]string, len(dts))
-	for i, d := range dts {
-		names[i] = d.String()
-	}
-	return strings.Join(names, ", ")
 }
 
 // sortSpec is a checked sort, argsort or topk call.

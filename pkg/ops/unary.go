@@ -10,7 +10,7 @@ import (
 // unaryKind is how a unary operator treats dtypes: the first five keep the input's dtype
 // (with an integer kernel of their own); floatFn is a floating-point function, which
 // keeps integer dtypes too, as MXNet 1.x does: the element is computed in float64 and
-// converted back as C does (math_unary.go's intViaFloat), so exp(int32 20) is 485165195
+// converted back as C does (ops.IntViaFloat), so exp(int32 20) is 485165195
 // and sqrt(int32 2) is 1. MXNet has no bool kernel; mxgo gives NumPy's float16.
 type unaryKind int
 
@@ -21,16 +21,6 @@ const (
 	uSquare
 	uRelu
 	floatFn
-)
-
-// The dtype sets of the elementwise operators, spelled out so the registry lists them.
-var (
-	allDTypes         = ndarray.DTypes()
-	numericDTypes     = dtypesExcept(ndarray.Bool)
-	realDTypes        = dtypesExcept(ndarray.Complex64, ndarray.Complex128)
-	realNumericDTypes = dtypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)
-	floatDTypes       = []ndarray.DType{ndarray.Float16, ndarray.Bfloat16, ndarray.Float32, ndarray.Float64}
-	f32f64DTypes      = []ndarray.DType{ndarray.Float32, ndarray.Float64} // MXNet's LAPACK and CPU layers
 )
 
 type unaryDef struct {
@@ -60,29 +50,6 @@ var unaryDefs = []unaryDef{
 	{"cos", "Cosine, elementwise (radians).", floatFn, allDTypes, math.Cos, cmplx.Cos, nil},
 	{"tanh", "Hyperbolic tangent, elementwise.", floatFn, allDTypes, math.Tanh, cmplx.Tanh, tanh32Rows},
 	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", floatFn, realDTypes, sigmoid, nil, sigmoid32Rows},
-}
-
-const floatFnDoc = "\n\nEvery dtype is kept, as in MXNet: integers compute in float64 and convert back as C casts do " +
-	"(NaN and out-of-range values give the integer minimum); bool arrays give float16 (MXNet has no bool kernel)."
-
-func init() {
-	for i := range unaryDefs {
-		d := &unaryDefs[i]
-		doc := d.doc
-		if d.kind == floatFn {
-			doc += floatFnDoc
-		}
-		Register(&Op{
-			Name: d.name, Doc: doc, Category: Elementwise, Inputs: []string{"data"}, DTypes: d.dtypes, InPlace: true,
-			Infer: func(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
-				return in[0].Shape(), d.resultDType(in[0].DType()), nil
-			},
-			Kernel: func(in, out []*ndarray.NDArray, _ Attrs) error {
-				d.run(out[0], in[0])
-				return nil
-			},
-		})
-	}
 }
 
 // resultDType is the output dtype for an input of dtype dt.
