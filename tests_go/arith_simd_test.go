@@ -13,9 +13,10 @@ import (
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/elemwise"
 )
 
-// The AVX2 rows of float32 and float64 + - * / (pkg/ops/arith_avx2.c) against arith.go's
+// The AVX2 rows of float32 and float64 + - * / (internal/simd/arith_avx2.c) against arith.go's
 // Go loops, bit for bit, NaN payloads included: every op, array and scalar forms (the
 // scalar one reversed too), lengths 0..300 and some long ones, starts aligned to 32
 // bytes and not, in place and not. Rows shorter than the C kernels' minimum run in Go
@@ -96,7 +97,7 @@ func simdValues[T simdFloat](rng *rand.Rand, n int) []T {
 // ("reversed"), with o, x and y starting at offsets into their buffers, and o the
 // same slice as x or y where alias says so.
 type simdCase[T simdFloat] struct {
-	op               ops.BinaryOp
+	op               elemwise.BinaryOp
 	form, alias      string
 	n                int
 	oOff, xOff, yOff int
@@ -130,11 +131,11 @@ func (k simdCase[T]) run() []T {
 	}
 	switch k.form {
 	case "array":
-		ops.ArithRow(k.op, o, x, y)
+		elemwise.ArithRow(k.op, o, x, y)
 	case "scalar":
-		ops.ArithScalarRow(k.op, o, x, k.c, false)
+		elemwise.ArithScalarRow(k.op, o, x, k.c, false)
 	default:
-		ops.ArithScalarRow(k.op, o, x, k.c, true)
+		elemwise.ArithScalarRow(k.op, o, x, k.c, true)
 	}
 	return o
 }
@@ -162,7 +163,7 @@ func checkSIMDCase[T simdFloat](t *testing.T, k simdCase[T]) {
 	}
 }
 
-var simdOps = []ops.BinaryOp{ops.Add, ops.Sub, ops.Mul, ops.Div}
+var simdOps = []elemwise.BinaryOp{elemwise.Add, elemwise.Sub, elemwise.Mul, elemwise.Div}
 
 // testSIMDRows runs every case for T.
 func testSIMDRows[T simdFloat](t *testing.T) {
@@ -222,13 +223,13 @@ func TestArithSIMDNaNPayloads(t *testing.T) {
 		withArithSIMD(t, simd, func() {
 			for _, op := range simdOps {
 				o := make([]float32, n)
-				ops.ArithRow(op, o, x, y)
+				elemwise.ArithRow(op, o, x, y)
 				require.Equal(t, math.Float32bits(xNaN), math.Float32bits(o[n-1]), "op %d array (C %v)", op, simd && on)
-				ops.ArithScalarRow(op, o, x, cNaN, false)
+				elemwise.ArithScalarRow(op, o, x, cNaN, false)
 				require.Equal(t, math.Float32bits(xNaN), math.Float32bits(o[0]), "op %d scalar (C %v)", op, simd && on)
-				ops.ArithScalarRow(op, o, x, cNaN, true)
+				elemwise.ArithScalarRow(op, o, x, cNaN, true)
 				want := cNaN
-				if op == ops.Add || op == ops.Mul {
+				if op == elemwise.Add || op == elemwise.Mul {
 					want = xNaN
 				}
 				require.Equal(t, math.Float32bits(want), math.Float32bits(o[n/2]), "op %d reversed (C %v)", op, simd && on)
@@ -252,16 +253,16 @@ func TestArithSIMDOperators(t *testing.T) {
 					withArithSIMD(t, simd, func() {
 						a, b := fromValues(t, dt, xv), fromValues(t, dt, yv)
 						out := empty(t, dt, n)
-						require.NoError(t, ops.Binary(op, out, a, b))
+						require.NoError(t, elemwise.Binary(op, out, a, b))
 						res = append(res, simdArrayBits(t, out))
-						require.NoError(t, ops.BinaryScalar(op, out, a, floatScalar(yv[0]), true))
+						require.NoError(t, elemwise.BinaryScalar(op, out, a, floatScalar(yv[0]), true))
 						res = append(res, simdArrayBits(t, out))
 						col := fromValues(t, dt, yv[:3], 3, 1) // rows of a (3, n/3) against one value each
 						a2 := fromValues(t, dt, xv[:n/3*3], 3, n/3)
 						out2 := empty(t, dt, 3, n/3)
-						require.NoError(t, ops.Binary(op, out2, col, a2))
+						require.NoError(t, elemwise.Binary(op, out2, col, a2))
 						res = append(res, simdArrayBits(t, out2))
-						require.NoError(t, ops.Binary(op, a, a, b)) // in place
+						require.NoError(t, elemwise.Binary(op, a, a, b)) // in place
 						res = append(res, simdArrayBits(t, a))
 					})
 					return res
@@ -312,7 +313,7 @@ func BenchmarkArithSIMD(b *testing.B) {
 					require.NoError(b, ops.Arange(y, 0.5, 2))
 					require.NoError(b, ops.WaitAll())
 					for b.Loop() {
-						if err := ops.Binary(ops.Add, out, x, y); err != nil {
+						if err := elemwise.Binary(elemwise.Add, out, x, y); err != nil {
 							b.Fatal(err)
 						}
 						if err := ops.WaitToRead(out); err != nil {
@@ -347,10 +348,10 @@ func BenchmarkArithRowSIMD(b *testing.B) {
 				x32[i], y32[i], x64[i], y64[i] = float32(i), 0.5, float64(i), 0.5
 			}
 			b.Run(fmt.Sprintf("f32/n=%d/%s", n, path), func(b *testing.B) {
-				bench(b, n, path, func() { ops.ArithRow(ops.Add, o32, x32, y32) })
+				bench(b, n, path, func() { elemwise.ArithRow(elemwise.Add, o32, x32, y32) })
 			})
 			b.Run(fmt.Sprintf("f64/n=%d/%s", n, path), func(b *testing.B) {
-				bench(b, n, path, func() { ops.ArithRow(ops.Add, o64, x64, y64) })
+				bench(b, n, path, func() { elemwise.ArithRow(elemwise.Add, o64, x64, y64) })
 			})
 		}
 	}

@@ -10,24 +10,25 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/elemwise"
 )
 
 var arithDTypes = []ndarray.DType{ndarray.Int32, ndarray.Float32, ndarray.Float64, ndarray.Complex64, ndarray.Float16}
 
 var binaryOps = []struct {
 	name string
-	op   ops.BinaryOp
-}{{"add", ops.Add}, {"subtract", ops.Sub}, {"multiply", ops.Mul}, {"divide", ops.Div}}
+	op   elemwise.BinaryOp
+}{{"add", elemwise.Add}, {"subtract", elemwise.Sub}, {"multiply", elemwise.Mul}, {"divide", elemwise.Div}}
 
 // refBinary computes x op y in float64; integer division truncates toward zero (C and
 // MXNet semantics) and integer division by zero gives 0 (NumPy's result).
-func refBinary(op ops.BinaryOp, x, y float64, integral bool) float64 {
+func refBinary(op elemwise.BinaryOp, x, y float64, integral bool) float64 {
 	switch op {
-	case ops.Add:
+	case elemwise.Add:
 		return x + y
-	case ops.Sub:
+	case elemwise.Sub:
 		return x - y
-	case ops.Mul:
+	case elemwise.Mul:
 		return x * y
 	}
 	if integral {
@@ -39,7 +40,7 @@ func refBinary(op ops.BinaryOp, x, y float64, integral bool) float64 {
 	return x / y
 }
 
-func refBinaryAll(op ops.BinaryOp, xs, ys []float64, integral bool) []float64 {
+func refBinaryAll(op elemwise.BinaryOp, xs, ys []float64, integral bool) []float64 {
 	out := make([]float64, len(xs))
 	for i := range xs {
 		out[i] = refBinary(op, xs[i], ys[i], integral)
@@ -76,7 +77,7 @@ func TestBinary(t *testing.T) {
 		for _, c := range binaryOps {
 			a, b := fromValues(t, dt, arithX), fromValues(t, dt, arithY)
 			out := empty(t, dt, len(arithX))
-			require.NoError(t, ops.Binary(c.op, out, a, b))
+			require.NoError(t, elemwise.Binary(c.op, out, a, b))
 			assert.Equal(t, refBinaryAll(c.op, arithX, arithY, isIntegral(dt)), decode(out), "%s %s", dt, c.name)
 			assert.Equal(t, arithX, decode(a), "inputs unchanged")
 		}
@@ -91,7 +92,7 @@ func TestBinaryScalar(t *testing.T) {
 			for _, reverse := range []bool{false, true} {
 				a := fromValues(t, dt, arithX)
 				out := empty(t, dt, len(arithX))
-				require.NoError(t, ops.BinaryScalar(c.op, out, a, intScalar(s), reverse))
+				require.NoError(t, elemwise.BinaryScalar(c.op, out, a, intScalar(s), reverse))
 				want := make([]float64, len(arithX))
 				for i, x := range arithX {
 					if reverse {
@@ -113,13 +114,13 @@ func TestScalarConvertsToArrayDType(t *testing.T) {
 	checkLeaks(t)
 	a := fromValues(t, ndarray.Int32, []float64{1, -1})
 	out := empty(t, ndarray.Int32, 2)
-	require.NoError(t, ops.BinaryScalar(ops.Add, out, a, floatScalar(2.9), false))
+	require.NoError(t, elemwise.BinaryScalar(elemwise.Add, out, a, floatScalar(2.9), false))
 	assert.Equal(t, []float64{3, 1}, decode(out), "2.9 becomes int32 2 first, as in MXNet")
 	u := fromValues(t, ndarray.Uint8, []float64{10, 200})
 	uo := empty(t, ndarray.Uint8, 2)
-	require.NoError(t, ops.BinaryScalar(ops.Add, uo, u, intScalar(-1), false))
+	require.NoError(t, elemwise.BinaryScalar(elemwise.Add, uo, u, intScalar(-1), false))
 	assert.Equal(t, []float64{9, 199}, decode(uo), "-1 wraps to 255; uint8 addition wraps")
-	require.NoError(t, ops.BinaryScalar(ops.Mul, uo, u, intScalar(2), false))
+	require.NoError(t, elemwise.BinaryScalar(elemwise.Mul, uo, u, intScalar(2), false))
 	assert.Equal(t, []float64{20, 144}, decode(uo))
 }
 
@@ -128,11 +129,11 @@ func TestComplexArithmetic(t *testing.T) {
 	a, b, out := empty(t, ndarray.Complex64, 2), empty(t, ndarray.Complex64, 2), empty(t, ndarray.Complex64, 2)
 	rawSet(a, []complex64{1 + 2i, 4})
 	rawSet(b, []complex64{3 - 1i, 2i})
-	require.NoError(t, ops.Binary(ops.Mul, out, a, b))
+	require.NoError(t, elemwise.Binary(elemwise.Mul, out, a, b))
 	assert.Equal(t, []complex64{5 + 5i, 8i}, rawValues[complex64](out))
-	require.NoError(t, ops.Binary(ops.Div, out, a, b))
+	require.NoError(t, elemwise.Binary(elemwise.Div, out, a, b))
 	assert.Equal(t, []complex64{0.1 + 0.7i, -2i}, rawValues[complex64](out))
-	require.NoError(t, ops.BinaryScalar(ops.Sub, out, a, ops.Scalar{Value: 1i}, true))
+	require.NoError(t, elemwise.BinaryScalar(elemwise.Sub, out, a, ops.Scalar{Value: 1i}, true))
 	assert.Equal(t, []complex64{-1 - 1i, -4 + 1i}, rawValues[complex64](out))
 }
 
@@ -142,24 +143,24 @@ func TestIntegerDivideByZero(t *testing.T) {
 		a := fromValues(t, dt, []float64{5, 0, 7})
 		zero := fromValues(t, dt, []float64{0, 0, 0})
 		out := empty(t, dt, 3)
-		require.NoError(t, ops.Binary(ops.Div, out, a, zero))
+		require.NoError(t, elemwise.Binary(elemwise.Div, out, a, zero))
 		assert.Equal(t, []float64{0, 0, 0}, decode(out), "%s a/0", dt)
-		require.NoError(t, ops.BinaryScalar(ops.Div, out, a, intScalar(0), false))
+		require.NoError(t, elemwise.BinaryScalar(elemwise.Div, out, a, intScalar(0), false))
 		assert.Equal(t, []float64{0, 0, 0}, decode(out), "%s a/0 scalar", dt)
-		require.NoError(t, ops.BinaryScalar(ops.Div, out, zero, intScalar(9), true))
+		require.NoError(t, elemwise.BinaryScalar(elemwise.Div, out, zero, intScalar(9), true))
 		assert.Equal(t, []float64{0, 0, 0}, decode(out), "%s 9/a", dt)
 	}
 	// Floats follow IEEE.
 	f := fromValues(t, ndarray.Float32, []float64{1, -1, 0})
 	fo := empty(t, ndarray.Float32, 3)
-	require.NoError(t, ops.BinaryScalar(ops.Div, fo, f, floatScalar(0), false))
+	require.NoError(t, elemwise.BinaryScalar(elemwise.Div, fo, f, floatScalar(0), false))
 	got := decode(fo)
 	assert.Equal(t, []float64{math.Inf(1), math.Inf(-1)}, got[:2])
 	assert.True(t, math.IsNaN(got[2]))
 	// The most negative integer divided by -1 wraps (no panic).
 	m := fromValues(t, ndarray.Int64, []float64{math.MinInt64})
 	mo := empty(t, ndarray.Int64, 1)
-	require.NoError(t, ops.BinaryScalar(ops.Div, mo, m, intScalar(-1), false))
+	require.NoError(t, elemwise.BinaryScalar(elemwise.Div, mo, m, intScalar(-1), false))
 	assert.Equal(t, []int64{math.MinInt64}, rawValues[int64](mo))
 }
 
@@ -167,14 +168,14 @@ func TestBinaryInPlace(t *testing.T) {
 	checkLeaks(t)
 	for _, dt := range arithDTypes {
 		a, b := fromValues(t, dt, arithX), fromValues(t, dt, arithY)
-		require.NoError(t, ops.Binary(ops.Sub, a, a, b)) // a -= b
-		assert.Equal(t, refBinaryAll(ops.Sub, arithX, arithY, false), decode(a), "%s a -= b", dt)
-		require.NoError(t, ops.Binary(ops.Add, b, a, b)) // b = a + b
+		require.NoError(t, elemwise.Binary(elemwise.Sub, a, a, b)) // a -= b
+		assert.Equal(t, refBinaryAll(elemwise.Sub, arithX, arithY, false), decode(a), "%s a -= b", dt)
+		require.NoError(t, elemwise.Binary(elemwise.Add, b, a, b)) // b = a + b
 		assert.Equal(t, arithX, decode(b), "%s b = a + b", dt)
-		require.NoError(t, ops.Binary(ops.Mul, b, b, b)) // b *= b
-		assert.Equal(t, refBinaryAll(ops.Mul, arithX, arithX, false), decode(b), "%s b *= b", dt)
-		require.NoError(t, ops.BinaryScalar(ops.Add, b, b, intScalar(1), true))
-		assert.Equal(t, refBinaryAll(ops.Add, refBinaryAll(ops.Mul, arithX, arithX, false), []float64{1, 1, 1, 1, 1}, false), decode(b))
+		require.NoError(t, elemwise.Binary(elemwise.Mul, b, b, b)) // b *= b
+		assert.Equal(t, refBinaryAll(elemwise.Mul, arithX, arithX, false), decode(b), "%s b *= b", dt)
+		require.NoError(t, elemwise.BinaryScalar(elemwise.Add, b, b, intScalar(1), true))
+		assert.Equal(t, refBinaryAll(elemwise.Add, refBinaryAll(elemwise.Mul, arithX, arithX, false), []float64{1, 1, 1, 1, 1}, false), decode(b))
 	}
 }
 
@@ -203,12 +204,12 @@ func TestBinaryOverlapping(t *testing.T) {
 				for i, off := range viewOffsets(out) {
 					wantX[off] = want[i]
 				}
-				require.NoError(t, ops.Binary(op.op, out, a, b))
+				require.NoError(t, elemwise.Binary(op.op, out, a, b))
 				assert.Equal(t, roundTo(t, dt, wantX), decode(x), "%s %s %s", dt, c.name, op.name)
 			}
 			x := fromValues(t, dt, shiftedSeq(n))
-			require.NoError(t, ops.BinaryScalar(ops.Sub, index(t, x, S(1, nil, nil)), index(t, x, S(nil, -1, nil)), intScalar(10), true))
-			want := append([]float64{1}, refBinaryAll(ops.Sub, []float64{10, 10, 10, 10, 10, 10, 10, 10}, shiftedSeq(n)[:n-1], false)...)
+			require.NoError(t, elemwise.BinaryScalar(elemwise.Sub, index(t, x, S(1, nil, nil)), index(t, x, S(nil, -1, nil)), intScalar(10), true))
+			want := append([]float64{1}, refBinaryAll(elemwise.Sub, []float64{10, 10, 10, 10, 10, 10, 10, 10}, shiftedSeq(n)[:n-1], false)...)
 			assert.Equal(t, want, decode(x), "%s x[1:] = 10 - x[:-1]", dt)
 		}
 	}
@@ -240,9 +241,9 @@ func TestBinaryStrided(t *testing.T) {
 		bt := transpose2(t, b)                            // (4, 3), strides (-1, 8)
 		out := index(t, z, ellipsis, I(1))                // (4, 3), strides (6, 2)
 		for _, op := range binaryOps {
-			require.NoError(t, ops.Binary(op.op, out, a, bt))
+			require.NoError(t, elemwise.Binary(op.op, out, a, bt))
 			want := refBinaryAll(op.op, decode(a), decode(bt), isIntegral(dt))
-			if op.op == ops.Div && !isIntegral(dt) {
+			if op.op == elemwise.Div && !isIntegral(dt) {
 				want = roundTo(t, dt, want)
 			}
 			assert.Equal(t, want, decode(out), "%s %s", dt, op.name)
@@ -271,14 +272,14 @@ func TestBinaryErrors(t *testing.T) {
 		kind     mxerr.Kind
 		fragment string
 	}{
-		{"a,b dtype", ops.Binary(ops.Add, f32, f32b, f64), mxerr.Type, "dtype mismatch"},
-		{"out dtype", ops.Binary(ops.Add, f64, f32, f32b), mxerr.Type, "out has dtype"},
-		{"b shape", ops.Binary(ops.Add, f32, f32b, f32long), mxerr.Value, "could not be broadcast"},
-		{"out shape", ops.Binary(ops.Add, f32long, f32, f32b), mxerr.Value, "out has shape"},
-		{"bool", ops.Binary(ops.Add, bools, bools, bools), mxerr.Type, "bool"},
-		{"bool scalar", ops.BinaryScalar(ops.Mul, bools, bools, intScalar(1), false), mxerr.Type, "bool"},
-		{"scalar out dtype", ops.BinaryScalar(ops.Add, f64, f32, intScalar(1), false), mxerr.Type, "out has dtype"},
-		{"scalar out shape", ops.BinaryScalar(ops.Add, f32long, f32, intScalar(1), false), mxerr.Value, "out has shape"},
+		{"a,b dtype", elemwise.Binary(elemwise.Add, f32, f32b, f64), mxerr.Type, "dtype mismatch"},
+		{"out dtype", elemwise.Binary(elemwise.Add, f64, f32, f32b), mxerr.Type, "out has dtype"},
+		{"b shape", elemwise.Binary(elemwise.Add, f32, f32b, f32long), mxerr.Value, "could not be broadcast"},
+		{"out shape", elemwise.Binary(elemwise.Add, f32long, f32, f32b), mxerr.Value, "out has shape"},
+		{"bool", elemwise.Binary(elemwise.Add, bools, bools, bools), mxerr.Type, "bool"},
+		{"bool scalar", elemwise.BinaryScalar(elemwise.Mul, bools, bools, intScalar(1), false), mxerr.Type, "bool"},
+		{"scalar out dtype", elemwise.BinaryScalar(elemwise.Add, f64, f32, intScalar(1), false), mxerr.Type, "out has dtype"},
+		{"scalar out shape", elemwise.BinaryScalar(elemwise.Add, f32long, f32, intScalar(1), false), mxerr.Value, "out has shape"},
 	}
 	for _, c := range cases {
 		requireKind(t, c.err, c.kind, c.fragment)

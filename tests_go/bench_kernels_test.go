@@ -60,7 +60,7 @@ func BenchmarkKernelsSigmoidF32(b *testing.B) { benchKernel(b, "sigmoid", 1) }
 func BenchmarkKernelsTanhF32(b *testing.B)    { benchKernel(b, "tanh", 1) }
 func BenchmarkKernelsAddF32(b *testing.B)     { benchKernel(b, "add", 2) }
 
-// The Go kernels of exp, sigmoid and tanh with the AVX2 ones off (pkg/ops/exp32.go),
+// The Go kernels of exp, sigmoid and tanh with the AVX2 ones off (pkg/ops/unary/exp32.go),
 // for comparison with the functions above on a CPU that has AVX2.
 func benchKernelGo(b *testing.B, name string) {
 	require.NoError(b, ops.WaitAll())

@@ -10,6 +10,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/random"
 )
 
 func TestFill(t *testing.T) {
@@ -89,7 +90,7 @@ func TestUniform(t *testing.T) {
 	const n = 200000
 	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64, ndarray.Float16, ndarray.Bfloat16} {
 		a := empty(t, dt, n)
-		require.NoError(t, ops.Uniform(a, -2, 3))
+		require.NoError(t, random.Uniform(a, -2, 3))
 		vals := decode(a)
 		hi := 3.0
 		half := dt == ndarray.Float16 || dt == ndarray.Bfloat16
@@ -102,7 +103,7 @@ func TestUniform(t *testing.T) {
 		assert.InDelta(t, 5/math.Sqrt(12), std, 0.05, dt.String())
 	}
 	degenerate := empty(t, ndarray.Float64, 10)
-	require.NoError(t, ops.Uniform(degenerate, 4, 4))
+	require.NoError(t, random.Uniform(degenerate, 4, 4))
 	for _, v := range decode(degenerate) {
 		assert.Equal(t, 4.0, v)
 	}
@@ -115,7 +116,7 @@ func TestNormal(t *testing.T) {
 		a := empty(t, dt, 400, n/400)
 		v := index(t, a, S(nil, nil, -1), S(nil, nil, 2)) // a strided view: half the samples
 		require.NoError(t, ops.Fill(a, floatScalar(math.NaN())))
-		require.NoError(t, ops.Normal(v, 1, 2))
+		require.NoError(t, random.Normal(v, 1, 2))
 		mean, std := meanStd(decode(v))
 		assert.InDelta(t, 1, mean, 0.05, dt.String())
 		assert.InDelta(t, 2, std, 0.05, dt.String())
@@ -139,9 +140,9 @@ func TestSeedReproducible(t *testing.T) {
 	sample := func(seed uint64) []float64 {
 		ops.Seed(seed)
 		a := empty(t, ndarray.Float64, 64)
-		require.NoError(t, ops.Uniform(a, 0, 1))
+		require.NoError(t, random.Uniform(a, 0, 1))
 		b := empty(t, ndarray.Float32, 64)
-		require.NoError(t, ops.Normal(b, 0, 1))
+		require.NoError(t, random.Normal(b, 0, 1))
 		return append(decode(a), decode(b)...)
 	}
 	first := sample(42)
@@ -152,12 +153,12 @@ func TestSeedReproducible(t *testing.T) {
 func TestRandomErrors(t *testing.T) {
 	checkLeaks(t)
 	f := empty(t, ndarray.Float32, 3)
-	requireKind(t, ops.Uniform(f, 1, 0), mxerr.Value, "high")
-	requireKind(t, ops.Normal(f, 0, -1), mxerr.Value, "scale")
+	requireKind(t, random.Uniform(f, 1, 0), mxerr.Value, "high")
+	requireKind(t, random.Normal(f, 0, -1), mxerr.Value, "scale")
 	for _, dt := range []ndarray.DType{ndarray.Int32, ndarray.Uint8, ndarray.Bool, ndarray.Complex64} {
-		requireKind(t, ops.Uniform(empty(t, dt, 2), 0, 1), mxerr.Type, "floating-point")
+		requireKind(t, random.Uniform(empty(t, dt, 2), 0, 1), mxerr.Type, "floating-point")
 	}
 	r := f.ReadOnly()
 	t.Cleanup(r.Release)
-	requireKind(t, ops.Normal(r, 0, 1), mxerr.Value, "read-only")
+	requireKind(t, random.Normal(r, 0, 1), mxerr.Value, "read-only")
 }

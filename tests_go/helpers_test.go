@@ -14,6 +14,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	_ "github.com/mxgo/mxgo/pkg/ops/all" // every operator family registered
 )
 
 // checkLeaks records the live storage count and asserts it is back there when the test

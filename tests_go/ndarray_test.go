@@ -12,6 +12,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/elemwise"
 )
 
 func TestEmpty(t *testing.T) {
@@ -158,7 +159,7 @@ func TestReadOnly(t *testing.T) {
 	requireKind(t, r.CheckWritable(), mxerr.Value, "read-only")
 	requireKind(t, ops.Fill(r, floatScalar(1)), mxerr.Value, "read-only")
 	requireKind(t, ops.Copy(r, a), mxerr.Value, "read-only")
-	requireKind(t, ops.BinaryScalar(ops.Add, r, a, floatScalar(1), false), mxerr.Value, "read-only")
+	requireKind(t, elemwise.BinaryScalar(elemwise.Add, r, a, floatScalar(1), false), mxerr.Value, "read-only")
 	v := index(t, r, S(1, nil, nil))
 	assert.False(t, v.Writable(), "views of read-only arrays are read-only")
 	assert.Equal(t, []float64{0, 1, 2}, values(t, r))

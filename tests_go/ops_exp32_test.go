@@ -15,7 +15,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// The float32 kernels of exp, sigmoid and tanh (pkg/ops/exp32.go) against float64
+// The float32 kernels of exp, sigmoid and tanh (pkg/ops/unary/exp32.go) against float64
 // math rounded to float32: accuracy over a sweep of all float32 bit patterns, special
 // values, and the same bits on every layout (contiguous, strided, broadcast, in place).
 // Each runs on both kernels: the AVX2 one in C (exp32_avx2.c), which takes rows of 32
@@ -59,7 +59,7 @@ var f32Ref = map[string]func(float64) float64{
 
 // f32MaxUlp is each operator's error bound, in ulp from float32 of its f32Ref, met by
 // every float32 input (checked exhaustively when the kernels were written). Sigmoid's
-// is 2: rounding e**-|x|, 1 + it and the quotient (pkg/ops/exp32.go) put some x in
+// is 2: rounding e**-|x|, 1 + it and the quotient (pkg/ops/unary/exp32.go) put some x in
 // [-16, -1] 2 ulp off.
 var f32MaxUlp = map[string]int64{"exp": 1, "sigmoid": 2, "tanh": 1}
 

@@ -13,7 +13,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// MXNet's linalg operators (pkg/ops/lapack*.go) checked by the identities their results
+// MXNet's linalg operators (pkg/ops/linalg/lapack*.go) checked by the identities their results
 // must satisfy (L L^T = A, A inv(A) = I, U^T diag(w) U = A, ...) against naive loops,
 // on contiguous and transposed inputs, in float32 and float64.
 

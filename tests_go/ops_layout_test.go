@@ -11,7 +11,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// The layout kernels (pkg/ops/layout_*.go) against index arithmetic done here, on every
+// The layout kernels (pkg/ops/layout) against index arithmetic done here, on every
 // dtype and on a contiguous and a strided input (shapeInputs: (3, 4, 2)).
 
 func TestLayoutOperatorsIndexArithmetic(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// The neural-network kernels (pkg/ops/nn_*.go) against direct loops written here:
+// The neural-network kernels (pkg/ops/nn) against direct loops written here:
 // Convolution (im2col + gemm, the 1x1 product, per-image and per-product parallelism),
 // FullyConnected and Pooling, on contiguous and strided inputs of float32 and float64.
 

@@ -14,7 +14,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// The samplers of pkg/ops/random_dist.go and random_int.go: sample moments against each
+// The samplers of pkg/ops/random/random_dist.go and random_int.go: sample moments against each
 // distribution's mean and variance, integer bounds, permutations, and the refusals.
 
 func TestDistributionMoments(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/reduce"
 )
 
 // The AVX2 pairwise row sums (reduce_simd.c) against the Go ones, bit for bit, and sums
@@ -47,7 +48,7 @@ func sameSum(t *testing.T, want, got float64, msg string, args ...any) {
 }
 
 func TestReduceSimdKernelsMatchGo(t *testing.T) {
-	goF32, simdF32, goF64, simdF64 := ops.PairwiseSumKernels()
+	goF32, simdF32, goF64, simdF64 := reduce.PairwiseSumKernels()
 	if simdF32 == nil {
 		require.False(t, cpuHas("avx2"), "the CPU has AVX2, yet the C sum kernels are off")
 		t.Log("no AVX2: only the Go sum kernels exist, and the reduction tests cover them")
@@ -84,7 +85,7 @@ func TestReduceSimdKernelsMatchGo(t *testing.T) {
 // rows, and a view whose rows are not contiguous with each other) under several
 // GOMAXPROCS: the bits must be those of the single-threaded pairwise sum.
 func TestReduceSumLongRowsExact(t *testing.T) {
-	goF32, _, goF64, _ := ops.PairwiseSumKernels()
+	goF32, _, goF64, _ := reduce.PairwiseSumKernels()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1 << 17, 1<<17 + 13, 1_000_003, 3_000_000 + rng.IntN(1000)} {

@@ -15,16 +15,27 @@ import subprocess
 import sys
 
 MODULE = "github.com/mxgo/mxgo/"
+#: the operator families under pkg/ops: each registers its operators and imports the core
+#: (and the shared kernels of layer 2.5), never another family
+FAMILIES = ["elemwise", "layout", "linalg", "nn", "random", "reduce", "sorting"]
 #: package (relative to the module) -> layer; imports must go to lower layers
 LAYERS = {
     "pkg/proc": -1,  # the process's facts (fork, environment): imports nothing
     "pkg/mxerr": 0, "pkg/device": 0, "pkg/cmem": 0, "pkg/engine": 0, "internal/simd": 0,
     "pkg/device/cuda": 0.5,  # imports mxerr and proc; ndarray allocates through it
     "pkg/ndarray": 1,
+    # the operator core (registry, attributes, invocation, engine glue, typed loops)
     "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2, "pkg/ndfile": 2,
-    "pkg/tvmffi": 3,
-    "pkg/pybridge": 4,
+    # kernels that more than one family calls: the unary table (elemwise, nn's Activation)
+    # and the batched GEMM (linalg's dot, nn's FullyConnected and Convolution)
+    "pkg/ops/unary": 2.5, "pkg/ops/gemm": 2.5,
+    # operator families: one layer, so that no family imports another
+    **{"pkg/ops/" + f: 3 for f in FAMILIES},
+    "pkg/ops/all": 3.5,  # the blank-import list of the families a build contains
+    "pkg/tvmffi": 4,
+    "pkg/pybridge": 5,
 }
+FAMILY_PATHS = {"pkg/ops/" + f for f in FAMILIES}
 PYTHON_H = re.compile(r'#\s*include\s*[<"]Python\.h[>"]')
 CPYTHON_OK = {"pkg/pybridge"}
 
@@ -52,8 +63,11 @@ def main():
         for imp in pkg.get("Imports", []):
             if imp.startswith(MODULE):
                 dep = imp.removeprefix(MODULE)
-                if LAYERS.get(dep, layer) >= layer:
-                    problems.append("%s (layer %d) imports %s (layer %s): imports go to lower layers only"
+                if name in FAMILY_PATHS and dep in FAMILY_PATHS:
+                    problems.append("%s imports %s: an operator family never imports another; move the shared "
+                                    "helper down into pkg/ops or a shared kernel package" % (name, dep))
+                elif LAYERS.get(dep, layer) >= layer:
+                    problems.append("%s (layer %s) imports %s (layer %s): imports go to lower layers only"
                                     % (name, layer, dep, LAYERS.get(dep)))
         if name in CPYTHON_OK:
             continue

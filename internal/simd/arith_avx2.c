@@ -15,7 +15,7 @@ int mxgo_arith_supported(void) {
 // Each element is one IEEE operation, exact in any lane, so only two things could make
 // the bits differ from Go's loops: contraction or reassociation (none here; the cgo
 // flags also turn gopy's -ffast-math off), and operand order. Where both operands are
-// NaN, x86 returns the first source's payload, and Go's ADDSS/MULSS keep pkg/ops/arith.go's
+// NaN, x86 returns the first source's payload, and Go's ADDSS/MULSS keep pkg/ops/elemwise/arith.go's
 // order (x op y); GCC, though, takes + and * as commutative and may swap them, e.g. to
 // fold a load. So each operation is its instruction in asm, with the order as written.
 #define OP(NAME, V, INSN)                                                   \

@@ -1,5 +1,5 @@
 // + - * / over contiguous float32 and float64 rows with AVX2 (arith_avx2.c); driven
-// from Go by arith.go. Each element is one IEEE operation, as in pkg/ops/arith.go's loops,
+// from Go by arith.go. Each element is one IEEE operation, as in pkg/ops/elemwise/arith.go's loops,
 // so the C and Go kernels give the same bits.
 #ifndef MXGO_ARITH_AVX2_H
 #define MXGO_ARITH_AVX2_H

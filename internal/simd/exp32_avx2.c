@@ -13,8 +13,8 @@ int mxgo_f32_unary_supported(void) {
 	return mxgo_cpu_avx2(0);
 }
 
-// pkg/ops/exp32.go's algorithm (explained there) on 8 float32 lanes at a time: the constants
-// are pkg/ops/exp32.go's, bit for bit, and every step is the same IEEE float32 operation, in
+// pkg/ops/unary/exp32.go's algorithm (explained there) on 8 float32 lanes at a time: the constants
+// are pkg/ops/unary/exp32.go's, bit for bit, and every step is the same IEEE float32 operation, in
 // the same order, as there, so the C and Go kernels agree on every input, NaN
 // payloads included (every NaN derives from the input's; where an operation has two,
 // they are the same). No FMA: Go has none for float32. Built with -fno-fast-math:
@@ -50,7 +50,7 @@ AVX2 INLINE V MUL(V a, V b) {
 }
 
 // exp_parts returns y = 1 + t rounded, t ~ e**r - 1, and kd, which holds k, for
-// e**x = y * 2**k, |x| <= EXP_CLAMP or NaN (pkg/ops/exp32.go's expParts).
+// e**x = y * 2**k, |x| <= EXP_CLAMP or NaN (pkg/ops/unary/exp32.go's expParts).
 typedef struct {
 	V y, kd;
 } parts;
@@ -84,7 +84,7 @@ typedef struct {
 
 // exp: |x| <= EXP_FAST (or NaN) in all 8 lanes, the common case, takes y * 2**k in
 // one product: 2**k and the result are normal, so it is the exact y * s1 * s2 of
-// pkg/ops/exp32.go. Otherwise stage 2 starts over from x with the clamp and the two factors.
+// pkg/ops/unary/exp32.go. Otherwise stage 2 starts over from x with the clamp and the two factors.
 AVX2 INLINE V exp_slow(V x) {
 	// MINPS/MAXPS return their second operand when either is NaN, so x goes second
 	// to stay NaN, as in Go's if x > lim.

@@ -1,5 +1,5 @@
 // exp, sigmoid and tanh over float32 slices with AVX2 (exp32_avx2.c); driven from Go
-// by unary32.go. The algorithm is pkg/ops/exp32.go's, operation for operation, so the C
+// by unary32.go. The algorithm is pkg/ops/unary/exp32.go's, operation for operation, so the C
 // and Go kernels give the same bits.
 #ifndef MXGO_EXP32_AVX2_H
 #define MXGO_EXP32_AVX2_H

@@ -8,7 +8,7 @@ import "C"
 import "unsafe"
 
 // The cheap float32 functions of MXNet's elementwise math (floor ... softsign) in AVX2
-// lanes (math32_avx2.c), with the bits of pkg/ops/math_rows32.go's Go loops.
+// lanes (math32_avx2.c), with the bits of pkg/ops/elemwise/math_rows32.go's Go loops.
 
 // Math32Op is a function with a C kernel; its values are C's MXGO_M32_*.
 type Math32Op int

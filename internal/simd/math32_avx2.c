@@ -14,7 +14,7 @@ int mxgo_math32_supported(void) {
 }
 
 // Every function is exact or one IEEE operation rounded once, as in the Go loops
-// (pkg/ops/math_rows32.go): rounding to an integer is exact, the differences below
+// (pkg/ops/elemwise/math_rows32.go): rounding to an integer is exact, the differences below
 // (x - floor(x), ceil(x) - x, x - trunc(x)) are exact in float32 where they decide
 // anything.
 

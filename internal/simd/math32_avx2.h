@@ -1,6 +1,6 @@
 // The cheap float32 functions of MXNet's elementwise math (rounding, reciprocals,
 // scaling, softsign) over float32 slices with AVX2 (math32_avx2.c); driven from Go by
-// math32.go. Each is the same IEEE operations as pkg/ops/math_rows32.go's Go loop, so the
+// math32.go. Each is the same IEEE operations as pkg/ops/elemwise/math_rows32.go's Go loop, so the
 // C and Go kernels give the same bits.
 #ifndef MXGO_MATH32_AVX2_H
 #define MXGO_MATH32_AVX2_H

@@ -1,6 +1,6 @@
 #include "sumsq.h"
 
-// The sum of squares of norm (pkg/ops/norm_kernels.go): elements widened to double and
+// The sum of squares of norm (pkg/ops/reduce/norm_kernels.go): elements widened to double and
 // squared into sixteen running sums (four 4-lane vectors, one FMA each), so the row is
 // read once at memory speed; the order differs from the Go loop's, the precision not.
 

@@ -31,8 +31,8 @@ func PushFunc(reads, writes []*ndarray.NDArray, fn func() error, finally func(ra
 	}
 	ri, ro := shareAll(reads), shareAll(writes)
 	Engine().PushCleanup(fn, func(ran bool) {
-		releaseAll(ri)
-		releaseAll(ro)
+		ReleaseAll(ri)
+		ReleaseAll(ro)
 		if finally != nil {
 			finally(ran)
 		}

@@ -266,3 +266,6 @@ type OptInt struct {
 	V   int
 	Set bool
 }
+
+// OptInts returns an optints parameter.
+func (a Attrs) OptInts(name string) []OptInt { return a[name].([]OptInt) }

@@ -19,13 +19,13 @@ func Copy(dst, src *ndarray.NDArray) error {
 		return copyDevice(dst, src)
 	}
 	push([]*ndarray.NDArray{src}, []*ndarray.NDArray{dst}, func(in, out []*ndarray.NDArray) error {
-		return copyCast(out[0], in[0])
+		return CopyCast(out[0], in[0])
 	})
 	return nil
 }
 
-// copyCast is Copy's kernel.
-func copyCast(dst, src *ndarray.NDArray) error {
+// CopyCast is Copy's kernel.
+func CopyCast(dst, src *ndarray.NDArray) error {
 	if dst.DType() == src.DType() {
 		return ndarray.CopyInto(dst, src)
 	}
@@ -40,10 +40,10 @@ func copyCast(dst, src *ndarray.NDArray) error {
 		}
 		src = tmp
 	}
-	move := transfer(dst.DType(), src.DType())
+	move := Transfer(dst.DType(), src.DType())
 	dsize, ssize := dst.DType().Size(), src.DType().Size()
 	dbase, sbase := dst.Storage().Ptr(), src.Storage().Ptr()
-	ndarray.Rows(dst.Shape(), operands(dst, src), func(offs []int, n int, steps []int) {
+	ndarray.Rows(dst.Shape(), Operands(dst, src), func(offs []int, n int, steps []int) {
 		for i := 0; i < n; i++ {
 			move(unsafe.Add(dbase, (offs[0]+i*steps[0])*dsize), unsafe.Add(sbase, (offs[1]+i*steps[1])*ssize))
 		}
@@ -51,7 +51,7 @@ func copyCast(dst, src *ndarray.NDArray) error {
 	return nil
 }
 
-func operands(arrs ...*ndarray.NDArray) []ndarray.Operand {
+func Operands(arrs ...*ndarray.NDArray) []ndarray.Operand {
 	ops := make([]ndarray.Operand, len(arrs))
 	for i, a := range arrs {
 		ops[i] = ndarray.Operand{Strides: a.Strides(), Offset: a.Offset()}

@@ -65,19 +65,19 @@ func copyDevice(dst, src *ndarray.NDArray) error {
 		case direct:
 			return copyBlock(d, s)
 		case !s.Storage().OnHost(): // device -> host
-			return throughMirror(s, false, func(m *ndarray.NDArray) error { return copyCast(d, m) })
+			return throughMirror(s, false, func(m *ndarray.NDArray) error { return CopyCast(d, m) })
 		case d.Contiguous(): // host -> device, through a contiguous host copy
 			tmp, err := ndarray.Empty(d.DType(), d.Shape(), device.Host)
 			if err != nil {
 				return err
 			}
 			defer tmp.Release()
-			if err := copyCast(tmp, s); err != nil {
+			if err := CopyCast(tmp, s); err != nil {
 				return err
 			}
 			return copyBlock(d, tmp)
 		default: // host -> a strided device view: its span, read, written in, written back
-			return throughMirror(d, true, func(m *ndarray.NDArray) error { return copyCast(m, s) })
+			return throughMirror(d, true, func(m *ndarray.NDArray) error { return CopyCast(m, s) })
 		}
 	})
 	return nil
@@ -124,13 +124,13 @@ func fillDevice(a *ndarray.NDArray, s Scalar) error {
 			if out[0].Size() == 0 {
 				return nil
 			}
-			return throughMirror(out[0], true, func(m *ndarray.NDArray) error { fill(m, s); return nil })
+			return throughMirror(out[0], true, func(m *ndarray.NDArray) error { FillKernel(m, s); return nil })
 		})
 		return nil
 	}
 	size := a.DType().Size()
 	var elem [16]byte
-	s.store(a.DType(), unsafe.Pointer(&elem[0]))
+	s.Store(a.DType(), unsafe.Pointer(&elem[0]))
 	pattern := elem[:size]
 	pushAny(nil, []*ndarray.NDArray{a}, func(_, out []*ndarray.NDArray) error {
 		d := out[0]
@@ -155,7 +155,7 @@ func fillDevice(a *ndarray.NDArray, s Scalar) error {
 			return err
 		}
 		defer host.Release()
-		fill(host, s)
+		FillKernel(host, s)
 		return cuda.CopyHtoD(id, devAddr(d), host.Data(), n*size)
 	})
 	return nil

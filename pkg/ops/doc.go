@@ -1,32 +1,38 @@
-// Package ops is mxgo's operator library: a registry of operators with one kernel
-// signature, and their kernels over strided arrays, all pushed to the dependency engine.
-// It is pure Go; the C kernels it hands long contiguous float rows to are in
-// internal/simd, and every one of them has a Go twin here that gives the same bits.
+// Package ops is the core of mxgo's operator library: what every operator family shares
+// and nothing family-specific. It holds the registry (Op, Register, Lookup, Invoke), the
+// parameter kinds and their wire form, the inference helpers, the engine glue (push,
+// waits, RunNow, PushFunc) and the typed load/store loops that kernels are written with.
 //
-// A map of the package, by family:
+// The operators themselves live in one package per family below this directory, each
+// registering its operators from init and owning its kernels (and, as they come, their
+// gradients). A family imports this package and never another family: what two families
+// share moves down here, or into a shared kernel package (gemm, unary). Package all is the
+// one list of the families a build contains; tools/check_layers.py enforces the layers.
 //
 //	registry.go, attrs.go   Op, Register, Lookup, Invoke; parameter kinds and wire form
-//	infer.go, engine.go     shared definition pieces; the engine, waits, RunNow
+//	infer.go, shapes.go     shared inference: same shape, broadcasting, shape formatting
+//	reshape_codes.go        MXNet's reshape codes (0, -1, -2, -3, -4)
+//	engine.go, device.go    the engine, waits, RunNow; device copies and fills
 //	async.go                PushFunc: foreign work (run_async) ordered with operators
 //	elemio.go, elemmap.go   loads and stores of any dtype; typed elementwise loops
-//	arith*.go               + - * / (C rows in arith_simd.go); binary_math.go power, maximum, ...
-//	compare.go              comparisons (MXNet's names); where_clip.go where and clip
-//	unary.go, exp32.go      negative ... sigmoid; fast float32 exp, sigmoid, tanh
-//	math_*.go               MXNet's other elementwise math, logical ops, broadcast_ and
-//	                        elemwise_ names, add_n, Cast (float32 rows in math_rows32.go)
-//	cast.go, fill.go, half.go  Copy with casts, Fill, float16 and bfloat16
-//	reduce*.go, norm*.go    sum ... argmin; norm, nansum, nanprod, cumsum, moments
-//	sort*.go, softmax*.go   sort, argsort, topk; the softmax family and SoftmaxOutput
-//	linalg.go, gemm*.go     dot, batch_dot, matmul and their batched GEMM
-//	lapack*.go              mx.nd.linalg (gonum's LAPACK)
-//	shape*.go, reshape_codes.go  transpose, reshape, concat, stack, expand_dims ...,
-//	                        tile, repeat, broadcasts, take, pick, one_hot
-//	creation_like.go        zeros_like, ones_like, linspace, eye, diag
-//	layout_*.go             pad, split, slice, gather_nd, scatter_nd, Crop, Sequence*, ...
-//	index_axes.go           advanced indexing's gather and scatter
-//	random*.go              the seeded generator; random_ and sample_<distribution>,
-//	                        randint, shuffle, multinomial; random_pdf_<distribution>
-//	nn_*.go                 FullyConnected, Convolution, Pooling, normalisations, ...
-//	loss_outputs.go, ctc.go  output layers in inference, khatri_rao; CTCLoss
-//	spatial.go, roi_pooling.go, correlation.go  spatial transformers, ROIPooling, Correlation
+//	cast.go, fill.go, half.go  Copy with casts, Fill, Arange, float16 and bfloat16
+//	dtypes.go               the dtype sets operators declare
+//	lanes.go, gather.go     rows along an axis (sort, softmax, cumsum); gathers along an axis
+//	temp.go                 results computed through a temporary of another dtype or layout
+//	rng.go                  the process's seeded generator (mx.random.seed)
+//
+// The families (each has a doc.go with its map):
+//
+//	elemwise  + - * /, comparisons, where, clip, elementwise math, casts
+//	reduce    sum ... argmin, norm, nansum, nanprod, cumsum, moments
+//	sorting   sort, argsort, topk, histogram
+//	linalg    dot, batch_dot, matmul, mx.nd.linalg (gonum's LAPACK)
+//	layout    shapes, slicing, concat/stack/split, gather/scatter, indexing, creation
+//	random    sampling, random_pdf_*, shuffle, multinomial
+//	nn        layers, activations, normalisations, softmax, losses, spatial operators
+//
+// Shared kernel packages (no operators of their own): gemm (the batched GEMM behind dot,
+// FullyConnected and Convolution) and unary (the table of unary functions that elemwise
+// registers and nn's Activation reuses). The C kernels for long contiguous float rows are
+// in internal/simd, and every one has a Go twin that gives the same bits.
 package ops

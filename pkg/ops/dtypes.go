@@ -6,7 +6,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-func dtypeNames(dts []ndarray.DType) string {
+func DTypeNames(dts []ndarray.DType) string {
 	names := make([]string, len(dts))
 	for i, d := range dts {
 		names[i] = d.String()
@@ -16,10 +16,10 @@ func dtypeNames(dts []ndarray.DType) string {
 
 // The dtype sets of the elementwise operators, spelled out so the registry lists them.
 var (
-	allDTypes         = ndarray.DTypes()
-	numericDTypes     = dtypesExcept(ndarray.Bool)
-	realDTypes        = dtypesExcept(ndarray.Complex64, ndarray.Complex128)
-	realNumericDTypes = dtypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)
-	floatDTypes       = []ndarray.DType{ndarray.Float16, ndarray.Bfloat16, ndarray.Float32, ndarray.Float64}
-	f32f64DTypes      = []ndarray.DType{ndarray.Float32, ndarray.Float64} // MXNet's LAPACK and CPU layers
+	AllDTypes         = ndarray.DTypes()
+	NumericDTypes     = DTypesExcept(ndarray.Bool)
+	RealDTypes        = DTypesExcept(ndarray.Complex64, ndarray.Complex128)
+	RealNumericDTypes = DTypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)
+	FloatDTypes       = []ndarray.DType{ndarray.Float16, ndarray.Bfloat16, ndarray.Float32, ndarray.Float64}
+	F32F64DTypes      = []ndarray.DType{ndarray.Float32, ndarray.Float64} // MXNet's LAPACK and CPU layers
 )

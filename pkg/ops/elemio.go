@@ -10,29 +10,29 @@ import (
 // for arithmetic values and uint64 two's-complement bits for exact integer transfers.
 // It is the slow, general path used by casts, fills and the 16-bit float types.
 type elemIO struct {
-	loadC  func(p unsafe.Pointer) complex128
-	loadI  func(p unsafe.Pointer) uint64
-	storeC func(p unsafe.Pointer, v complex128)
-	storeI func(p unsafe.Pointer, v uint64)
+	LoadC  func(p unsafe.Pointer) complex128
+	LoadI  func(p unsafe.Pointer) uint64
+	StoreC func(p unsafe.Pointer, v complex128)
+	StoreI func(p unsafe.Pointer, v uint64)
 }
 
 func at[T any](p unsafe.Pointer) *T { return (*T)(p) }
 
 func intIO[T int8 | int16 | int32 | int64]() elemIO {
 	return elemIO{
-		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
-		loadI:  func(p unsafe.Pointer) uint64 { return uint64(int64(*at[T](p))) },
-		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(floatToInt(real(v))) },
-		storeI: func(p unsafe.Pointer, v uint64) { *at[T](p) = T(v) },
+		LoadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
+		LoadI:  func(p unsafe.Pointer) uint64 { return uint64(int64(*at[T](p))) },
+		StoreC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(floatToInt(real(v))) },
+		StoreI: func(p unsafe.Pointer, v uint64) { *at[T](p) = T(v) },
 	}
 }
 
 func uintIO[T uint8 | uint16 | uint32 | uint64]() elemIO {
 	return elemIO{
-		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
-		loadI:  func(p unsafe.Pointer) uint64 { return uint64(*at[T](p)) },
-		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(floatToInt(real(v))) },
-		storeI: func(p unsafe.Pointer, v uint64) { *at[T](p) = T(v) },
+		LoadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
+		LoadI:  func(p unsafe.Pointer) uint64 { return uint64(*at[T](p)) },
+		StoreC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(floatToInt(real(v))) },
+		StoreI: func(p unsafe.Pointer, v uint64) { *at[T](p) = T(v) },
 	}
 }
 
@@ -50,49 +50,49 @@ func floatToInt(f float64) uint64 {
 
 func floatIO[T float32 | float64]() elemIO {
 	return elemIO{
-		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
-		loadI:  func(p unsafe.Pointer) uint64 { return floatToInt(float64(*at[T](p))) },
-		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(real(v)) },
-		storeI: nil, // integers reach floats through storeC with their value
+		LoadC:  func(p unsafe.Pointer) complex128 { return complex(float64(*at[T](p)), 0) },
+		LoadI:  func(p unsafe.Pointer) uint64 { return floatToInt(float64(*at[T](p))) },
+		StoreC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(real(v)) },
+		StoreI: nil, // integers reach floats through storeC with their value
 	}
 }
 
 func complexIO[T complex64 | complex128]() elemIO {
 	return elemIO{
-		loadC:  func(p unsafe.Pointer) complex128 { return complex128(*at[T](p)) },
-		loadI:  func(p unsafe.Pointer) uint64 { return floatToInt(real(complex128(*at[T](p)))) },
-		storeC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(v) },
+		LoadC:  func(p unsafe.Pointer) complex128 { return complex128(*at[T](p)) },
+		LoadI:  func(p unsafe.Pointer) uint64 { return floatToInt(real(complex128(*at[T](p)))) },
+		StoreC: func(p unsafe.Pointer, v complex128) { *at[T](p) = T(v) },
 	}
 }
 
 func halfIO(toF32 func(uint16) float32, fromF32 func(float32) uint16) elemIO {
 	return elemIO{
-		loadC:  func(p unsafe.Pointer) complex128 { return complex(float64(toF32(*at[uint16](p))), 0) },
-		loadI:  func(p unsafe.Pointer) uint64 { return floatToInt(float64(toF32(*at[uint16](p)))) },
-		storeC: func(p unsafe.Pointer, v complex128) { *at[uint16](p) = fromF32(float32(real(v))) },
+		LoadC:  func(p unsafe.Pointer) complex128 { return complex(float64(toF32(*at[uint16](p))), 0) },
+		LoadI:  func(p unsafe.Pointer) uint64 { return floatToInt(float64(toF32(*at[uint16](p)))) },
+		StoreC: func(p unsafe.Pointer, v complex128) { *at[uint16](p) = fromF32(float32(real(v))) },
 	}
 }
 
 var boolIO = elemIO{
-	loadC: func(p unsafe.Pointer) complex128 {
+	LoadC: func(p unsafe.Pointer) complex128 {
 		if *at[uint8](p) != 0 {
 			return 1
 		}
 		return 0
 	},
-	loadI:  func(p unsafe.Pointer) uint64 { return uint64(min(*at[uint8](p), 1)) },
-	storeC: func(p unsafe.Pointer, v complex128) { *at[uint8](p) = b2u(v != 0) },
-	storeI: func(p unsafe.Pointer, v uint64) { *at[uint8](p) = b2u(v != 0) },
+	LoadI:  func(p unsafe.Pointer) uint64 { return uint64(min(*at[uint8](p), 1)) },
+	StoreC: func(p unsafe.Pointer, v complex128) { *at[uint8](p) = B2u(v != 0) },
+	StoreI: func(p unsafe.Pointer, v uint64) { *at[uint8](p) = B2u(v != 0) },
 }
 
-func b2u(b bool) uint8 {
+func B2u(b bool) uint8 {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-var ioTable = map[ndarray.DType]elemIO{
+var IOTable = map[ndarray.DType]elemIO{
 	ndarray.Bool:       boolIO,
 	ndarray.Int8:       intIO[int8](),
 	ndarray.Int16:      intIO[int16](),
@@ -102,38 +102,38 @@ var ioTable = map[ndarray.DType]elemIO{
 	ndarray.Uint16:     uintIO[uint16](),
 	ndarray.Uint32:     uintIO[uint32](),
 	ndarray.Uint64:     uintIO[uint64](),
-	ndarray.Float16:    halfIO(f16ToF32, f32ToF16),
+	ndarray.Float16:    halfIO(F16ToF32, F32ToF16),
 	ndarray.Float32:    floatIO[float32](),
 	ndarray.Float64:    floatIO[float64](),
 	ndarray.Complex64:  complexIO[complex64](),
 	ndarray.Complex128: complexIO[complex128](),
-	ndarray.Bfloat16:   halfIO(bf16ToF32, f32ToBF16),
+	ndarray.Bfloat16:   halfIO(Bf16ToF32, F32ToBF16),
 }
 
-// isIntegral reports whether dt holds exact integers (bool included).
-func isIntegral(dt ndarray.DType) bool {
+// IsIntegral reports whether dt holds exact integers (bool included).
+func IsIntegral(dt ndarray.DType) bool {
 	k := dt.Kind()
 	return k == ndarray.KindBool || k == ndarray.KindInt || k == ndarray.KindUint
 }
 
-// transfer moves one element from src (dtype s) to dst (dtype d), exactly for integers.
-func transfer(d, s ndarray.DType) func(dst, src unsafe.Pointer) {
-	dio, sio := ioTable[d], ioTable[s]
-	if isIntegral(d) && isIntegral(s) {
-		load, store := sio.loadI, dio.storeI
+// Transfer moves one element from src (dtype s) to dst (dtype d), exactly for integers.
+func Transfer(d, s ndarray.DType) func(dst, src unsafe.Pointer) {
+	dio, sio := IOTable[d], IOTable[s]
+	if IsIntegral(d) && IsIntegral(s) {
+		load, store := sio.LoadI, dio.StoreI
 		return func(dst, src unsafe.Pointer) { store(dst, load(src)) }
 	}
-	if isIntegral(s) && s.Kind() == ndarray.KindUint {
-		load, store := sio.loadI, dio.storeC
+	if IsIntegral(s) && s.Kind() == ndarray.KindUint {
+		load, store := sio.LoadI, dio.StoreC
 		return func(dst, src unsafe.Pointer) { store(dst, complex(float64(load(src)), 0)) }
 	}
-	load, store := sio.loadC, dio.storeC
+	load, store := sio.LoadC, dio.StoreC
 	return func(dst, src unsafe.Pointer) { store(dst, load(src)) }
 }
 
-// indexValues reads idx in C order as float64 (exact for integers below 2**53, far past
+// IndexValues reads idx in C order as float64 (exact for integers below 2**53, far past
 // any axis length).
-func indexValues(idx *ndarray.NDArray) []float64 {
+func IndexValues(idx *ndarray.NDArray) []float64 {
 	if idx.Contiguous() { // the common index arrays, without a call per element
 		switch n := idx.Size(); idx.DType() {
 		case ndarray.Float32:
@@ -146,18 +146,18 @@ func indexValues(idx *ndarray.NDArray) []float64 {
 			return asFloats(unsafe.Slice((*int32)(idx.Data()), n))
 		}
 	}
-	io := ioTable[idx.DType()]
+	io := IOTable[idx.DType()]
 	isUint := idx.DType().Kind() == ndarray.KindUint
 	size := idx.DType().Size()
 	base := idx.Storage().Ptr()
 	out := make([]float64, 0, idx.Size())
-	ndarray.Rows(idx.Shape(), operands(idx), func(offs []int, n int, steps []int) {
+	ndarray.Rows(idx.Shape(), Operands(idx), func(offs []int, n int, steps []int) {
 		for i := 0; i < n; i++ {
 			p := unsafe.Add(base, (offs[0]+i*steps[0])*size)
 			if isUint {
-				out = append(out, float64(io.loadI(p)))
+				out = append(out, float64(io.LoadI(p)))
 			} else {
-				out = append(out, real(io.loadC(p)))
+				out = append(out, real(io.LoadC(p)))
 			}
 		}
 	})

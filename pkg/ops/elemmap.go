@@ -12,25 +12,25 @@ import (
 // ndarray.ParallelRows, with a contiguous fast path that the compiler compiles into a
 // plain slice loop. Inputs must already have out's shape (broadcastKernel gives views).
 
-type intElem interface {
+type IntElem interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
 type floatElem interface{ ~float32 | ~float64 }
 
-type orderedElem interface{ intElem | floatElem }
+type OrderedElem interface{ IntElem | floatElem }
 
-// elemAt is the address of element i (counted in T) after base.
-func elemAt[T any](base unsafe.Pointer, i int) *T {
+// ElemAt is the address of element i (counted in T) after base.
+func ElemAt[T any](base unsafe.Pointer, i int) *T {
 	var zero T
 	return (*T)(unsafe.Add(base, i*int(unsafe.Sizeof(zero))))
 }
 
-// map1 sets out[i] = f(in[i]).
-func map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
+// Map1 sets out[i] = f(in[i]).
+func Map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
 	po, pi := out.Storage().Ptr(), in.Storage().Ptr()
-	ndarray.ParallelRows(out.Shape(), operands(out, in), func(offs []int, n int, st []int) {
-		o, x := elemAt[O](po, offs[0]), elemAt[I](pi, offs[1])
+	ndarray.ParallelRows(out.Shape(), Operands(out, in), func(offs []int, n int, st []int) {
+		o, x := ElemAt[O](po, offs[0]), ElemAt[I](pi, offs[1])
 		if st[0] == 1 && st[1] == 1 {
 			os, xs := unsafe.Slice(o, n), unsafe.Slice(x, n)
 			for i := range os {
@@ -40,43 +40,43 @@ func map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
 		}
 		po, pi := unsafe.Pointer(o), unsafe.Pointer(x)
 		for i := 0; i < n; i++ {
-			*elemAt[O](po, i*st[0]) = f(*elemAt[I](pi, i*st[1]))
+			*ElemAt[O](po, i*st[0]) = f(*ElemAt[I](pi, i*st[1]))
 		}
 	})
 }
 
-// mapRows is map1 for a kernel f that maps a whole slice (dst[i] from src[i], dst may
+// MapRows is map1 for a kernel f that maps a whole slice (dst[i] from src[i], dst may
 // be src), so that its loop compiles without a call per element. A row of out that is
 // contiguous but whose input is strided is first gathered into out and mapped in place
 // (separate guarantees in and out do not partly overlap); a strided row of out is
 // mapped one element at a time. Every path runs the same code, hence the same bits.
-func mapRows[T any](out, in *ndarray.NDArray, f func(dst, src []T)) {
+func MapRows[T any](out, in *ndarray.NDArray, f func(dst, src []T)) {
 	po, pi := out.Storage().Ptr(), in.Storage().Ptr()
-	ndarray.ParallelRows(out.Shape(), operands(out, in), func(offs []int, n int, st []int) {
-		o, x := elemAt[T](po, offs[0]), elemAt[T](pi, offs[1])
+	ndarray.ParallelRows(out.Shape(), Operands(out, in), func(offs []int, n int, st []int) {
+		o, x := ElemAt[T](po, offs[0]), ElemAt[T](pi, offs[1])
 		switch {
 		case st[0] == 1 && st[1] == 1:
 			f(unsafe.Slice(o, n), unsafe.Slice(x, n))
 		case st[0] == 1:
 			os, px := unsafe.Slice(o, n), unsafe.Pointer(x)
 			for i := range os {
-				os[i] = *elemAt[T](px, i*st[1])
+				os[i] = *ElemAt[T](px, i*st[1])
 			}
 			f(os, os)
 		default:
 			po, px := unsafe.Pointer(o), unsafe.Pointer(x)
 			for i := 0; i < n; i++ {
-				f(unsafe.Slice(elemAt[T](po, i*st[0]), 1), unsafe.Slice(elemAt[T](px, i*st[1]), 1))
+				f(unsafe.Slice(ElemAt[T](po, i*st[0]), 1), unsafe.Slice(ElemAt[T](px, i*st[1]), 1))
 			}
 		}
 	})
 }
 
-// map2 sets out[i] = f(a[i], b[i]).
-func map2[A, B, O any](out, a, b *ndarray.NDArray, f func(A, B) O) {
+// Map2 sets out[i] = f(a[i], b[i]).
+func Map2[A, B, O any](out, a, b *ndarray.NDArray, f func(A, B) O) {
 	po, pa, pb := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr()
-	ndarray.ParallelRows(out.Shape(), operands(out, a, b), func(offs []int, n int, st []int) {
-		o, x, y := elemAt[O](po, offs[0]), elemAt[A](pa, offs[1]), elemAt[B](pb, offs[2])
+	ndarray.ParallelRows(out.Shape(), Operands(out, a, b), func(offs []int, n int, st []int) {
+		o, x, y := ElemAt[O](po, offs[0]), ElemAt[A](pa, offs[1]), ElemAt[B](pb, offs[2])
 		switch {
 		case st[0] == 1 && st[1] == 1 && st[2] == 1:
 			os, xs, ys := unsafe.Slice(o, n), unsafe.Slice(x, n), unsafe.Slice(y, n)
@@ -99,122 +99,122 @@ func map2[A, B, O any](out, a, b *ndarray.NDArray, f func(A, B) O) {
 		}
 		po, px, py := unsafe.Pointer(o), unsafe.Pointer(x), unsafe.Pointer(y)
 		for i := 0; i < n; i++ {
-			*elemAt[O](po, i*st[0]) = f(*elemAt[A](px, i*st[1]), *elemAt[B](py, i*st[2]))
+			*ElemAt[O](po, i*st[0]) = f(*ElemAt[A](px, i*st[1]), *ElemAt[B](py, i*st[2]))
 		}
 	})
 }
 
-// map3 sets out[i] = f(a[i], b[i], c[i]).
-func map3[A, B, C, O any](out, a, b, c *ndarray.NDArray, f func(A, B, C) O) {
+// Map3 sets out[i] = f(a[i], b[i], c[i]).
+func Map3[A, B, C, O any](out, a, b, c *ndarray.NDArray, f func(A, B, C) O) {
 	po, pa, pb, pc := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr(), c.Storage().Ptr()
-	ndarray.ParallelRows(out.Shape(), operands(out, a, b, c), func(offs []int, n int, st []int) {
+	ndarray.ParallelRows(out.Shape(), Operands(out, a, b, c), func(offs []int, n int, st []int) {
 		for i := 0; i < n; i++ {
-			*elemAt[O](po, offs[0]+i*st[0]) = f(*elemAt[A](pa, offs[1]+i*st[1]), *elemAt[B](pb, offs[2]+i*st[2]), *elemAt[C](pc, offs[3]+i*st[3]))
+			*ElemAt[O](po, offs[0]+i*st[0]) = f(*ElemAt[A](pa, offs[1]+i*st[1]), *ElemAt[B](pb, offs[2]+i*st[2]), *ElemAt[C](pc, offs[3]+i*st[3]))
 		}
 	})
 }
 
 // Scalar conversions of the 16-bit float formats, through float32 as NumPy computes them.
-func h2f(h uint16) float64  { return float64(f16ToF32(h)) }
-func f2h(v float64) uint16  { return f32ToF16(float32(v)) }
-func bh2f(h uint16) float64 { return float64(bf16ToF32(h)) }
-func f2bh(v float64) uint16 { return f32ToBF16(float32(v)) }
+func H2f(h uint16) float64  { return float64(F16ToF32(h)) }
+func F2h(v float64) uint16  { return F32ToF16(float32(v)) }
+func Bh2f(h uint16) float64 { return float64(Bf16ToF32(h)) }
+func F2bh(v float64) uint16 { return F32ToBF16(float32(v)) }
 
-// isFloat reports whether dt is a real floating-point dtype (bfloat16 included).
-func isFloat(dt ndarray.DType) bool {
+// IsFloat reports whether dt is a real floating-point dtype (bfloat16 included).
+func IsFloat(dt ndarray.DType) bool {
 	return dt.Kind() == ndarray.KindFloat || dt.Kind() == ndarray.KindBfloat
 }
 
-// realMap sets out[i] = f(in[i]) for a real in (bool, integer or float) and a float
+// RealMap sets out[i] = f(in[i]) for a real in (bool, integer or float) and a float
 // out, computing in float64 and rounding once to out's dtype (through float32 for the
 // 16-bit formats, as NumPy computes them).
-func realMap(out, in *ndarray.NDArray, f func(float64) float64) {
+func RealMap(out, in *ndarray.NDArray, f func(float64) float64) {
 	switch {
 	case in.DType() == ndarray.Float64 && out.DType() == ndarray.Float64:
-		map1(out, in, f) // one call per element: the common cases skip realApply's wrapper
+		Map1(out, in, f) // one call per element: the common cases skip realApply's wrapper
 		return
 	case in.DType() == ndarray.Float32 && out.DType() == ndarray.Float32:
-		map1(out, in, func(x float32) float32 { return float32(f(float64(x))) })
+		Map1(out, in, func(x float32) float32 { return float32(f(float64(x))) })
 		return
 	}
 	switch out.DType() {
 	case ndarray.Float64:
-		realApply(out, in, f)
+		RealApply(out, in, f)
 	case ndarray.Float32:
-		realApply(out, in, func(v float64) float32 { return float32(f(v)) })
+		RealApply(out, in, func(v float64) float32 { return float32(f(v)) })
 	case ndarray.Float16:
-		realApply(out, in, func(v float64) uint16 { return f2h(f(v)) })
+		RealApply(out, in, func(v float64) uint16 { return F2h(f(v)) })
 	case ndarray.Bfloat16:
-		realApply(out, in, func(v float64) uint16 { return f2bh(f(v)) })
+		RealApply(out, in, func(v float64) uint16 { return F2bh(f(v)) })
 	}
 }
 
-// realApply sets out[i] = f(in[i]) for a real in, read as float64 (bool as 0 or 1).
-func realApply[O any](out, in *ndarray.NDArray, f func(float64) O) {
+// RealApply sets out[i] = f(in[i]) for a real in, read as float64 (bool as 0 or 1).
+func RealApply[O any](out, in *ndarray.NDArray, f func(float64) O) {
 	switch in.DType() {
 	case ndarray.Bool:
-		map1(out, in, func(x uint8) O { return f(float64(min(x, 1))) })
+		Map1(out, in, func(x uint8) O { return f(float64(min(x, 1))) })
 	case ndarray.Int8:
-		map1(out, in, func(x int8) O { return f(float64(x)) })
+		Map1(out, in, func(x int8) O { return f(float64(x)) })
 	case ndarray.Int16:
-		map1(out, in, func(x int16) O { return f(float64(x)) })
+		Map1(out, in, func(x int16) O { return f(float64(x)) })
 	case ndarray.Int32:
-		map1(out, in, func(x int32) O { return f(float64(x)) })
+		Map1(out, in, func(x int32) O { return f(float64(x)) })
 	case ndarray.Int64:
-		map1(out, in, func(x int64) O { return f(float64(x)) })
+		Map1(out, in, func(x int64) O { return f(float64(x)) })
 	case ndarray.Uint8:
-		map1(out, in, func(x uint8) O { return f(float64(x)) })
+		Map1(out, in, func(x uint8) O { return f(float64(x)) })
 	case ndarray.Uint16:
-		map1(out, in, func(x uint16) O { return f(float64(x)) })
+		Map1(out, in, func(x uint16) O { return f(float64(x)) })
 	case ndarray.Uint32:
-		map1(out, in, func(x uint32) O { return f(float64(x)) })
+		Map1(out, in, func(x uint32) O { return f(float64(x)) })
 	case ndarray.Uint64:
-		map1(out, in, func(x uint64) O { return f(float64(x)) })
+		Map1(out, in, func(x uint64) O { return f(float64(x)) })
 	case ndarray.Float16:
-		map1(out, in, func(x uint16) O { return f(h2f(x)) })
+		Map1(out, in, func(x uint16) O { return f(H2f(x)) })
 	case ndarray.Bfloat16:
-		map1(out, in, func(x uint16) O { return f(bh2f(x)) })
+		Map1(out, in, func(x uint16) O { return f(Bh2f(x)) })
 	case ndarray.Float32:
-		map1(out, in, func(x float32) O { return f(float64(x)) })
+		Map1(out, in, func(x float32) O { return f(float64(x)) })
 	case ndarray.Float64:
-		map1(out, in, f)
+		Map1(out, in, f)
 	}
 }
 
-// floatMap2 sets out[i] = f(a[i], b[i]) for float a, b and out of one dtype.
-func floatMap2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
+// FloatMap2 sets out[i] = f(a[i], b[i]) for float a, b and out of one dtype.
+func FloatMap2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
 	switch a.DType() {
 	case ndarray.Float64:
-		map2(out, a, b, f)
+		Map2(out, a, b, f)
 	case ndarray.Float32:
-		map2(out, a, b, func(x, y float32) float32 { return float32(f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y float32) float32 { return float32(f(float64(x), float64(y))) })
 	case ndarray.Float16:
-		map2(out, a, b, func(x, y uint16) uint16 { return f2h(f(h2f(x), h2f(y))) })
+		Map2(out, a, b, func(x, y uint16) uint16 { return F2h(f(H2f(x), H2f(y))) })
 	case ndarray.Bfloat16:
-		map2(out, a, b, func(x, y uint16) uint16 { return f2bh(f(bh2f(x), bh2f(y))) })
+		Map2(out, a, b, func(x, y uint16) uint16 { return F2bh(f(Bh2f(x), Bh2f(y))) })
 	}
 }
 
-// complexMap sets out[i] = f(in[i]) for complex in and out of one dtype.
-func complexMap(out, in *ndarray.NDArray, f func(complex128) complex128) {
+// ComplexMap sets out[i] = f(in[i]) for complex in and out of one dtype.
+func ComplexMap(out, in *ndarray.NDArray, f func(complex128) complex128) {
 	if in.DType() == ndarray.Complex64 {
-		map1(out, in, func(x complex64) complex64 { return complex64(f(complex128(x))) })
+		Map1(out, in, func(x complex64) complex64 { return complex64(f(complex128(x))) })
 		return
 	}
-	map1(out, in, f)
+	Map1(out, in, f)
 }
 
-// complexMap2 sets out[i] = f(a[i], b[i]) for complex a, b and out of one dtype.
-func complexMap2(out, a, b *ndarray.NDArray, f func(x, y complex128) complex128) {
+// ComplexMap2 sets out[i] = f(a[i], b[i]) for complex a, b and out of one dtype.
+func ComplexMap2(out, a, b *ndarray.NDArray, f func(x, y complex128) complex128) {
 	if a.DType() == ndarray.Complex64 {
-		map2(out, a, b, func(x, y complex64) complex64 { return complex64(f(complex128(x), complex128(y))) })
+		Map2(out, a, b, func(x, y complex64) complex64 { return complex64(f(complex128(x), complex128(y))) })
 		return
 	}
-	map2(out, a, b, f)
+	Map2(out, a, b, f)
 }
 
-// scalarFloat is s's real part as a float64 (exact for integers below 2**53).
-func scalarFloat(s Scalar) float64 {
+// ScalarFloat is s's real part as a float64 (exact for integers below 2**53).
+func ScalarFloat(s Scalar) float64 {
 	if !s.IsInt {
 		return real(s.Value)
 	}
@@ -224,40 +224,40 @@ func scalarFloat(s Scalar) float64 {
 	return float64(s.Int)
 }
 
-// scalarLoad converts s to dtype dt and reads the result back as a complex128.
-func scalarLoad(dt ndarray.DType, s Scalar) complex128 {
+// ScalarLoad converts s to dtype dt and reads the result back as a complex128.
+func ScalarLoad(dt ndarray.DType, s Scalar) complex128 {
 	var buf [2]uint64
-	s.store(dt, unsafe.Pointer(&buf[0]))
-	return ioTable[dt].loadC(unsafe.Pointer(&buf[0]))
+	s.Store(dt, unsafe.Pointer(&buf[0]))
+	return IOTable[dt].LoadC(unsafe.Pointer(&buf[0]))
 }
 
-// intViaFloat sets out[i] = f(in[i]) for integer arrays of one dtype, computed in
+// IntViaFloat sets out[i] = f(in[i]) for integer arrays of one dtype, computed in
 // float64 and converted back as C does (MXNet's kernels): intViaFloat2 (math_binary.go)
 // with the input twice.
-func intViaFloat(out, in *ndarray.NDArray, f func(float64) float64) {
-	intViaFloat2(out, in, in, func(x, _ float64) float64 { return f(x) })
+func IntViaFloat(out, in *ndarray.NDArray, f func(float64) float64) {
+	IntViaFloat2(out, in, in, func(x, _ float64) float64 { return f(x) })
 }
 
-// intViaFloat2 sets out[i] = f(a[i], b[i]) for integer arrays of one dtype, computed in
+// IntViaFloat2 sets out[i] = f(a[i], b[i]) for integer arrays of one dtype, computed in
 // float64 and converted back as C does (MXNet's kernels; see cToInt).
-func intViaFloat2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
+func IntViaFloat2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
 	switch a.DType() {
 	case ndarray.Int8:
-		map2(out, a, b, func(x, y int8) int8 { return cToInt[int8](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y int8) int8 { return cToInt[int8](f(float64(x), float64(y))) })
 	case ndarray.Int16:
-		map2(out, a, b, func(x, y int16) int16 { return cToInt[int16](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y int16) int16 { return cToInt[int16](f(float64(x), float64(y))) })
 	case ndarray.Int32:
-		map2(out, a, b, func(x, y int32) int32 { return cToInt[int32](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y int32) int32 { return cToInt[int32](f(float64(x), float64(y))) })
 	case ndarray.Int64:
-		map2(out, a, b, func(x, y int64) int64 { return cToInt[int64](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y int64) int64 { return cToInt[int64](f(float64(x), float64(y))) })
 	case ndarray.Uint8:
-		map2(out, a, b, func(x, y uint8) uint8 { return cToInt[uint8](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y uint8) uint8 { return cToInt[uint8](f(float64(x), float64(y))) })
 	case ndarray.Uint16:
-		map2(out, a, b, func(x, y uint16) uint16 { return cToInt[uint16](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y uint16) uint16 { return cToInt[uint16](f(float64(x), float64(y))) })
 	case ndarray.Uint32:
-		map2(out, a, b, func(x, y uint32) uint32 { return cToInt[uint32](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y uint32) uint32 { return cToInt[uint32](f(float64(x), float64(y))) })
 	case ndarray.Uint64:
-		map2(out, a, b, func(x, y uint64) uint64 { return cToInt[uint64](f(float64(x), float64(y))) })
+		Map2(out, a, b, func(x, y uint64) uint64 { return cToInt[uint64](f(float64(x), float64(y))) })
 	}
 }
 
@@ -266,7 +266,7 @@ func intViaFloat2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
 // keeping the low bits; NaN and out-of-range values give the "integer indefinite" (the
 // minimum of the 32- or 64-bit integer), so arccos(int8 2) is 0 and arccos(int32 2) is
 // INT32_MIN, as in MXNet. uint64 (which MXNet lacks) converts as NumPy's casts do.
-func cToInt[T intElem](v float64) T {
+func cToInt[T IntElem](v float64) T {
 	var zero T
 	signed := ^zero < 0
 	switch size := unsafe.Sizeof(zero); {

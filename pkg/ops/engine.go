@@ -44,8 +44,8 @@ func pushAny(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDAr
 		pushFn = Engine().PushInline
 	}
 	pushFn(func() error { return kernel(ri, ro) }, func(bool) {
-		releaseAll(ri) // also when the kernel is skipped after a failed dependency
-		releaseAll(ro)
+		ReleaseAll(ri) // also when the kernel is skipped after a failed dependency
+		ReleaseAll(ro)
 	}, varsInto(nil, ri), varsInto(nil, ro))
 }
 
@@ -79,7 +79,7 @@ func shareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
 	return out
 }
 
-func releaseAll(arrs []*ndarray.NDArray) {
+func ReleaseAll(arrs []*ndarray.NDArray) {
 	for _, a := range arrs {
 		a.Release()
 	}

@@ -6,22 +6,22 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// gatherAlong writes into out (of any shape of the right size), in C order, elements of
+// GatherAlong writes into out (of any shape of the right size), in C order, elements of
 // a along axis: for each position p of the axes before axis, each row r and each
 // position q of the axes after it, a[p, rows[...], q]. take and repeat (perPosition
 // false) use every row for every (p, q); pick (perPosition true) one row per (p, q),
 // rows[p*Q+q].
-func gatherAlong(out, a *ndarray.NDArray, axis int, rows []int, perPosition bool) error {
-	return gatherSpan(out, a, axis, 1, rows, a.Strides()[axis], perPosition)
+func GatherAlong(out, a *ndarray.NDArray, axis int, rows []int, perPosition bool) error {
+	return GatherSpan(out, a, axis, 1, rows, a.Strides()[axis], perPosition)
 }
 
-// gatherSpan is gatherAlong over the span axes axis, ..., axis+span-1 taken as one axis
+// GatherSpan is gatherAlong over the span axes axis, ..., axis+span-1 taken as one axis
 // whose rows are element offsets (advanced indexing, index_axes.go) scaled by stride.
-func gatherSpan(out, a *ndarray.NDArray, axis, span int, rows []int, stride int, perPosition bool) error {
+func GatherSpan(out, a *ndarray.NDArray, axis, span int, rows []int, stride int, perPosition bool) error {
 	s, st := a.Shape(), a.Strides()
-	pre := offsetsOf(s[:axis], st[:axis], a.Offset())
-	post := offsetsOf(s[axis+span:], st[axis+span:], 0)
-	return intoContiguous(out, func(o *ndarray.NDArray) error {
+	pre := OffsetsOf(s[:axis], st[:axis], a.Offset())
+	post := OffsetsOf(s[axis+span:], st[axis+span:], 0)
+	return IntoContiguous(out, func(o *ndarray.NDArray) error {
 		dst := unsafe.Add(o.Storage().Ptr(), o.Offset()*o.DType().Size())
 		g := gatherJob{dst: dst, src: a.Storage().Ptr(), pre: pre, post: post, rows: rows, stride: stride,
 			postRun: ndarray.IsContiguous(s[axis+span:], st[axis+span:]), perPosition: perPosition}

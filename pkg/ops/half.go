@@ -5,7 +5,7 @@ import "math"
 // float32 <-> IEEE binary16 and bfloat16, both rounding to nearest even, as NumPy and
 // PyTorch do.
 
-func f16ToF32(h uint16) float32 {
+func F16ToF32(h uint16) float32 {
 	sign := uint32(h>>15) << 31
 	exp := uint32(h>>10) & 0x1f
 	mant := uint32(h) & 0x3ff
@@ -25,7 +25,7 @@ func f16ToF32(h uint16) float32 {
 	return f
 }
 
-func f32ToF16(f float32) uint16 {
+func F32ToF16(f float32) uint16 {
 	b := math.Float32bits(f)
 	sign := uint16(b>>16) & 0x8000
 	exp := int32(b>>23) & 0xff
@@ -62,9 +62,9 @@ func f32ToF16(f float32) uint16 {
 	return sign | uint16(half)
 }
 
-func bf16ToF32(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
+func Bf16ToF32(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
 
-func f32ToBF16(f float32) uint16 {
+func F32ToBF16(f float32) uint16 {
 	b := math.Float32bits(f)
 	if b&0x7fffffff > 0x7f800000 { // nan stays nan
 		return uint16(b>>16) | 0x40

@@ -9,21 +9,21 @@ import (
 
 // Shared pieces for operator definitions.
 
-// inferSame: the output has the (single) input's shape and dtype.
-func inferSame(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
+// InferSame: the output has the (single) input's shape and dtype.
+func InferSame(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
 	return in[0].Shape(), in[0].DType(), nil
 }
 
-// inferBroadcastSameDType: inputs share a dtype (as MXNet requires) and broadcast.
-func inferBroadcastSameDType(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
-	if err := sameDType(in); err != nil {
+// InferBroadcastSameDType: inputs share a dtype (as MXNet requires) and broadcast.
+func InferBroadcastSameDType(in []*ndarray.NDArray, _ Attrs) ([]int, ndarray.DType, error) {
+	if err := SameDType(in); err != nil {
 		return nil, 0, err
 	}
-	shape, err := broadcastShape(in)
+	shape, err := BroadcastShape(in)
 	return shape, in[0].DType(), err
 }
 
-func sameDType(in []*ndarray.NDArray) error {
+func SameDType(in []*ndarray.NDArray) error {
 	for _, a := range in[1:] {
 		if a.DType() != in[0].DType() {
 			return mxerr.TypeErr("dtype mismatch: %s and %s (cast one with astype)", in[0].DType(), a.DType())
@@ -32,10 +32,10 @@ func sameDType(in []*ndarray.NDArray) error {
 	return nil
 }
 
-// broadcastShape returns the shape of in broadcast together: in[0]'s own slice when all
+// BroadcastShape returns the shape of in broadcast together: in[0]'s own slice when all
 // have the same shape (callers must not modify it).
-func broadcastShape(in []*ndarray.NDArray) ([]int, error) {
-	if sameShapes(in[1:], in[0].Shape()) {
+func BroadcastShape(in []*ndarray.NDArray) ([]int, error) {
+	if SameShapes(in[1:], in[0].Shape()) {
 		return in[0].Shape(), nil
 	}
 	shapes := make([][]int, len(in))
@@ -45,25 +45,25 @@ func broadcastShape(in []*ndarray.NDArray) ([]int, error) {
 	return ndarray.BroadcastShapes(shapes...)
 }
 
-// broadcastKernel runs kernel on read-only views of in broadcast to out's shape.
-func broadcastKernel(in []*ndarray.NDArray, out *ndarray.NDArray, kernel func(in []*ndarray.NDArray) error) error {
-	if sameShapes(in, out.Shape()) { // the common case needs no views (nor their allocations)
+// BroadcastKernel runs kernel on read-only views of in broadcast to out's shape.
+func BroadcastKernel(in []*ndarray.NDArray, out *ndarray.NDArray, kernel func(in []*ndarray.NDArray) error) error {
+	if SameShapes(in, out.Shape()) { // the common case needs no views (nor their allocations)
 		return kernel(in)
 	}
 	views := make([]*ndarray.NDArray, len(in))
 	for i, a := range in {
 		v, err := a.BroadcastTo(out.Shape())
 		if err != nil {
-			releaseAll(views[:i])
+			ReleaseAll(views[:i])
 			return err
 		}
 		views[i] = v
 	}
-	defer releaseAll(views)
+	defer ReleaseAll(views)
 	return kernel(views)
 }
 
-func sameShapes(in []*ndarray.NDArray, shape []int) bool {
+func SameShapes(in []*ndarray.NDArray, shape []int) bool {
 	for _, a := range in {
 		if !slices.Equal(a.Shape(), shape) {
 			return false
@@ -72,8 +72,8 @@ func sameShapes(in []*ndarray.NDArray, shape []int) bool {
 	return true
 }
 
-// dtypesExcept lists every dtype but the ones given.
-func dtypesExcept(skip ...ndarray.DType) []ndarray.DType {
+// DTypesExcept lists every dtype but the ones given.
+func DTypesExcept(skip ...ndarray.DType) []ndarray.DType {
 	var out []ndarray.DType
 outer:
 	for _, dt := range ndarray.DTypes() {
@@ -87,8 +87,8 @@ outer:
 	return out
 }
 
-// invokeInto runs the named operator into out, for Go callers that already have one.
-func invokeInto(name string, in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) error {
+// InvokeInto runs the named operator into out, for Go callers that already have one.
+func InvokeInto(name string, in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) error {
 	op, err := Lookup(name)
 	if err != nil {
 		return err

@@ -13,41 +13,41 @@ import (
 // family work on, one at a time. A lane is a start offset and a stride (in elements),
 // so any layout (transposed, negative strides, offsets) is read in place.
 
-type lanes struct {
-	n      int   // elements per lane (the axis length)
-	stride int   // along the axis, in elements
-	starts []int // the first element of each lane, C order over the other axes
+type Lanes struct {
+	N      int   // elements per lane (the axis length)
+	Stride int   // along the axis, in elements
+	Starts []int // the first element of each lane, C order over the other axes
 }
 
-// lanesOf returns a's lanes along axis.
-func lanesOf(a *ndarray.NDArray, axis int) lanes {
+// LanesOf returns a's lanes along axis.
+func LanesOf(a *ndarray.NDArray, axis int) Lanes {
 	s, st := a.Shape(), a.Strides()
 	rs := append(append([]int{}, s[:axis]...), s[axis+1:]...)
 	rst := append(append([]int{}, st[:axis]...), st[axis+1:]...)
-	return lanes{n: s[axis], stride: st[axis], starts: offsetsOf(rs, rst, a.Offset())}
+	return Lanes{N: s[axis], Stride: st[axis], Starts: OffsetsOf(rs, rst, a.Offset())}
 }
 
-// flatLanes is a's single lane in C order (axis=None): a itself when it is contiguous,
+// FlatLanes is a's single lane in C order (axis=None): a itself when it is contiguous,
 // else a contiguous copy (release it with the returned function).
-func flatLanes(a *ndarray.NDArray) (*ndarray.NDArray, lanes, func(), error) {
+func FlatLanes(a *ndarray.NDArray) (*ndarray.NDArray, Lanes, func(), error) {
 	n := a.Size()
 	if a.Contiguous() {
-		return a, lanes{n: n, stride: 1, starts: []int{a.Offset()}}, func() {}, nil
+		return a, Lanes{N: n, Stride: 1, Starts: []int{a.Offset()}}, func() {}, nil
 	}
 	t, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
 	if err != nil {
-		return nil, lanes{}, nil, err
+		return nil, Lanes{}, nil, err
 	}
 	ndarray.MoveElems(t, a)
-	return t, lanes{n: n, stride: 1, starts: []int{t.Offset()}}, t.Release, nil
+	return t, Lanes{N: n, Stride: 1, Starts: []int{t.Offset()}}, t.Release, nil
 }
 
 // laneGrain is the work (elements) below which lanes are not split across goroutines.
 const laneGrain = 1 << 15
 
-// forLanes calls fn on chunks [lo, hi) of count lanes of n elements each, on several
+// ForLanes calls fn on chunks [lo, hi) of count lanes of n elements each, on several
 // cores when there is enough work. Each call gets its own scratch state from newState.
-func forLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int)) {
+func ForLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int)) {
 	tasks := min(runtime.GOMAXPROCS(0), count, count*max(n, 1)/laneGrain)
 	if tasks < 2 {
 		fn(newState(), 0, count)
@@ -65,9 +65,9 @@ func forLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int))
 	wg.Wait()
 }
 
-// laneAxis resolves an axis parameter (negative counts from the end) for an array of
+// LaneAxis resolves an axis parameter (negative counts from the end) for an array of
 // ndim dimensions.
-func laneAxis(name string, axis, ndim int) (int, error) {
+func LaneAxis(name string, axis, ndim int) (int, error) {
 	if axis < -ndim || axis >= ndim {
 		return 0, mxerr.New(mxerr.Index, "%s: axis %d is out of bounds for array of dimension %d", name, axis, ndim)
 	}
@@ -78,4 +78,4 @@ func laneAxis(name string, axis, ndim int) (int, error) {
 }
 
 // base is the address of a's storage (offsets are added per lane).
-func laneBase(a *ndarray.NDArray) unsafe.Pointer { return a.Storage().Ptr() }
+func LaneBase(a *ndarray.NDArray) unsafe.Pointer { return a.Storage().Ptr() }

@@ -211,7 +211,7 @@ func separate(in []*ndarray.NDArray, out *ndarray.NDArray, inPlace bool) ([]*nda
 			if t != nil {
 				t.Release()
 			}
-			releaseAll(tmps)
+			ReleaseAll(tmps)
 			return nil, nil, err
 		}
 		if &res[0] == &in[0] {
@@ -224,7 +224,7 @@ func separate(in []*ndarray.NDArray, out *ndarray.NDArray, inPlace bool) ([]*nda
 		return res, func() {}, nil // nothing to allocate in the common case
 	}
 	made := tmps // captured by value: tmps itself then stays off the heap
-	return res, func() { releaseAll(made) }, nil
+	return res, func() { ReleaseAll(made) }, nil
 }
 
 // sameLayout reports whether x and y are the same elements in the same order.
@@ -245,13 +245,13 @@ func (op *Op) String() string {
 	return fmt.Sprintf("%s(%v, %v)", op.Name, op.Inputs, op.Params)
 }
 
-// withOpName puts an operator's name in front of an error's message, keeping its kind.
-func withOpName(name string, err error) error {
+// WithOpName puts an operator's name in front of an error's message, keeping its kind.
+func WithOpName(name string, err error) error {
 	return mxerr.New(mxerr.KindOf(err), "%s: %s", name, err.Error())
 }
 
-// registerAs registers op under each name (MXNet's aliases: flatten and Flatten, ...).
-func registerAs(op *Op, names ...string) {
+// RegisterAs registers op under each name (MXNet's aliases: flatten and Flatten, ...).
+func RegisterAs(op *Op, names ...string) {
 	for _, n := range names {
 		o := *op
 		o.Name = n

@@ -15,20 +15,20 @@ func Seed(seed uint64) {
 	rngMu.Unlock()
 }
 
-// drawSeed takes the next seed pair from the process generator.
-func drawSeed() [2]uint64 {
+// DrawSeed takes the next seed pair from the process generator.
+func DrawSeed() [2]uint64 {
 	rngMu.Lock()
 	defer rngMu.Unlock()
 	return [2]uint64{rng.Uint64(), rng.Uint64()}
 }
 
-// fillSampled writes samples into a in C order (sequentially: the stream is ordered).
-func fillSampled(a *ndarray.NDArray, r *rand.Rand, sample func(*rand.Rand) float64) {
-	fillInOrder(a, func() float64 { return sample(r) })
+// FillSampled writes samples into a in C order (sequentially: the stream is ordered).
+func FillSampled(a *ndarray.NDArray, r *rand.Rand, sample func(*rand.Rand) float64) {
+	FillInOrder(a, func() float64 { return sample(r) })
 }
 
-// fillInOrder stores next()'s values into a, element by element in C order.
-func fillInOrder(a *ndarray.NDArray, next func() float64) {
+// FillInOrder stores next()'s values into a, element by element in C order.
+func FillInOrder(a *ndarray.NDArray, next func() float64) {
 	if a.Contiguous() { // the usual result: typed stores, without a complex128 per element
 		switch n := a.Size(); a.DType() {
 		case ndarray.Float32:
@@ -45,10 +45,10 @@ func fillInOrder(a *ndarray.NDArray, next func() float64) {
 			return
 		}
 	}
-	store := ioTable[a.DType()].storeC
+	store := IOTable[a.DType()].StoreC
 	size := a.DType().Size()
 	base := a.Storage().Ptr()
-	ndarray.Rows(a.Shape(), operands(a), func(offs []int, n int, steps []int) {
+	ndarray.Rows(a.Shape(), Operands(a), func(offs []int, n int, steps []int) {
 		for i := 0; i < n; i++ {
 			store(unsafe.Add(base, (offs[0]+i*steps[0])*size), complex(next(), 0))
 		}

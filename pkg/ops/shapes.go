@@ -6,8 +6,8 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// fmtShape formats a shape the way NumPy prints it: (2, 3), (4,), ().
-func fmtShape(s []int) string {
+// FmtShape formats a shape the way NumPy prints it: (2, 3), (4,), ().
+func FmtShape(s []int) string {
 	out := "("
 	for i, d := range s {
 		if i > 0 {
@@ -21,8 +21,8 @@ func fmtShape(s []int) string {
 	return out + ")"
 }
 
-// offsetsOf lists, in C order, the element offsets of every position of a layout.
-func offsetsOf(shape, strides []int, offset int) []int {
+// OffsetsOf lists, in C order, the element offsets of every position of a layout.
+func OffsetsOf(shape, strides []int, offset int) []int {
 	n, _ := ndarray.Size(shape)
 	out := make([]int, 0, n)
 	ndarray.Rows(shape, []ndarray.Operand{{Strides: strides, Offset: offset}}, func(offs []int, n int, steps []int) {

@@ -2,10 +2,10 @@ package ops
 
 import "github.com/mxgo/mxgo/pkg/ndarray"
 
-// viaTemp runs kernel into out, or, when out's dtype is not dt (what the kernel writes),
+// ViaTemp runs kernel into out, or, when out's dtype is not dt (what the kernel writes),
 // into a temporary array of dtype dt cast into out afterwards: MXNet's comparisons and
 // reductions give the input's dtype where the kernels compute in bool, int64 or float64.
-func viaTemp(out *ndarray.NDArray, dt ndarray.DType, kernel func(o *ndarray.NDArray) error) error {
+func ViaTemp(out *ndarray.NDArray, dt ndarray.DType, kernel func(o *ndarray.NDArray) error) error {
 	if out.DType() == dt {
 		return kernel(out)
 	}
@@ -17,11 +17,11 @@ func viaTemp(out *ndarray.NDArray, dt ndarray.DType, kernel func(o *ndarray.NDAr
 	if err := kernel(tmp); err != nil {
 		return err
 	}
-	return copyCast(out, tmp)
+	return CopyCast(out, tmp)
 }
 
-// intoContiguous runs fn on out, or on a C-contiguous temporary copied into out after.
-func intoContiguous(out *ndarray.NDArray, fn func(*ndarray.NDArray) error) error {
+// IntoContiguous runs fn on out, or on a C-contiguous temporary copied into out after.
+func IntoContiguous(out *ndarray.NDArray, fn func(*ndarray.NDArray) error) error {
 	if out.Contiguous() {
 		return fn(out)
 	}

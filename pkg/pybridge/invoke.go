@@ -13,6 +13,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	_ "github.com/mxgo/mxgo/pkg/ops/all" // every operator family registered
 )
 
 // opTable is every operator, sorted by name; an operator's index here is the "id" that

@@ -17,6 +17,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	_ "github.com/mxgo/mxgo/pkg/ops/all" // every operator family registered
 )
 
 // opTable is every operator, sorted by name; a global function's self is its index + 1.

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/ops"
+	_ "github.com/mxgo/mxgo/pkg/ops/all" // every operator family registered
 )
 
 // The annotation of each parameter kind (the types are in mxgo/_typing.pyi).

@@ -11,7 +11,7 @@ copy, as in MXNet.
 
 The key is reduced to a basic-indexing view of x whose indexed axes are consecutive, and
 an int64 (k, n) array of checked, non-negative indices; the Go operators _gather_axes and
-_scatter_axes (pkg/ops/index_axes.go) do the rest on the engine, for every dtype.
+_scatter_axes (pkg/ops/layout/index_axes.go) do the rest on the engine, for every dtype.
 """
 import numbers
 

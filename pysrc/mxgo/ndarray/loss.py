@@ -1,6 +1,6 @@
 """``mx.nd.CTCLoss`` (and its alias ``ctc_loss``): MXNet's signature, whose length arrays
 are optional positional arguments, over the registry operator ``_ctc_loss``
-(pkg/ops/ctc.go), which takes the arrays given."""
+(pkg/ops/nn/ctc.go), which takes the arrays given."""
 from ..base import MXNetValueError
 from . import op as _ops
 

@@ -1,6 +1,6 @@
 """Random sampling: ``mx.nd.random``, as MXNet 1.9.1's.
 
-Each distribution is a pair of registry operators (pkg/ops/random_dist.go): random_<name>
+Each distribution is a pair of registry operators (pkg/ops/random/random_dist.go): random_<name>
 for numbers as parameters, sample_<name> for NDArrays as parameters (one set of draws per
 element, shape appended). The functions here pick one, as MXNet's do, and allocate the
 result so that ctx is honoured. Values differ from MXNet's (another generator); the

@@ -1,0 +1,12 @@
+// Package elemwise registers the elementwise operators: arithmetic, comparisons, where
+// and clip, and MXNet's elementwise math.
+//
+//	arith.go, arith_simd.go  + - * / (C rows for float32/float64 in internal/simd)
+//	binary_math.go           power, maximum, minimum, mod, hypot, ...
+//	compare.go               comparisons under MXNet's names
+//	where_clip.go            where and clip
+//	unary_ops.go             the unary table of package unary (negative ... sigmoid)
+//	math_unary.go, math_binary.go, math_misc.go  MXNet's other elementwise math, logical
+//	                         ops, broadcast_ and elemwise_ names, add_n, Cast
+//	math_rows32.go           float32 row kernels of the above
+package elemwise

@@ -1,0 +1,7 @@
+// Package linalg registers dot, batch_dot, matmul and mx.nd.linalg's operators (gonum's
+// LAPACK).
+//
+//	linalg.go                       dot, batch_dot, matmul over package gemm
+//	lapack.go, lapack_batch.go      gemm, trsm, potrf, syrk, ... as MXNet names them
+//	lapack_kernels.go, lapack_packed.go  the LAPACK calls per matrix; packed triangles
+package linalg

@@ -1,0 +1,13 @@
+// Package nn registers the neural-network operators: layers, activations, normalisations,
+// softmax and output layers, losses and spatial operators.
+//
+//	nn_common.go                shared checks, layouts and the float loop of the layers
+//	nn_fc.go, nn_conv.go, nn_deconv.go  FullyConnected, Convolution, Deconvolution
+//	nn_pool.go, nn_upsample.go  Pooling, UpSampling
+//	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm
+//	nn_act.go                   Activation, LeakyReLU, Dropout
+//	nn_embed.go, nn_v1.go       Embedding, L2Normalization, LRN; Pooling_v1
+//	softmax.go, softmax_lane.go  softmax, log_softmax, softmin, SoftmaxOutput
+//	loss_outputs.go, ctc.go     output layers in inference, khatri_rao; CTCLoss
+//	spatial.go, roi_pooling.go, correlation.go  spatial transformers, ROIPooling, Correlation
+package nn

@@ -1,0 +1,280 @@
+package nn
+
+import (
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// Convolution (1-D, 2-D and 3-D, NCW/NCHW/NCDHW) as MXNet's CPU kernel computes it: per
+// image and group, im2col gathers every receptive field into a column of a matrix and
+// one product with the weight gives all output channels (a 1x1 convolution with unit
+// stride and no padding multiplies the image itself, without the gather). Images go to
+// the cores in chunks, each with its own column buffer; a batch smaller than the cores
+// instead splits each product across them.
+
+func init() {
+	ops.Register(&ops.Op{
+		Name: "Convolution",
+		Doc: "Computes a 1-D, 2-D or 3-D convolution (cross-correlation) with bias, as MXNet's Convolution.\n\n" +
+			"The arrays are data (batch, channel, spatial...), weight (num_filter, channel/num_group, kernel...) " +
+			"and, unless no_bias, bias (num_filter,), positionally or by name. Each output length is " +
+			"(x + 2*pad - dilate*(kernel-1) - 1) // stride + 1. float32 and float64 (MXNet's CPU kernel has no " +
+			"float16); the layout is channels-first (NCW, NCHW, NCDHW). workspace, cudnn_tune and cudnn_off " +
+			"are accepted and ignored, as on MXNet's CPU.",
+		Category: ops.General, Inputs: []string{"data", "weight", "bias?"}, DTypes: ops.F32F64DTypes,
+		Params: append([]ops.Param{
+			{Name: "kernel", Kind: ops.ParamShape, Doc: "the window's shape: (w,), (h, w) or (d, h, w)"},
+			{Name: "num_filter", Kind: ops.ParamInt, Doc: "the number of output channels"},
+		}, convParams...),
+		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+			g, err := newConvGeom("Convolution", in, at)
+			if err != nil {
+				return nil, 0, err
+			}
+			return g.outShape(), in[0].DType(), nil
+		},
+		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+			g, err := newConvGeom("Convolution", in, at)
+			if err != nil {
+				return err
+			}
+			return nnCompute(in, out[0],
+				func(x [][]float32, y []float32) { convForward(g, x, y) },
+				func(x [][]float64, y []float64) { convForward(g, x, y) })
+		},
+	})
+}
+
+// convParams are the parameters Convolution and Deconvolution share after kernel and
+// num_filter.
+var convParams = []ops.Param{
+	{Name: "stride", Kind: ops.ParamAxes, Default: "None", Doc: "the step between windows on each axis (default 1)"},
+	{Name: "dilate", Kind: ops.ParamAxes, Default: "None", Doc: "the spacing of the window's taps on each axis (default 1)"},
+	{Name: "pad", Kind: ops.ParamAxes, Default: "None", Doc: "the zeros added at both ends of each axis (default 0)"},
+	{Name: "num_group", Kind: ops.ParamInt, Default: "1", Doc: "split channels and filters into this many groups"},
+	{Name: "workspace", Kind: ops.ParamInt, Default: "1024", Doc: "accepted for MXNet compatibility (MB of scratch space)"},
+	{Name: "no_bias", Kind: ops.ParamBool, Default: "0", Doc: "take no bias array"},
+	{Name: "cudnn_tune", Kind: ops.ParamString, Default: "None", Choices: []string{"None", "off", "limited_workspace", "fastest"},
+		Doc: "accepted for MXNet compatibility"},
+	{Name: "cudnn_off", Kind: ops.ParamBool, Default: "0", Doc: "accepted for MXNet compatibility"},
+	{Name: "layout", Kind: ops.ParamString, Default: "None", Choices: []string{"None", "NCW", "NCHW", "NCDHW", "NHWC", "NDHWC"},
+		Doc: "the data layout: channels first (channels-last layouts are refused, as MXNet's CPU kernel does)"},
+}
+
+var convInputs = []string{"data", "weight", "bias"}
+
+// convGeom is a convolution's geometry with its spatial axes padded to three (leading
+// axes of length 1), so that one loop nest serves 1-D, 2-D and 3-D.
+type convGeom struct {
+	nd             int // spatial axes given
+	n, c, f, group int // batch, input channels, filters, groups
+	in, out        [3]int
+	k, s, d, p     [3]int
+}
+
+// checkConvArrays checks what Convolution and Deconvolution share: a kernel of 1 to 3
+// values, the arrays no_bias asks for in one dtype, and data with nd+2 axes.
+func checkConvArrays(op string, in []*ndarray.NDArray, at ops.Attrs) (kernel, ds []int, err error) {
+	kernel = at.Ints("kernel")
+	nd := len(kernel)
+	if nd < 1 || nd > 3 {
+		return nil, nil, mxerr.ValueErr("%s: %d-D kernels are not supported (kernel must have 1 to 3 values)", op, nd)
+	}
+	if err := nnArity(op, in, 3-nnB2i(at.Bool("no_bias"))); err != nil {
+		return nil, nil, err
+	}
+	if err := nnSameDType(op, in, convInputs); err != nil {
+		return nil, nil, err
+	}
+	ds = in[0].Shape()
+	if len(ds) != nd+2 {
+		return nil, nil, mxerr.ValueErr("%s: data must be %d-D (batch, channel and %d spatial axes) for a kernel of %d values, got shape %v",
+			op, nd+2, nd, nd, ds)
+	}
+	return kernel, ds, nil
+}
+
+func newConvGeom(op string, in []*ndarray.NDArray, at ops.Attrs) (*convGeom, error) {
+	kernel, ds, err := checkConvArrays(op, in, at)
+	if err != nil {
+		return nil, err
+	}
+	nd := len(kernel)
+	if layout := at.Str("layout"); layout != "None" && (len(layout) != nd+2 || layout[len(layout)-1] == 'C') {
+		return nil, mxerr.ValueErr("%s: layout %s is not supported for %d-D data (channels-first layouts only)", op, layout, nd+2)
+	}
+	g := &convGeom{nd: nd, n: ds[0], c: ds[1], f: at.Int("num_filter"), group: at.Int("num_group")}
+	if g.f < 1 || g.group < 1 {
+		return nil, mxerr.ValueErr("%s: num_filter (%d) and num_group (%d) must be at least 1", op, g.f, g.group)
+	}
+	if g.c%g.group != 0 || g.f%g.group != 0 {
+		return nil, mxerr.ValueErr("%s: num_group %d must divide the input channels (%d) and num_filter (%d)", op, g.group, g.c, g.f)
+	}
+	if err := g.setWindow(op, at, ds[2:], kernel); err != nil {
+		return nil, err
+	}
+	return g, g.checkWeights(op, in, kernel, g.f)
+}
+
+// checkWeights checks weight's shape (num_filter, channels/num_group, kernel...) and, when
+// given, bias's (biasLen,): num_filter for a convolution, the channels for its transpose.
+func (g *convGeom) checkWeights(op string, in []*ndarray.NDArray, kernel []int, biasLen int) error {
+	if err := nnCheckShape(op, "weight", in[1].Shape(), append([]int{g.f, g.c / g.group}, kernel...)); err != nil {
+		return err
+	}
+	if len(in) == 3 {
+		return nnCheckShape(op, "bias", in[2].Shape(), []int{biasLen})
+	}
+	return nil
+}
+
+// setWindow sets the spatial geometry of a convolution of spatial axes of lengths
+// spatial by kernel: the stride, dilate and pad parameters, and the output lengths.
+func (g *convGeom) setWindow(op string, at ops.Attrs, spatial, kernel []int) error {
+	nd := len(kernel)
+	stride, err := nnSpatial(op, "stride", at.Ints("stride"), nd, 1, 1)
+	if err != nil {
+		return err
+	}
+	dilate, err := nnSpatial(op, "dilate", at.Ints("dilate"), nd, 1, 1)
+	if err != nil {
+		return err
+	}
+	pad, err := nnSpatial(op, "pad", at.Ints("pad"), nd, 0, 0)
+	if err != nil {
+		return err
+	}
+	g.nd = nd
+	for i := range 3 {
+		g.in[i], g.out[i], g.k[i], g.s[i], g.d[i], g.p[i] = 1, 1, 1, 1, 1, 0
+	}
+	for i := range nd {
+		j := 3 - nd + i
+		g.in[j], g.k[j], g.s[j], g.d[j], g.p[j] = spatial[i], kernel[i], stride[i], dilate[i], pad[i]
+		if kernel[i] < 1 || kernel[i] > nnMaxWindow {
+			return mxerr.ValueErr("%s: kernel %v must be positive (and at most %d)", op, kernel, nnMaxWindow)
+		}
+		span := g.d[j]*(g.k[j]-1) + 1
+		if span > g.in[j]+2*g.p[j] {
+			return mxerr.ValueErr("%s: kernel size exceeds input: dilated kernel %d on axis %d, padded input %d",
+				op, span, i, g.in[j]+2*g.p[j])
+		}
+		g.out[j] = (g.in[j]+2*g.p[j]-span)/g.s[j] + 1
+	}
+	return nil
+}
+
+// outShape is (batch, num_filter, output spatial axes...).
+func (g *convGeom) outShape() []int {
+	return append([]int{g.n, g.f}, g.out[3-g.nd:]...)
+}
+
+func (g *convGeom) inVol() int     { return g.in[0] * g.in[1] * g.in[2] }
+func (g *convGeom) outVol() int    { return g.out[0] * g.out[1] * g.out[2] }
+func (g *convGeom) kernelVol() int { return g.k[0] * g.k[1] * g.k[2] }
+
+// pointwise reports whether the convolution is a plain product: 1x1 kernel, unit
+// stride, no padding (dilation does not matter then).
+func (g *convGeom) pointwise() bool {
+	return g.kernelVol() == 1 && g.s == [3]int{1, 1, 1} && g.p == [3]int{}
+}
+
+// convForward computes y (n, f, out...) from x = data, weight[, bias].
+func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
+	cg, fg := g.c/g.group, g.f/g.group
+	rows, cols := cg*g.kernelVol(), g.outVol()
+	w := x[1]
+	image := func(n int, col []T, parallel bool) {
+		for gi := range g.group {
+			src := x[0][(n*g.c+gi*cg)*g.inVol():]
+			if !g.pointwise() {
+				im2col(g, src, col, cg)
+				src = col
+			}
+			dst := y[(n*g.f+gi*fg)*cols : (n*g.f+(gi+1)*fg)*cols]
+			nnGemm(fg, cols, rows, w[gi*fg*rows:], rows, 1, src, cols, 1, dst, parallel)
+		}
+	}
+	bufLen := 0
+	if !g.pointwise() {
+		bufLen = rows * cols
+	}
+	nnImages(g.n, bufLen, image)
+	if len(x) == 3 {
+		nnAddBias(y, x[2], g.n, g.f, cols)
+	}
+}
+
+// im2col fills col (channels*kernel rows by output positions) with the taps of each
+// receptive field of img (channels images of g.in), zero where a tap falls in the padding.
+func im2col[T nnFloat](g *convGeom, img, col []T, channels int) {
+	colTransfer(g, img, col, channels, false)
+}
+
+// col2im adds each tap of col back into the element of img it came from (the adjoint of
+// im2col); taps in the padding are dropped.
+func col2im[T nnFloat](g *convGeom, col, img []T, channels int) {
+	colTransfer(g, img, col, channels, true)
+}
+
+// colTransfer walks every tap of every window of img's channels in col's order, copying
+// it to col (im2col) or adding col to it (col2im, back).
+func colTransfer[T nnFloat](g *convGeom, img, col []T, channels int, back bool) {
+	cols, vol := g.outVol(), g.inVol()
+	row := 0
+	for c := range channels {
+		for k0 := range g.k[0] {
+			for k1 := range g.k[1] {
+				for k2 := range g.k[2] {
+					colRow(g, img[c*vol:(c+1)*vol], col[row*cols:(row+1)*cols], [3]int{k0, k1, k2}, back)
+					row++
+				}
+			}
+		}
+	}
+}
+
+// colRow transfers one tap (kernel offset k) of every window between img and dst.
+func colRow[T nnFloat](g *convGeom, img, dst []T, k [3]int, back bool) {
+	o1, o2 := g.out[1], g.out[2]
+	i := 0
+	for a := range g.out[0] {
+		ia := a*g.s[0] - g.p[0] + k[0]*g.d[0]
+		if ia < 0 || ia >= g.in[0] {
+			if !back {
+				clear(dst[i : i+o1*o2])
+			}
+			i += o1 * o2
+			continue
+		}
+		for b := range o1 {
+			ib := b*g.s[1] - g.p[1] + k[1]*g.d[1]
+			if ib < 0 || ib >= g.in[1] {
+				if !back {
+					clear(dst[i : i+o2])
+				}
+				i += o2
+				continue
+			}
+			line := img[(ia*g.in[1]+ib)*g.in[2] : (ia*g.in[1]+ib+1)*g.in[2]]
+			off, st := k[2]*g.d[2]-g.p[2], g.s[2]
+			if back {
+				for c := range o2 {
+					if ic := c*st + off; ic >= 0 && ic < len(line) {
+						line[ic] += dst[i+c]
+					}
+				}
+			} else {
+				for c := range o2 {
+					v := T(0)
+					if ic := c*st + off; ic >= 0 && ic < len(line) {
+						v = line[ic]
+					}
+					dst[i+c] = v
+				}
+			}
+			i += o2
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package random
+
+import (
+	"math/rand/v2"
+	"slices"
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/ops"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// The random operators with integer results or inputs: randint, shuffle and multinomial.
+
+func init() {
+	ops.Register(&ops.Op{
+		Name: "random_randint", Doc: "Samples integers uniformly from [low, high). The generator is seeded with mx.random.seed.",
+		Category: ops.General, Inputs: []string{},
+		Params: []ops.Param{
+			{Name: "low", Kind: ops.ParamInt, Doc: "the smallest value"},
+			{Name: "high", Kind: ops.ParamInt, Doc: "one past the largest value"},
+			randomShapeParam,
+			{Name: "dtype", Kind: ops.ParamDType, Default: "int32", Doc: "int32 or int64"},
+		},
+		Infer: func(_ []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+			dt := at.DType("dtype")
+			if dt != ndarray.Int32 && dt != ndarray.Int64 {
+				return nil, 0, mxerr.TypeErr("randint: dtype must be int32 or int64, got %s", dt)
+			}
+			low, high := at.Int("low"), at.Int("high")
+			if high <= low { // MXNet 1.9.1 dies on low == high
+				return nil, 0, mxerr.ValueErr("randint: high (%d) must be greater than low (%d)", high, low)
+			}
+			if dt == ndarray.Int32 && (low < -1<<31 || high > 1<<31) {
+				return nil, 0, mxerr.ValueErr("randint: [%d, %d) does not fit int32", low, high)
+			}
+			return at.Ints("shape"), dt, checkRandomShape(at.Ints("shape"))
+		},
+		Prepare: func(at ops.Attrs) { at["seed"] = ops.DrawSeed() },
+		Kernel: func(_, out []*ndarray.NDArray, at ops.Attrs) error {
+			seed, low := at["seed"].([2]uint64), int64(at.Int("low"))
+			span := uint64(at.Int("high")) - uint64(low) // exact even for the widest int64 range
+			r := rand.New(rand.NewPCG(seed[0], seed[1]))
+			a := out[0]
+			store, size, base := ops.IOTable[a.DType()].StoreI, a.DType().Size(), a.Storage().Ptr()
+			ndarray.Rows(a.Shape(), ops.Operands(a), func(offs []int, n int, steps []int) {
+				for i := 0; i < n; i++ {
+					store(unsafe.Add(base, (offs[0]+i*steps[0])*size), uint64(low)+r.Uint64N(span))
+				}
+			})
+			return nil
+		},
+	})
+	ops.Register(&ops.Op{
+		Name: "shuffle", Doc: "A copy of data with its first axis randomly permuted. The generator is seeded with mx.random.seed.",
+		Category: ops.General, Inputs: []string{"data"},
+		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
+			return in[0].Shape(), in[0].DType(), nil
+		},
+		Prepare: func(at ops.Attrs) { at["seed"] = ops.DrawSeed() },
+		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+			a := in[0]
+			if a.NDim() == 0 {
+				ndarray.MoveElems(out[0], a)
+				return nil
+			}
+			seed := at["seed"].([2]uint64)
+			rows := rand.New(rand.NewPCG(seed[0], seed[1])).Perm(a.Shape()[0])
+			return ops.GatherAlong(out[0], a, 0, rows, false)
+		},
+	})
+	ops.Register(&ops.Op{
+		Name: "sample_multinomial",
+		Doc: "Draws category indices from the distributions in data's last axis (probabilities, not normalised: " +
+			"an index is picked where a uniform draw falls in the running sum, the last one past its end). " +
+			"The result has data's shape without the last axis, followed by shape.",
+		Category: ops.General, Inputs: []string{"data"},
+		Params: []ops.Param{
+			{Name: "shape", Kind: ops.ParamShape, Default: "()", Doc: "the draws per distribution (() for one)"},
+			{Name: "dtype", Kind: ops.ParamDType, Default: "int32", Doc: "the dtype of the indices"},
+		},
+		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+			s := in[0].Shape()
+			if len(s) == 0 || s[len(s)-1] == 0 {
+				return nil, 0, mxerr.ValueErr("multinomial: data needs a last axis of probabilities, got shape %s", ops.FmtShape(s))
+			}
+			if err := checkSampleDType(in[0].DType()); err != nil {
+				return nil, 0, err
+			}
+			dt := at.DType("dtype")
+			if dt == ndarray.Bool || dt.Kind() == ndarray.KindComplex {
+				return nil, 0, mxerr.TypeErr("multinomial: indices cannot be %s", dt)
+			}
+			shape := slices.Concat(s[:len(s)-1], at.Ints("shape"))
+			if len(shape) == 0 { // one draw from one distribution: (1,), as MXNet has no 0-d arrays
+				shape = []int{1}
+			}
+			if _, err := ndarray.Size(shape); err != nil || len(shape) > ndarray.MaxDims {
+				return nil, 0, mxerr.ValueErr("multinomial: a result of shape %v cannot be made", shape)
+			}
+			return shape, dt, nil
+		},
+		Prepare: func(at ops.Attrs) { at["seed"] = ops.DrawSeed() },
+		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+			probs := ops.IndexValues(in[0])
+			k := in[0].Shape()[in[0].NDim()-1]
+			per, _ := ndarray.Size(at.Ints("shape"))
+			for _, p := range probs {
+				if !(p >= 0) {
+					return mxerr.ValueErr("multinomial: probabilities must be non-negative, got %g", p)
+				}
+			}
+			seed := at["seed"].([2]uint64)
+			j := 0
+			ops.FillSampled(out[0], rand.New(rand.NewPCG(seed[0], seed[1])), func(r *rand.Rand) float64 {
+				row := probs[(j/per)*k : (j/per+1)*k]
+				j++
+				u, acc := r.Float64(), 0.0
+				for c, p := range row {
+					if acc += p; u < acc {
+						return float64(c)
+					}
+				}
+				return float64(k - 1)
+			})
+			return nil
+		},
+	})
+}

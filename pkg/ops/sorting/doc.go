@@ -1,0 +1,5 @@
+// Package sorting registers sort, argsort, topk and histogram.
+//
+//	sort.go, sort_keys.go   sort, argsort, topk over rows along an axis (ops.Lanes); the keys
+//	sort_histogram.go       histogram
+package sorting

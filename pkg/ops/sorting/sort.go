@@ -1,0 +1,213 @@
+package sorting
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/ops"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// MXNet's sort, argsort and topk: along one axis (None: the flattened array), stable
+// (equal elements keep their order, in both directions), NaN above +inf. Indices come
+// in the dtype parameter (float32 by default, as in MXNet). The kernels sort order keys
+// (sort_keys.go), lanes in parallel.
+
+// sortDTypes are the dtypes MXNet sorts (it refuses float16 and bool); topk also takes
+// float16.
+var (
+	sortDTypes = []ndarray.DType{ndarray.Int8, ndarray.Int16, ndarray.Int32, ndarray.Int64, ndarray.Uint8,
+		ndarray.Uint16, ndarray.Uint32, ndarray.Uint64, ndarray.Float32, ndarray.Float64}
+	topkDTypes = append(slices.Clone(sortDTypes), ndarray.Float16)
+	// indexDTypes are the dtypes MXNet writes indices in.
+	indexDTypes = []ndarray.DType{ndarray.Float16, ndarray.Float32, ndarray.Float64, ndarray.Int32, ndarray.Int64, ndarray.Uint8}
+)
+
+const sortAxisDoc = "the axis to sort along (None: the flattened array)"
+
+var (
+	sortParams = []ops.Param{
+		{Name: "axis", Kind: ops.ParamOptInt, Default: "-1", Doc: sortAxisDoc},
+		{Name: "is_ascend", Kind: ops.ParamBool, Default: "1", Doc: "ascending (True) or descending order"},
+	}
+	indexDTypeParam = ops.Param{Name: "dtype", Kind: ops.ParamDType, Default: "float32", Doc: "dtype of the indices: " + ops.DTypeNames(indexDTypes)}
+)
+
+func init() {
+	ops.Register(&ops.Op{
+		Name: "sort",
+		Doc: "Sorts the elements along an axis (a copy).\n\n" +
+			"axis=None sorts the flattened array. NaN sorts above +inf; a descending sort puts it first.",
+		Category: ops.General, Inputs: []string{"data"}, DTypes: sortDTypes,
+		Params: sortParams,
+		Infer:  sortInfer("sort"), Kernel: sortKernel("sort"),
+	})
+	ops.Register(&ops.Op{
+		Name: "argsort",
+		Doc: "Indices that sort the array along an axis, in the dtype parameter (float32 by default, as in MXNet).\n\n" +
+			"The sort is stable in both directions: equal elements keep their order.",
+		Category: ops.General, Inputs: []string{"data"}, DTypes: sortDTypes,
+		Params: append(slices.Clone(sortParams), indexDTypeParam),
+		Infer:  sortInfer("argsort"), Kernel: sortKernel("argsort"),
+	})
+	ops.Register(&ops.Op{
+		Name: "topk",
+		Doc: "The k largest (or, with is_ascend, smallest) elements along an axis: their indices, values or a mask.\n\n" +
+			"ret_typ 'indices' gives their indices in the dtype parameter, 'value' the values, 'mask' an array of the\n" +
+			"input's shape and dtype with 1 where they are; mx.nd.topk's ret_typ='both' returns [values, indices].\n" +
+			"k < 1 takes the whole axis. Ties go to the lower index, as in MXNet.",
+		Category: ops.General, Inputs: []string{"data"}, DTypes: topkDTypes,
+		Params: []ops.Param{
+			{Name: "axis", Kind: ops.ParamOptInt, Default: "-1", Doc: sortAxisDoc},
+			{Name: "k", Kind: ops.ParamInt, Default: "1", Doc: "how many elements to take (< 1: all)"},
+			{Name: "ret_typ", Kind: ops.ParamString, Default: "indices", Doc: "what to return: indices, value or mask",
+				Choices: []string{"indices", "value", "mask"}},
+			{Name: "is_ascend", Kind: ops.ParamBool, Default: "0", Doc: "take the smallest elements instead"},
+			indexDTypeParam,
+		},
+		Infer: sortInfer("topk"), Kernel: sortKernel("topk"),
+	})
+}
+
+// sortRet is what an operator writes: sort the values, argsort the indices, topk its ret_typ.
+func sortRet(name string, at ops.Attrs) string {
+	switch name {
+	case "sort":
+		return "value"
+	case "argsort":
+		return "indices"
+	}
+	return at.Str("ret_typ")
+}
+
+func sortInfer(name string) func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+	return func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+		k := 0
+		if name == "topk" {
+			k = at.Int("k")
+		}
+		sp, err := newSortSpec(name, in[0], at, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		switch sortRet(name, at) {
+		case "value":
+			return sp.valueShape, in[0].DType(), nil
+		case "mask":
+			return in[0].Shape(), in[0].DType(), nil
+		}
+		return sp.valueShape, at.DType("dtype"), nil
+	}
+}
+
+func sortKernel(name string) func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+	return func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+		return runSort(name, in[0], out[0], at, sortRet(name, at))
+	}
+}
+
+// sortSpec is a checked sort, argsort or topk call.
+type sortSpec struct {
+	axis       int // -1: the flattened array
+	k          int // elements kept per lane
+	valueShape []int
+}
+
+// newSortSpec checks the call; k is topk's parameter (0 for sort and argsort: all).
+func newSortSpec(name string, x *ndarray.NDArray, at ops.Attrs, k int) (*sortSpec, error) {
+	if dt, ok := at["dtype"].(ndarray.DType); ok && !slices.Contains(indexDTypes, dt) {
+		return nil, mxerr.TypeErr("%s: dtype %s is not one of %s", name, dt, ops.DTypeNames(indexDTypes))
+	}
+	sp := &sortSpec{axis: -1}
+	n := x.Size()
+	if axis, ok := at.OptInt("axis"); ok {
+		if x.NDim() == 0 {
+			return nil, mxerr.ValueErr("%s: a 0-d array has no axis %d", name, axis)
+		}
+		a, err := ops.LaneAxis(name, axis, x.NDim())
+		if err != nil {
+			return nil, err
+		}
+		sp.axis, n = a, x.Shape()[a]
+	}
+	if k > n {
+		return nil, mxerr.ValueErr("%s: k must be at most %d (the axis length), got k = %d", name, n, k)
+	}
+	if k < 1 {
+		k = n
+	}
+	sp.k = k
+	if sp.axis < 0 {
+		sp.valueShape = []int{k}
+	} else {
+		sp.valueShape = slices.Clone(x.Shape())
+		sp.valueShape[sp.axis] = k
+	}
+	return sp, nil
+}
+
+// runSort is the kernel of sort, argsort and topk; ret is what it writes: "value",
+// "indices" or "mask".
+func runSort(name string, x, out *ndarray.NDArray, at ops.Attrs, ret string) error {
+	k := 0
+	if name == "topk" {
+		k = at.Int("k")
+	}
+	sp, err := newSortSpec(name, x, at, k)
+	if err != nil {
+		return err
+	}
+	if sp.axis < 0 {
+		src, ls, release, err := ops.FlatLanes(x)
+		if err != nil {
+			return err
+		}
+		defer release()
+		if ret == "mask" {
+			return ops.IntoContiguous(out, func(o *ndarray.NDArray) error {
+				return sortLanes(src, o, ls, ops.Lanes{N: ls.N, Stride: 1, Starts: []int{o.Offset()}}, sp.k, at, ret)
+			})
+		}
+		return sortLanes(src, out, ls, ops.Lanes{N: sp.k, Stride: out.Strides()[0], Starts: []int{out.Offset()}}, sp.k, at, ret)
+	}
+	return sortLanes(x, out, ops.LanesOf(x, sp.axis), ops.LanesOf(out, sp.axis), sp.k, at, ret)
+}
+
+// sortLanes sorts each lane of x (ls) and writes the first k results into out's lane ol.
+func sortLanes(x, out *ndarray.NDArray, ls, ol ops.Lanes, k int, at ops.Attrs, ret string) error {
+	codec, ok := keyCodecs[x.DType()]
+	if !ok {
+		return mxerr.TypeErr("cannot sort dtype %s", x.DType())
+	}
+	desc := !at.Bool("is_ascend")
+	var storeIdx func(base unsafe.Pointer, off, stride int, idx []int)
+	if ret == "indices" {
+		storeIdx = indexStorer(out.DType())
+	}
+	io := ops.IOTable[out.DType()]
+	xb, ob := ops.LaneBase(x), ops.LaneBase(out)
+	esz := out.DType().Size()
+	ops.ForLanes(len(ls.Starts), ls.N, func() *laneSorter { return &laneSorter{codec: codec, desc: desc} },
+		func(s *laneSorter, lo, hi int) {
+			for l := lo; l < hi; l++ {
+				s.sort(xb, ls.Starts[l], ls.Stride, ls.N, k, ret != "value")
+				o := ol.Starts[l]
+				switch ret {
+				case "value":
+					codec.store(ob, o, ol.Stride, s.keys)
+				case "indices":
+					storeIdx(ob, o, ol.Stride, s.idx)
+				default: // mask: 0 everywhere, then 1 where the kept elements are
+					for i := 0; i < ol.N; i++ {
+						io.StoreC(unsafe.Add(ob, (o+i*ol.Stride)*esz), 0)
+					}
+					for _, i := range s.idx {
+						io.StoreC(unsafe.Add(ob, (o+i*ol.Stride)*esz), 1)
+					}
+				}
+			}
+		})
+	return nil
+}

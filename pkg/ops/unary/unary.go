@@ -1,0 +1,160 @@
+package unary
+
+import (
+	"math"
+	"math/cmplx"
+
+	"github.com/mxgo/mxgo/pkg/ops"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// unaryKind is how a unary operator treats dtypes: the first five keep the input's dtype
+// (with an integer kernel of their own); floatFn is a floating-point function, which
+// keeps integer dtypes too, as MXNet 1.x does: the element is computed in float64 and
+// converted back as C does (ops.IntViaFloat), so exp(int32 20) is 485165195
+// and sqrt(int32 2) is 1. MXNet has no bool kernel; mxgo gives NumPy's float16.
+type unaryKind int
+
+const (
+	uNeg unaryKind = iota
+	uAbs
+	uSign
+	uSquare
+	uRelu
+	FloatFn
+)
+
+type Def struct {
+	Name, Doc string
+	Kind      unaryKind
+	DTypes    []ndarray.DType
+	real      func(float64) float64       // floats (and integers, for floatFn)
+	cplx      func(complex128) complex128 // complex dtypes (nil where not supported)
+	f32       func(dst, src []float32)    // optional float32 row kernel (exp32.go), faster than real
+}
+
+var Defs = []Def{
+	{"negative", "Numerical negative, elementwise: -x. Unsigned integers wrap, as in NumPy; bool is not supported (NumPy refuses it too).",
+		uNeg, ops.NumericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }, nil},
+	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
+		uAbs, ops.AllDTypes, math.Abs, nil, nil},
+	{"sign", "Sign of each element: -1, 0 or 1 (NaN stays NaN), in the input's dtype. Not defined for bool or complex arrays.",
+		uSign, ops.RealNumericDTypes, signFloat, nil, nil},
+	{"square", "Square of each element, in the input's dtype (integers wrap).",
+		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, nil},
+	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
+		uRelu, ops.RealNumericDTypes, reluFloat, nil, nil},
+	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows},
+	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil},
+	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, nil},
+	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil},
+	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil},
+	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, cmplx.Tanh, tanh32Rows},
+	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", FloatFn, ops.RealDTypes, sigmoid, nil, sigmoid32Rows},
+}
+
+// ResultDType is the output dtype for an input of dtype dt.
+func (d *Def) ResultDType(dt ndarray.DType) ndarray.DType {
+	switch {
+	case d.Kind == FloatFn && dt == ndarray.Bool:
+		return ndarray.Float16
+	case d.Kind == uAbs && dt == ndarray.Complex64:
+		return ndarray.Float32
+	case d.Kind == uAbs && dt == ndarray.Complex128:
+		return ndarray.Float64
+	}
+	return dt
+}
+
+func (d *Def) Run(out, in *ndarray.NDArray) {
+	dt := in.DType()
+	switch {
+	case dt == ndarray.Complex64 && d.Kind == uAbs:
+		ops.Map1(out, in, func(z complex64) float32 { return float32(cmplx.Abs(complex128(z))) })
+	case dt == ndarray.Complex128 && d.Kind == uAbs:
+		ops.Map1(out, in, cmplx.Abs)
+	case dt.Kind() == ndarray.KindComplex:
+		ops.ComplexMap(out, in, d.cplx)
+	case dt == ndarray.Float32 && d.f32 != nil:
+		ops.MapRows(out, in, d.f32)
+	case ops.IsFloat(dt) || dt == ndarray.Bool && d.Kind == FloatFn:
+		ops.RealMap(out, in, d.real)
+	case d.Kind == FloatFn:
+		ops.IntViaFloat(out, in, d.real)
+	case dt == ndarray.Bool: // abs of bool is itself
+		ops.Map1(out, in, func(x uint8) uint8 { return min(x, 1) })
+	default:
+		intUnary(d.Kind, out, in)
+	}
+}
+
+func intUnary(k unaryKind, out, in *ndarray.NDArray) {
+	switch in.DType() {
+	case ndarray.Int8:
+		ops.Map1(out, in, intUnaryFn[int8](k))
+	case ndarray.Int16:
+		ops.Map1(out, in, intUnaryFn[int16](k))
+	case ndarray.Int32:
+		ops.Map1(out, in, intUnaryFn[int32](k))
+	case ndarray.Int64:
+		ops.Map1(out, in, intUnaryFn[int64](k))
+	case ndarray.Uint8:
+		ops.Map1(out, in, intUnaryFn[uint8](k))
+	case ndarray.Uint16:
+		ops.Map1(out, in, intUnaryFn[uint16](k))
+	case ndarray.Uint32:
+		ops.Map1(out, in, intUnaryFn[uint32](k))
+	case ndarray.Uint64:
+		ops.Map1(out, in, intUnaryFn[uint64](k))
+	}
+}
+
+// intUnaryFn is the integer kernel of a dtype-keeping operator; arithmetic wraps.
+func intUnaryFn[T ops.IntElem](k unaryKind) func(T) T {
+	switch k {
+	case uNeg:
+		return func(x T) T { return -x }
+	case uAbs:
+		return func(x T) T {
+			if x < 0 {
+				return -x
+			}
+			return x
+		}
+	case uSign:
+		return func(x T) T {
+			switch {
+			case x > 0:
+				return 1
+			case x < 0:
+				return ^T(0) // -1 (only signed types get here)
+			}
+			return 0
+		}
+	case uSquare:
+		return func(x T) T { return x * x }
+	}
+	return func(x T) T { return max(x, 0) }
+}
+
+func signFloat(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	case x == 0:
+		return 0
+	}
+	return x // NaN
+}
+
+func reluFloat(x float64) float64 {
+	if x > 0 || x != x {
+		return x
+	}
+	return 0
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
