@@ -42,6 +42,32 @@ func runOp(t *testing.T, name string, in []*ndarray.NDArray, out *ndarray.NDArra
 	return r, nil
 }
 
+// runOps runs an operator through InvokeAll (every result, into outs when given); the
+// results are released when the test ends.
+func runOps(t *testing.T, name string, in, outs []*ndarray.NDArray, attrs string) ([]*ndarray.NDArray, error) {
+	t.Helper()
+	op, err := ops.Lookup(name)
+	require.NoError(t, err)
+	at, err := ops.ParseAttrs(op, attrs)
+	if err != nil {
+		return nil, err
+	}
+	res, err := op.InvokeAll(in, outs, at)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { ops.ReleaseAll(res) })
+	return res, nil
+}
+
+// mustOps is runOps that fails the test on an error.
+func mustOps(t *testing.T, name string, attrs string, in ...*ndarray.NDArray) []*ndarray.NDArray {
+	t.Helper()
+	res, err := runOps(t, name, in, nil, attrs)
+	require.NoError(t, err, "%s(%s)", name, attrs)
+	return res
+}
+
 func mustOp(t *testing.T, name string, attrs string, in ...*ndarray.NDArray) *ndarray.NDArray {
 	t.Helper()
 	r, err := runOp(t, name, in, nil, attrs)

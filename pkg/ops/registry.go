@@ -46,12 +46,23 @@ type Op struct {
 	// Infer checks inputs and attributes and returns the output's shape and dtype; it
 	// runs when the operator is called, so bad arguments raise at once.
 	Infer func(in []*ndarray.NDArray, at Attrs) ([]int, ndarray.DType, error)
+	// InferOuts replaces Infer on an operator of several results (topk with
+	// ret_typ='both', moments, slogdet, a gradient per input): it gives each result's
+	// shape and dtype, and how many there are may depend on the attributes. Its Kernel
+	// writes every out from one pass; callers use InvokeAll.
+	InferOuts func(in []*ndarray.NDArray, at Attrs) ([]Result, error)
 	// Prepare, when set, runs at call time after Infer and may add attributes the kernel
 	// needs fixed at call time (random operators draw their seed here, so results
 	// follow the order of calls, not the order the engine runs them in).
 	Prepare func(at Attrs)
-	// Kernel computes out[0] from in; it runs on the engine.
+	// Kernel computes out[0] (every out, with InferOuts) from in; it runs on the engine.
 	Kernel func(in, out []*ndarray.NDArray, at Attrs) error
+}
+
+// Result is the shape and dtype of one of an operator's results (InferOuts).
+type Result struct {
+	Shape []int
+	DType ndarray.DType
 }
 
 var registry = struct {
@@ -98,44 +109,34 @@ func (op *Op) Variadic() bool { return len(op.Inputs) == 1 && op.Inputs[0][0] ==
 
 // Invoke checks the call, allocates out when it is nil, and pushes the kernel to the
 // engine. It returns the output array (out itself when given, with a new reference the
-// caller must release either way).
+// caller must release either way). An operator of several results (InferOuts) goes
+// through InvokeAll; here it must give exactly one.
 func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*ndarray.NDArray, error) {
-	if err := op.checkArity(len(in)); err != nil {
+	if op.InferOuts != nil {
+		var outs []*ndarray.NDArray
+		if out != nil {
+			outs = []*ndarray.NDArray{out}
+		}
+		res, err := op.InvokeAll(in, outs, at)
+		if err == nil && len(res) != 1 {
+			ReleaseAll(res)
+			err = mxerr.TypeErr("%s returns %d arrays with these arguments: call it through InvokeAll", op.Name, len(res))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return res[0], nil
+	}
+	if err := op.checkCall(in, out); err != nil {
 		return nil, err
-	}
-	if err := op.checkDTypes(in); err != nil {
-		return nil, err
-	}
-	if a := offHost(in); a != nil {
-		return nil, noKernel("operator "+op.Name, a)
-	}
-	if out != nil && !out.Storage().OnHost() {
-		return nil, noKernel("operator "+op.Name, out)
 	}
 	shape, dt, err := op.Infer(in, at)
 	if err != nil {
 		return nil, err
 	}
 	fresh := out == nil // a new result cannot overlap an input: nothing to separate
-	if fresh {
-		dev := device.Host
-		if len(in) > 0 {
-			dev = in[0].Device()
-		}
-		if out, err = ndarray.Empty(dt, shape, dev); err != nil {
-			return nil, err
-		}
-	} else {
-		if out.DType() != dt {
-			return nil, mxerr.TypeErr("%s: out has dtype %s, the result is %s", op.Name, out.DType(), dt)
-		}
-		if err := ndarray.SameShape(out.Shape(), shape); err != nil {
-			return nil, mxerr.ValueErr("%s: out has shape %v, the result has shape %v", op.Name, out.Shape(), shape)
-		}
-		if err := out.CheckWritable(); err != nil {
-			return nil, err
-		}
-		out = out.Share()
+	if out, err = op.result(in, out, shape, dt); err != nil {
+		return nil, err
 	}
 	if op.Prepare != nil {
 		op.Prepare(at)
@@ -152,6 +153,119 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 		return op.Kernel(ins, outs, at)
 	})
 	return out, nil
+}
+
+// InvokeAll is Invoke for any operator, returning every result: into outs when given
+// (one array per result), else into new arrays. The caller releases each result.
+func (op *Op) InvokeAll(in, outs []*ndarray.NDArray, at Attrs) ([]*ndarray.NDArray, error) {
+	if op.InferOuts == nil {
+		if len(outs) > 1 {
+			return nil, mxerr.TypeErr("%s returns one array, out has %d", op.Name, len(outs))
+		}
+		var out *ndarray.NDArray
+		if len(outs) == 1 {
+			out = outs[0]
+		}
+		r, err := op.Invoke(in, out, at)
+		if err != nil {
+			return nil, err
+		}
+		return []*ndarray.NDArray{r}, nil
+	}
+	for _, o := range outs {
+		if err := op.checkCall(in, o); err != nil {
+			return nil, err
+		}
+	}
+	if len(outs) == 0 {
+		if err := op.checkCall(in, nil); err != nil {
+			return nil, err
+		}
+	}
+	want, err := op.InferOuts(in, at)
+	if err != nil {
+		return nil, err
+	}
+	fresh := len(outs) == 0
+	if !fresh && len(outs) != len(want) {
+		return nil, mxerr.TypeErr("%s returns %d arrays, out has %d", op.Name, len(want), len(outs))
+	}
+	for i := range outs {
+		for _, o := range outs[:i] {
+			if ndarray.Overlaps(o, outs[i]) {
+				return nil, mxerr.ValueErr("%s: the out arrays overlap", op.Name)
+			}
+		}
+	}
+	res := make([]*ndarray.NDArray, len(want))
+	for i, w := range want {
+		var o *ndarray.NDArray
+		if !fresh {
+			o = outs[i]
+		}
+		if res[i], err = op.result(in, o, w.Shape, w.DType); err != nil {
+			ReleaseAll(res[:i])
+			return nil, err
+		}
+	}
+	if op.Prepare != nil {
+		op.Prepare(at)
+	}
+	push(in, res, func(ins, outs []*ndarray.NDArray) error {
+		for _, o := range outs {
+			if fresh {
+				break
+			}
+			sep, release, err := separate(ins, o, op.InPlace)
+			if err != nil {
+				return err
+			}
+			defer release()
+			ins = sep
+		}
+		return op.Kernel(ins, outs, at)
+	})
+	return res, nil
+}
+
+// checkCall checks what Invoke can check before inferring: the arity, the dtypes, and
+// that every array is in host memory.
+func (op *Op) checkCall(in []*ndarray.NDArray, out *ndarray.NDArray) error {
+	if err := op.checkArity(len(in)); err != nil {
+		return err
+	}
+	if err := op.checkDTypes(in); err != nil {
+		return err
+	}
+	if a := offHost(in); a != nil {
+		return noKernel("operator "+op.Name, a)
+	}
+	if out != nil && !out.Storage().OnHost() {
+		return noKernel("operator "+op.Name, out)
+	}
+	return nil
+}
+
+// result returns a new array for a result of shape and dtype dt (on the device of the
+// first input), or out checked against them, with a reference of its own.
+func (op *Op) result(in []*ndarray.NDArray, out *ndarray.NDArray, shape []int, dt ndarray.DType) (*ndarray.NDArray, error) {
+	if out == nil {
+		dev := device.Host
+		if len(in) > 0 {
+			dev = in[0].Device()
+		}
+		return ndarray.Empty(dt, shape, dev)
+	}
+	if out.DType() != dt {
+		return nil, mxerr.TypeErr("%s: out has dtype %s, the result is %s", op.Name, out.DType(), dt)
+	}
+	if err := ndarray.SameShape(out.Shape(), shape); err != nil {
+		return nil, mxerr.ValueErr("%s: out has shape %v, the result has shape %v", op.Name, out.Shape(), shape)
+	}
+	if err := out.CheckWritable(); err != nil {
+		return nil, err
+	}
+	return out.Share(), nil
 }
 
 func (op *Op) checkArity(n int) error {

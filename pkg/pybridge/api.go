@@ -1,9 +1,11 @@
 package pybridge
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/dlpack"
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/wire"
@@ -160,4 +162,45 @@ func derive(h int64, fn func(*ndarray.NDArray) (*ndarray.NDArray, error)) (int64
 		return 0, pyErr(err)
 	}
 	return register(v), nil
+}
+
+// InvokeAll runs operator opID (OpInfo's id) on the arrays ins (handles, comma-separated)
+// and returns every result's new handle, comma-separated: the path of the operators of
+// several results (topk with ret_typ='both', slogdet, ...). With outs (handles,
+// comma-separated, one per result) the results go there and it returns "". Borrowed and
+// foreign operands are op.py's business: here every operand is an mxgo array.
+func InvokeAll(opID int, ins, outs, attrs string) (v string, err error) {
+	defer guard(&err)
+	table := opTable()
+	if opID < 0 || opID >= len(table) {
+		return "", pyErr(mxerr.ValueErr("unknown operator id %d", opID))
+	}
+	op := table[opID]
+	in, err := lookupList(ins)
+	if err != nil {
+		return "", pyErr(err)
+	}
+	var out []*ndarray.NDArray // nil: new arrays
+	if outs != "" {
+		if out, err = lookupList(outs); err != nil {
+			return "", pyErr(err)
+		}
+	}
+	at, err := ops.ParseAttrs(op, attrs)
+	if err != nil {
+		return "", pyErr(err)
+	}
+	res, err := op.InvokeAll(in, out, at)
+	if err != nil {
+		return "", pyErr(err)
+	}
+	if out != nil {
+		ops.ReleaseAll(res)
+		return "", nil
+	}
+	hs := make([]string, len(res))
+	for i, r := range res {
+		hs[i] = strconv.FormatInt(register(r), 10)
+	}
+	return strings.Join(hs, ","), nil
 }

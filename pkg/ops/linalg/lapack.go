@@ -14,10 +14,8 @@ import (
 // dtype; the LAPACK ones run per matrix in float64 (lapack_batch.go, lapack_kernels.go);
 // extract/make diag/trian only move elements (lapack_packed.go).
 //
-// slogdet, gelqf and syevd have two results. The registry's operators have one, so each
-// is registered (as _linalg_<fn>, hidden) with a packed 1-D result: every first result
-// in C order, then every second one. mxgo.ndarray.linalg splits it into two contiguous
-// views without copying (a slice and a reshape each).
+// slogdet, gelqf and syevd have two results (registered as _linalg_<fn>, the functions of
+// mx.nd.linalg calling them): one kernel writes both.
 
 var triangParams = []ops.Param{
 	{Name: "transpose", Kind: ops.ParamBool, Default: "0", Doc: "use the transpose of the triangular matrix A"},
@@ -42,32 +40,42 @@ func gemmParams(mac bool) []ops.Param {
 	return append(p, ops.Param{Name: "axis", Kind: ops.ParamInt, Default: "-2", Doc: "the axis of the matrix rows (the columns are the last axis)"})
 }
 
-// laSquare registers an operator from a stack of square matrices A to one result of
-// the given shape, or to two packed ones when sections gives their sizes.
-func laSquare(name, doc string, params []ops.Param, shape func(a []int, at ops.Attrs) ([]int, error),
-	sections func(a []int) []int, kernel func(n int, at ops.Attrs, out ndarray.DType) matKernel) {
+// laSquare registers an operator from a stack of square matrices A to the results of the
+// given shapes (one for most, two for slogdet and syevd).
+func laSquare(name, doc string, params []ops.Param, shapes func(a []int, at ops.Attrs) ([][]int, error),
+	kernel func(n int, at ops.Attrs, out ndarray.DType) matKernel) {
 	ops.Register(&ops.Op{
 		Name: name, Doc: doc, Category: ops.General, Inputs: []string{"A"}, Params: params, DTypes: ops.F32F64DTypes,
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
 			a := in[0].Shape()
 			if _, err := squareMatrices(name, a); err != nil {
-				return nil, 0, err
+				return nil, err
 			}
-			s, err := shape(a, at)
-			return s, in[0].DType(), err
+			ss, err := shapes(a, at)
+			res := make([]ops.Result, len(ss))
+			for i, s := range ss {
+				res[i] = ops.Result{Shape: s, DType: in[0].DType()}
+			}
+			return res, err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			a := in[0].Shape()
-			n, sizes := a[len(a)-1], []int{out[0].Size()}
-			if sections != nil {
-				sizes = sections(a)
-			}
-			return laRun(in, out[0], laBatchCount(a, 2), sizes, kernel(n, at, out[0].DType()))
+			return laRun(in, out, laBatchCount(a, 2), kernel(a[len(a)-1], at, out[0].DType()))
 		},
 	})
 }
 
-func sameAsInput(a []int, _ ops.Attrs) ([]int, error) { return append([]int{}, a...), nil }
+// one turns a shape rule of a one-result operator into laSquare's.
+func one(shape func(a []int, at ops.Attrs) ([]int, error)) func(a []int, at ops.Attrs) ([][]int, error) {
+	return func(a []int, at ops.Attrs) ([][]int, error) {
+		s, err := shape(a, at)
+		return [][]int{s}, err
+	}
+}
+
+func sameAsInput(a []int, _ ops.Attrs) ([]int, error) { return sameAsInputShape(a), nil }
+
+func sameAsInputShape(a []int) []int { return append([]int{}, a...) }
 
 // reducedShape is the result shape of det, slogdet and sumlogdiag: the batch axes, or
 // (1,) for one matrix, as in MXNet 1.x (size-0 matrices give a 0-d result there).
@@ -100,37 +108,34 @@ func init() {
 	laSquare("linalg_potrf", "Cholesky factor L of each symmetric positive-definite matrix A = L L^T "+
 		"(lower=False: the upper factor U, A = U^T U), as MXNet's linalg.potrf.\n\nOnly the chosen triangle of A "+
 		"is read; the other triangle of the result is zero. A matrix that is not positive definite raises.",
-		choleskyParams, sameAsInput, nil, func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
+		choleskyParams, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potrfKernel(n, at.Bool("lower"))
 		})
 	laSquare("linalg_potri", "Inverse of A = L L^T from its Cholesky factor L (the result of potrf), as "+
 		"MXNet's linalg.potri.\n\nOnly the chosen triangle of L is read; the result is symmetric.",
-		choleskyParams, sameAsInput, nil, func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
+		choleskyParams, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potriKernel(n, at.Bool("lower"))
 		})
 	laSquare("linalg_inverse", "Inverse of each square matrix (LU factorization), as MXNet's linalg.inverse. "+
-		"A singular matrix raises.", nil, sameAsInput, nil, func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
+		"A singular matrix raises.", nil, one(sameAsInput), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return inverseKernel(n)
 	})
 	laSquare("linalg_det", "Determinant of each square matrix (LU factorization), as MXNet's linalg.det.\n\n"+
-		"A 2-D input gives shape (1,), as in MXNet 1.x.", nil, reducedShape, nil,
+		"A 2-D input gives shape (1,), as in MXNet 1.x.", nil, one(reducedShape),
 		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, false) })
 	laSquare("linalg_sumlogdiag", "Sum of the logarithms of the diagonal of each square matrix, as MXNet's "+
-		"linalg.sumlogdiag.", nil, reducedShape, nil, func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
+		"linalg.sumlogdiag.", nil, one(reducedShape), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return sumLogDiagKernel(n)
 	})
-	laSquare("_linalg_slogdet", "sign and log|det| of each square matrix, packed: every sign, then every "+
-		"log|det| (mx.nd.linalg.slogdet splits them).", nil,
-		func(a []int, _ ops.Attrs) ([]int, error) { return []int{2 * laBatchCount(a, 2)}, nil },
-		func(a []int) []int { nb := laBatchCount(a, 2); return []int{nb, nb} },
-		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) })
-	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix, packed: every "+
-		"U, then every eigenvalue vector (mx.nd.linalg.syevd splits them).", nil,
-		func(a []int, _ ops.Attrs) ([]int, error) {
-			n := a[len(a)-1]
-			return []int{laBatchCount(a, 2) * n * (n + 1)}, nil
+	laSquare("_linalg_slogdet", "Sign and log|det| of each square matrix: [sign, logabsdet] (mx.nd.linalg.slogdet).", nil,
+		func(a []int, at ops.Attrs) ([][]int, error) {
+			s, err := reducedShape(a, at)
+			return [][]int{s, s}, err
 		},
-		func(a []int) []int { nb, n := laBatchCount(a, 2), a[len(a)-1]; return []int{nb * n * n, nb * n} },
+		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) })
+	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix: [U, lambda] "+
+		"(mx.nd.linalg.syevd).", nil,
+		func(a []int, _ ops.Attrs) ([][]int, error) { return [][]int{sameAsInputShape(a), sameAsInputShape(a[:len(a)-1])}, nil },
 		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) })
 	registerLaOthers()
 }
@@ -159,7 +164,7 @@ func registerLaOthers() {
 				rows, cols := b[len(b)-2], b[len(b)-1]
 				k := triangKernel(solve, rows, cols, at.Bool("transpose"), at.Bool("rightside"), at.Bool("lower"),
 					at.Float("alpha"))
-				return laRun(in, out[0], laBatchCount(b, 2), []int{out[0].Size()}, k)
+				return laRun(in, out, laBatchCount(b, 2), k)
 			},
 		})
 	}
@@ -184,29 +189,28 @@ func registerLaOthers() {
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			a := in[0].Shape()
 			k := syrkKernel(a[len(a)-2], a[len(a)-1], at.Bool("transpose"), at.Float("alpha"))
-			return laRun(in, out[0], laBatchCount(a, 2), []int{out[0].Size()}, k)
+			return laRun(in, out, laBatchCount(a, 2), k)
 		},
 	})
 	ops.Register(&ops.Op{
 		Name: "_linalg_gelqf", Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes,
-		Doc: "LQ factorization A = L Q of each m x n matrix (m <= n), packed: every Q (m x n), then every " +
-			"L (m x m) (mx.nd.linalg.gelqf splits them).",
-		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
+		Doc: "LQ factorization A = L Q of each m x n matrix (m <= n): [Q (m x n), L (m x m)] (mx.nd.linalg.gelqf).",
+		InferOuts: func(in []*ndarray.NDArray, _ ops.Attrs) ([]ops.Result, error) {
 			a := in[0].Shape()
 			if len(a) < 2 {
-				return nil, 0, mxerr.ValueErr("gelqf: input A must have at least 2 dimensions, got shape %s", ops.FmtShape(a))
+				return nil, mxerr.ValueErr("gelqf: input A must have at least 2 dimensions, got shape %s", ops.FmtShape(a))
 			}
 			m, n := a[len(a)-2], a[len(a)-1]
 			if m > n {
-				return nil, 0, mxerr.ValueErr("gelqf: each matrix needs at least as many columns as rows, got shape %s",
+				return nil, mxerr.ValueErr("gelqf: each matrix needs at least as many columns as rows, got shape %s",
 					ops.FmtShape(a))
 			}
-			return []int{laBatchCount(a, 2) * m * (n + m)}, in[0].DType(), nil
+			l := append(sameAsInputShape(a[:len(a)-1]), m)
+			return []ops.Result{{Shape: sameAsInputShape(a), DType: in[0].DType()}, {Shape: l, DType: in[0].DType()}}, nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			a := in[0].Shape()
-			nb, m, n := laBatchCount(a, 2), a[len(a)-2], a[len(a)-1]
-			return laRun(in, out[0], nb, []int{nb * m * n, nb * m * m}, gelqfKernel(m, n))
+			return laRun(in, out, laBatchCount(a, 2), gelqfKernel(a[len(a)-2], a[len(a)-1]))
 		},
 	})
 }

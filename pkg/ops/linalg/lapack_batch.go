@@ -19,7 +19,7 @@ import (
 // and LAPACK works in place, so one copy is needed anyway.
 
 // matKernel solves one problem: in[i] and out[j] are its parts of the inputs and of
-// the output's sections, in C order.
+// the outputs, in C order.
 type matKernel func(in, out [][]float64) error
 
 // f64Copy returns a's elements as a new C-order float64 array and its data.
@@ -36,10 +36,10 @@ func f64Copy(a *ndarray.NDArray) (*ndarray.NDArray, []float64, error) {
 	return t, unsafe.Slice((*float64)(t.Storage().Ptr()), t.Size()), nil
 }
 
-// laRun runs k on each of the nb problems of in and writes out, whose C-order elements
-// are the concatenation of sections of the given sizes (one section for most operators;
-// the packed results of slogdet, gelqf and syevd have two). Problems run in parallel.
-func laRun(in []*ndarray.NDArray, out *ndarray.NDArray, nb int, sections []int, k matKernel) error {
+// laRun runs k on each of the nb problems of in and writes outs (most operators have
+// one result; slogdet, gelqf and syevd two). Problems run in parallel, in float64
+// buffers converted to each out's dtype at the end.
+func laRun(in, outs []*ndarray.NDArray, nb int, k matKernel) error {
 	var bufs []*ndarray.NDArray
 	defer func() { ops.ReleaseAll(bufs) }()
 	ins := make([][]float64, len(in))
@@ -51,23 +51,25 @@ func laRun(in []*ndarray.NDArray, out *ndarray.NDArray, nb int, sections []int, 
 		bufs = append(bufs, b)
 		ins[i] = data
 	}
-	res, err := ndarray.Empty(ndarray.Float64, out.Shape(), out.Device())
-	if err != nil {
+	res := make([]*ndarray.NDArray, len(outs))
+	flat := make([][]float64, len(outs))
+	for j, out := range outs {
+		r, err := ndarray.Empty(ndarray.Float64, out.Shape(), out.Device())
+		if err != nil {
+			return err
+		}
+		bufs = append(bufs, r)
+		res[j], flat[j] = r, unsafe.Slice((*float64)(r.Storage().Ptr()), r.Size())
+	}
+	if err := forProblems(nb, ins, flat, k); err != nil {
 		return err
 	}
-	bufs = append(bufs, res)
-	flat := unsafe.Slice((*float64)(res.Storage().Ptr()), res.Size())
-	outs := make([][]float64, len(sections))
-	for j, n := range sections {
-		outs[j], flat = flat[:n], flat[n:]
-	}
-	if err := forProblems(nb, ins, outs, k); err != nil {
-		return err
-	}
-	if out.DType() == ndarray.Float32 {
-		ops.Map1(out, res, func(x float64) float32 { return float32(x) })
-	} else {
-		ndarray.MoveElems(out, res)
+	for j, out := range outs {
+		if out.DType() == ndarray.Float32 {
+			ops.Map1(out, res[j], func(x float64) float32 { return float32(x) })
+		} else {
+			ndarray.MoveElems(out, res[j])
+		}
 	}
 	return nil
 }

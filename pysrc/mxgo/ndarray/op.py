@@ -19,10 +19,10 @@ import operator
 
 import numpy as np
 
-from ..base import DTYPE_NAMES, MXNetTypeError, MXNetValueError, core, dtype_code, fastpath, mxnet_error
+from ..base import DTYPE_NAMES, MXNetTypeError, MXNetValueError, call, core, dtype_code, fastpath, mxnet_error
 from .dlpack import from_dlpack
 
-__all__ = ["invoke", "OPS", "PUBLIC", "is_scalar", "scalar_args", "binary_methods", "compare_method", "method"]
+__all__ = ["invoke", "invoke_all", "OPS", "PUBLIC", "is_scalar", "scalar_args", "binary_methods", "compare_method", "method"]
 
 _Array = fastpath.NDArrayBase  # every mxgo array is one
 
@@ -120,14 +120,8 @@ def _as_array(x, name):
     raise MXNetTypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
 
 
-def invoke(name, arrays, params=None, out=None, tried_fast=False):
-    """Runs operator ``name`` on ``arrays`` with ``params`` (a dict), into ``out`` if given.
-
-    NDArrays, and objects whose type has a DLPack C exchange API (PyTorch's tensors), go
-    straight to C (fastpath.invoke), which finishes calls on foreign memory before
-    returning; other DLPack producers are imported here first. ``tried_fast``: the caller
-    already had C refuse these operands without parameters (_make's call)."""
-    info = OPS[name]
+def _encode_params(name, info, params):
+    """params (a dict) in the registry's wire form: "name=value;..."."""
     encoded = []
     kinds = info["kinds"]
     for k, v in (params or {}).items():
@@ -137,7 +131,51 @@ def invoke(name, arrays, params=None, out=None, tried_fast=False):
             encoded.append("%s=%s" % (k, _ENCODE[kinds[k]](v)))
         except (TypeError, ValueError, OverflowError) as err:
             raise mxnet_error(type(err))("%s(): bad value for %s: %s" % (name, k, err)) from None
-    attrs = ";".join(encoded)
+    return ";".join(encoded)
+
+
+def invoke_all(name, arrays, params=None, out=None):
+    """Runs operator ``name`` and returns every result as a list (one kernel writes them
+    all: topk with ret_typ='both', slogdet, gelqf, syevd), into ``out`` (a list or tuple
+    with one array per result) when given, which is then returned as a list. The results
+    are of the first input's class. Operands are NDArrays or DLPack producers, as for
+    invoke."""
+    info = OPS[name]
+    attrs = _encode_params(name, info, params)
+    if not arrays:
+        raise MXNetTypeError("%s needs at least one array" % name)
+    if out is not None and not isinstance(out, (list, tuple)):
+        raise MXNetTypeError("%s returns several arrays: out must be a list or tuple, got %s"
+                             % (name, type(out).__name__))
+    foreign = False
+    ins = []
+    for i, a in enumerate(arrays):
+        arr, f = _as_array(a, "argument %d of %s" % (i, name))
+        foreign |= f
+        ins.append(arr)
+    outs = []
+    for o in out or ():
+        arr, f = _as_array(o, "out")
+        foreign |= f
+        outs.append(arr)
+    handles = call(core.InvokeAll, info["id"], ",".join(str(a.handle) for a in ins),
+                   ",".join(str(o.handle) for o in outs), attrs)
+    results = outs if out is not None else [type(ins[0])(int(h)) for h in handles.split(",")]
+    if foreign:
+        for r in results:
+            r.wait_to_read()  # the other framework may read (or reuse) its memory at once
+    return list(out) if out is not None else results
+
+
+def invoke(name, arrays, params=None, out=None, tried_fast=False):
+    """Runs operator ``name`` on ``arrays`` with ``params`` (a dict), into ``out`` if given.
+
+    NDArrays, and objects whose type has a DLPack C exchange API (PyTorch's tensors), go
+    straight to C (fastpath.invoke), which finishes calls on foreign memory before
+    returning; other DLPack producers are imported here first. ``tried_fast``: the caller
+    already had C refuse these operands without parameters (_make's call)."""
+    info = OPS[name]
+    attrs = _encode_params(name, info, params)
     if not (tried_fast and not attrs):
         result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
         if result is not NotImplemented:
