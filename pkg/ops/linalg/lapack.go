@@ -135,7 +135,9 @@ func init() {
 		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) })
 	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix: [U, lambda] "+
 		"(mx.nd.linalg.syevd).", nil,
-		func(a []int, _ ops.Attrs) ([][]int, error) { return [][]int{sameAsInputShape(a), sameAsInputShape(a[:len(a)-1])}, nil },
+		func(a []int, _ ops.Attrs) ([][]int, error) {
+			return [][]int{sameAsInputShape(a), sameAsInputShape(a[:len(a)-1])}, nil
+		},
 		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) })
 	registerLaOthers()
 }
