@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -283,16 +284,59 @@ func TestNansumNormCumsumAgainstReference(t *testing.T) {
 func TestHistogramKernel(t *testing.T) {
 	checkLeaks(t)
 	x := fromValues(t, ndarray.Float64, []float64{math.NaN(), 0, 1, 1, 2, 2.5, 3, -1, 4}, 3, 3)
-	assert.Equal(t, []float64{1, 2, 3}, values(t, mustOp(t, "_histogram", "bin_cnt=3;range_lo=0;range_hi=3", x)))
+	h := mustOps(t, "_histogram", "bin_cnt=3;range_lo=0;range_hi=3", x)
+	assert.Equal(t, []float64{1, 2, 3}, values(t, h[0]))
+	assert.Equal(t, []float64{0, 1, 2, 3}, values(t, h[1]), "the edges, in data's dtype")
+	assert.Equal(t, ndarray.Float64, h[1].DType())
 	edges := fromValues(t, ndarray.Float64, []float64{0, 1, 2.5, 4}, 4)
-	assert.Equal(t, []float64{1, 3, 3}, values(t, mustOp(t, "_histogram", "", x, edges)))
+	h = mustOps(t, "_histogram", "", x, edges)
+	assert.Equal(t, []float64{1, 3, 3}, values(t, h[0]))
+	assert.Equal(t, []float64{0, 1, 2.5, 4}, values(t, h[1]), "a copy of the bins")
+	assert.NotSame(t, edges.Storage(), h[1].Storage())
 	ints := fromValues(t, ndarray.Int32, []float64{3, 1, 2, 0, 5, 4}, 2, 3)
-	assert.Equal(t, []float64{2, 4}, values(t, mustOp(t, "_histogram", "bin_cnt=2;range_lo=0;range_hi=5", ints)),
-		"MXNet's integer bin width: 5/2 is 2")
-	_, err := runOp(t, "_histogram", []*ndarray.NDArray{x}, nil, "")
+	h = mustOps(t, "_histogram", "bin_cnt=2;range_lo=0;range_hi=5", ints)
+	assert.Equal(t, []float64{2, 4}, values(t, h[0]), "MXNet's integer bin width: 5/2 is 2")
+	assert.Equal(t, []float64{0, 2, 5}, values(t, h[1]), "edges 0, 2.5, 5 in int32")
+	h = mustOps(t, "_histogram", "bin_cnt=2;range_lo=1;range_hi=1", x)
+	assert.Equal(t, []float64{0.5, 1, 1.5}, values(t, h[1]), "an empty range widened by 0.5 each way")
+	_, err := runOps(t, "_histogram", []*ndarray.NDArray{x}, nil, "")
 	requireKind(t, err, mxerr.Type, "bin_cnt")
-	_, err = runOp(t, "_histogram", []*ndarray.NDArray{x}, nil, "bin_cnt=2;range_lo=1;range_hi=0")
+	_, err = runOps(t, "_histogram", []*ndarray.NDArray{x}, nil, "bin_cnt=2;range_lo=1;range_hi=0")
 	requireKind(t, err, mxerr.Value, "range")
+}
+
+func TestTopkBoth(t *testing.T) {
+	checkLeaks(t)
+	x := fromValues(t, ndarray.Float32, []float64{3, 1, 4, 1, 5, 9, 2, 6}, 2, 4)
+	for _, axis := range []string{"-1", "None"} {
+		at := "k=2;ret_typ=both;axis=" + axis
+		both := mustOps(t, "topk", at, x)
+		require.Len(t, both, 2)
+		assert.Equal(t, ndarray.Float32, both[0].DType())
+		assert.Equal(t, values(t, mustOp(t, "topk", strings.Replace(at, "both", "value", 1), x)), values(t, both[0]), axis)
+		assert.Equal(t, values(t, mustOp(t, "topk", strings.Replace(at, "both", "indices", 1), x)), values(t, both[1]), axis)
+	}
+	_, err := runOp(t, "topk", []*ndarray.NDArray{x}, nil, "ret_typ=both")
+	requireKind(t, err, mxerr.Type, "InvokeAll")
+}
+
+func TestMomentsKernel(t *testing.T) {
+	checkLeaks(t)
+	x := fromValues(t, ndarray.Float64, []float64{1, 2, 3, 4, 5, 7}, 2, 3)
+	m := mustOps(t, "moments", "axes=1", x)
+	assert.Equal(t, []int{2}, m[0].Shape())
+	assert.InDeltaSlice(t, []float64{2, 16.0 / 3}, values(t, m[0]), 1e-12)
+	assert.InDeltaSlice(t, []float64{2.0 / 3, 14.0 / 9}, values(t, m[1]), 1e-12)
+	k := mustOps(t, "moments", "axes=0;keepdims=1", x)
+	assert.Equal(t, []int{1, 3}, k[1].Shape())
+	assert.Equal(t, []float64{2.25, 2.25, 4}, values(t, k[1]))
+	i := mustOps(t, "moments", "axes=1", fromValues(t, ndarray.Int32, []float64{1, 2, 4, -1, -2, -4}, 2, 3))
+	assert.Equal(t, []float64{2, -2}, values(t, i[0]), "an integer mean truncates toward zero")
+	assert.Equal(t, []float64{1, 1}, values(t, i[1]), "(1+0+4)/3 truncated")
+	for _, axes := range []string{"", "axes=None", "axes=()"} {
+		_, err := runOps(t, "moments", []*ndarray.NDArray{x}, nil, axes)
+		requireKind(t, err, mxerr.Value, "empty axes")
+	}
 }
 
 func TestSumSqF32Kernel(t *testing.T) {

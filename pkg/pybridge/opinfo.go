@@ -22,13 +22,15 @@ type opInfo struct {
 	DTypes   []string    `json:"dtypes"`
 	InPlace  bool        `json:"inplace"`
 	ScalarOp string      `json:"scalar_op,omitempty"`
+	// Multi: an operator of several results (InferOuts), called through InvokeAll
+	Multi bool `json:"multi,omitempty"`
 }
 
 var opInfoOnce = sync.OnceValue(func() string {
 	var infos []opInfo
 	for id, op := range opTable() {
 		info := opInfo{ID: id, Name: op.Name, Doc: op.Doc, Category: string(op.Category), Inputs: op.Inputs,
-			InPlace: op.InPlace, ScalarOp: op.ScalarOp, Params: []paramInfo{}, DTypes: []string{}}
+			InPlace: op.InPlace, ScalarOp: op.ScalarOp, Multi: op.InferOuts != nil, Params: []paramInfo{}, DTypes: []string{}}
 		for _, p := range op.Params {
 			info.Params = append(info.Params, paramInfo{p.Name, string(p.Kind), p.Default, p.Doc})
 		}

@@ -56,55 +56,78 @@ func init() {
 		Name: "topk",
 		Doc: "The k largest (or, with is_ascend, smallest) elements along an axis: their indices, values or a mask.\n\n" +
 			"ret_typ 'indices' gives their indices in the dtype parameter, 'value' the values, 'mask' an array of the\n" +
-			"input's shape and dtype with 1 where they are; mx.nd.topk's ret_typ='both' returns [values, indices].\n" +
+			"input's shape and dtype with 1 where they are, 'both' [values, indices] from one sort.\n" +
 			"k < 1 takes the whole axis. Ties go to the lower index, as in MXNet.",
 		Category: ops.General, Inputs: []string{"data"}, DTypes: topkDTypes,
 		Params: []ops.Param{
 			{Name: "axis", Kind: ops.ParamOptInt, Default: "-1", Doc: sortAxisDoc},
 			{Name: "k", Kind: ops.ParamInt, Default: "1", Doc: "how many elements to take (< 1: all)"},
-			{Name: "ret_typ", Kind: ops.ParamString, Default: "indices", Doc: "what to return: indices, value or mask",
-				Choices: []string{"indices", "value", "mask"}},
+			{Name: "ret_typ", Kind: ops.ParamString, Default: "indices", Doc: "what to return: indices, value, mask or both",
+				Choices: []string{"indices", "value", "mask", "both"}},
 			{Name: "is_ascend", Kind: ops.ParamBool, Default: "0", Doc: "take the smallest elements instead"},
 			indexDTypeParam,
 		},
-		Infer: sortInfer("topk"), Kernel: sortKernel("topk"),
+		InferOuts: topkInfer, Kernel: sortKernel("topk"),
 	})
 }
 
-// sortRet is what an operator writes: sort the values, argsort the indices, topk its ret_typ.
-func sortRet(name string, at ops.Attrs) string {
+// sortRets is what an operator writes, a result each: sort the values, argsort the
+// indices, topk its ret_typ ('both': the values and the indices).
+func sortRets(name string, at ops.Attrs) []string {
 	switch name {
 	case "sort":
-		return "value"
+		return []string{"value"}
 	case "argsort":
-		return "indices"
+		return []string{"indices"}
 	}
-	return at.Str("ret_typ")
+	if r := at.Str("ret_typ"); r != "both" {
+		return []string{r}
+	}
+	return []string{"value", "indices"}
 }
 
 func sortInfer(name string) func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
 	return func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-		k := 0
-		if name == "topk" {
-			k = at.Int("k")
-		}
-		sp, err := newSortSpec(name, in[0], at, k)
+		res, err := inferSorted(name, in[0], at)
 		if err != nil {
 			return nil, 0, err
 		}
-		switch sortRet(name, at) {
-		case "value":
-			return sp.valueShape, in[0].DType(), nil
-		case "mask":
-			return in[0].Shape(), in[0].DType(), nil
-		}
-		return sp.valueShape, at.DType("dtype"), nil
+		return res[0].Shape, res[0].DType, nil
 	}
+}
+
+func topkInfer(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+	return inferSorted("topk", in[0], at)
+}
+
+// inferSorted gives the shape and dtype of each of sortRets' results.
+func inferSorted(name string, x *ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+	k := 0
+	if name == "topk" {
+		k = at.Int("k")
+	}
+	sp, err := newSortSpec(name, x, at, k)
+	if err != nil {
+		return nil, err
+	}
+	rets := sortRets(name, at)
+	res := make([]ops.Result, len(rets))
+	for i, ret := range rets {
+		switch ret {
+		case "value":
+			res[i] = ops.Result{Shape: sp.valueShape, DType: x.DType()}
+		case "mask":
+			res[i] = ops.Result{Shape: x.Shape(), DType: x.DType()}
+		default:
+			res[i] = ops.Result{Shape: sp.valueShape, DType: at.DType("dtype")}
+		}
+	}
+	return res, nil
 }
 
 func sortKernel(name string) func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	return func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-		return runSort(name, in[0], out[0], at, sortRet(name, at))
+		return runSort(name, in[0], out, at, sortRets(name, at))
 	}
 }
 
@@ -150,7 +173,7 @@ func newSortSpec(name string, x *ndarray.NDArray, at ops.Attrs, k int) (*sortSpe
 
 // runSort is the kernel of sort, argsort and topk; ret is what it writes: "value",
 // "indices" or "mask".
-func runSort(name string, x, out *ndarray.NDArray, at ops.Attrs, ret string) error {
+func runSort(name string, x *ndarray.NDArray, outs []*ndarray.NDArray, at ops.Attrs, rets []string) error {
 	k := 0
 	if name == "topk" {
 		k = at.Int("k")
@@ -159,52 +182,69 @@ func runSort(name string, x, out *ndarray.NDArray, at ops.Attrs, ret string) err
 	if err != nil {
 		return err
 	}
+	ols := make([]ops.Lanes, len(outs))
 	if sp.axis < 0 {
 		src, ls, release, err := ops.FlatLanes(x)
 		if err != nil {
 			return err
 		}
 		defer release()
-		if ret == "mask" {
-			return ops.IntoContiguous(out, func(o *ndarray.NDArray) error {
-				return sortLanes(src, o, ls, ops.Lanes{N: ls.N, Stride: 1, Starts: []int{o.Offset()}}, sp.k, at, ret)
+		if rets[0] == "mask" {
+			return ops.IntoContiguous(outs[0], func(o *ndarray.NDArray) error {
+				ols[0] = ops.Lanes{N: ls.N, Stride: 1, Starts: []int{o.Offset()}}
+				return sortLanes(src, []*ndarray.NDArray{o}, ls, ols, sp.k, at, rets)
 			})
 		}
-		return sortLanes(src, out, ls, ops.Lanes{N: sp.k, Stride: out.Strides()[0], Starts: []int{out.Offset()}}, sp.k, at, ret)
+		for i, out := range outs {
+			ols[i] = ops.Lanes{N: sp.k, Stride: out.Strides()[0], Starts: []int{out.Offset()}}
+		}
+		return sortLanes(src, outs, ls, ols, sp.k, at, rets)
 	}
-	return sortLanes(x, out, ops.LanesOf(x, sp.axis), ops.LanesOf(out, sp.axis), sp.k, at, ret)
+	for i, out := range outs {
+		ols[i] = ops.LanesOf(out, sp.axis)
+	}
+	return sortLanes(x, outs, ops.LanesOf(x, sp.axis), ols, sp.k, at, rets)
 }
 
-// sortLanes sorts each lane of x (ls) and writes the first k results into out's lane ol.
-func sortLanes(x, out *ndarray.NDArray, ls, ol ops.Lanes, k int, at ops.Attrs, ret string) error {
+// sortLanes sorts each lane of x (ls) and writes the first k results into each out's
+// lane (ols), as its ret says: the values, the indices or a mask.
+func sortLanes(x *ndarray.NDArray, outs []*ndarray.NDArray, ls ops.Lanes, ols []ops.Lanes, k int, at ops.Attrs, rets []string) error {
 	codec, ok := keyCodecs[x.DType()]
 	if !ok {
 		return mxerr.TypeErr("cannot sort dtype %s", x.DType())
 	}
 	desc := !at.Bool("is_ascend")
-	var storeIdx func(base unsafe.Pointer, off, stride int, idx []int)
-	if ret == "indices" {
-		storeIdx = indexStorer(out.DType())
+	withIdx := false
+	storeIdx := make([]func(base unsafe.Pointer, off, stride int, idx []int), len(outs))
+	bases := make([]unsafe.Pointer, len(outs))
+	for i, ret := range rets {
+		withIdx = withIdx || ret != "value"
+		if ret == "indices" {
+			storeIdx[i] = indexStorer(outs[i].DType())
+		}
+		bases[i] = ops.LaneBase(outs[i])
 	}
-	io := ops.IOTable[out.DType()]
-	xb, ob := ops.LaneBase(x), ops.LaneBase(out)
-	esz := out.DType().Size()
+	xb := ops.LaneBase(x)
 	ops.ForLanes(len(ls.Starts), ls.N, func() *laneSorter { return &laneSorter{codec: codec, desc: desc} },
 		func(s *laneSorter, lo, hi int) {
 			for l := lo; l < hi; l++ {
-				s.sort(xb, ls.Starts[l], ls.Stride, ls.N, k, ret != "value")
-				o := ol.Starts[l]
-				switch ret {
-				case "value":
-					codec.store(ob, o, ol.Stride, s.keys)
-				case "indices":
-					storeIdx(ob, o, ol.Stride, s.idx)
-				default: // mask: 0 everywhere, then 1 where the kept elements are
-					for i := 0; i < ol.N; i++ {
-						io.StoreC(unsafe.Add(ob, (o+i*ol.Stride)*esz), 0)
-					}
-					for _, i := range s.idx {
-						io.StoreC(unsafe.Add(ob, (o+i*ol.Stride)*esz), 1)
+				s.sort(xb, ls.Starts[l], ls.Stride, ls.N, k, withIdx)
+				for i, ret := range rets {
+					ol, ob := ols[i], bases[i]
+					o := ol.Starts[l]
+					switch ret {
+					case "value":
+						codec.store(ob, o, ol.Stride, s.keys)
+					case "indices":
+						storeIdx[i](ob, o, ol.Stride, s.idx)
+					default: // mask: 0 everywhere, then 1 where the kept elements are
+						io, esz := ops.IOTable[outs[i].DType()], outs[i].DType().Size()
+						for j := 0; j < ol.N; j++ {
+							io.StoreC(unsafe.Add(ob, (o+j*ol.Stride)*esz), 0)
+						}
+						for _, j := range s.idx {
+							io.StoreC(unsafe.Add(ob, (o+j*ol.Stride)*esz), 1)
+						}
 					}
 				}
 			}

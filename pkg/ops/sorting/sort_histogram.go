@@ -11,26 +11,25 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// _histogram: the counts of mx.nd.histogram (op_multi.py builds the edges and the
-// list MXNet returns). With one input, bin_cnt equal bins over [range_lo, range_hi] (a
+// _histogram: mx.nd.histogram's [counts, edges], one operator of two results. With one input, bin_cnt equal bins over [range_lo, range_hi] (a
 // range of width 0 widened by 0.5 each way, as NumPy does); with two, the bins between
 // consecutive edges of the second input (data's dtype, 1-D). Every bin holds its left
 // edge, the last its right one too; values outside, and NaN, are not counted. Counts
-// are int64, as MXNet's.
+// are int64, as MXNet's; the edges are in data's dtype (a copy of the bins array).
 
 func init() {
 	ops.Register(&ops.Op{
 		Name:     "_histogram",
-		Doc:      "Counts of data's elements per bin (mx.nd.histogram's kernel): histogram(data, bin_cnt, range) or histogram(data, bins).",
+		Doc:      "Counts of data's elements per bin and the bins' edges (mx.nd.histogram): histogram(data, bin_cnt, range) or histogram(data, bins).",
 		Category: ops.General, Inputs: []string{"*data"}, DTypes: ops.RealNumericDTypes,
 		Params: []ops.Param{
 			{Name: "bin_cnt", Kind: ops.ParamOptInt, Default: "None", Doc: "the number of equal bins (without a bins array)"},
 			{Name: "range_lo", Kind: ops.ParamFloat, Default: "0", Doc: "the lower edge of the equal bins"},
 			{Name: "range_hi", Kind: ops.ParamFloat, Default: "0", Doc: "the upper edge of the equal bins"},
 		},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
 			n, err := histogramBins(in, at)
-			return []int{n}, ndarray.Int64, err
+			return []ops.Result{{Shape: []int{n}, DType: ndarray.Int64}, {Shape: []int{n + 1}, DType: in[0].DType()}}, err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			n, err := histogramBins(in, at)
@@ -68,6 +67,18 @@ func init() {
 				}
 			}
 			storeIdxAs[int64](ops.LaneBase(out[0]), out[0].Offset(), out[0].Strides()[0], intsOf(counts))
+			if len(in) == 2 {
+				return ndarray.CopyInto(out[1], in[1])
+			}
+			lo, hi := histogramRange(at)
+			e, store, sz := out[1], ops.IOTable[out[1].DType()].StoreC, out[1].DType().Size()
+			for i := 0; i <= n; i++ {
+				v := lo // of no bins, the one edge lo
+				if n > 0 {
+					v += float64(i) * ((hi - lo) / float64(n))
+				}
+				store(unsafe.Add(ops.LaneBase(e), (e.Offset()+i*e.Strides()[0])*sz), complex(v, 0))
+			}
 			return nil
 		},
 	})
