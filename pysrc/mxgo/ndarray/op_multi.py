@@ -2,17 +2,22 @@
 registry's one-output operators (op.py): ``topk(..., ret_typ='both')`` ([values,
 indices]: the registry's topk once for each), ``moments`` ([mean, variance]) and
 ``histogram`` ([counts, edges]).
+
+Arrays are known here by their C base and made by the array core (mxgo/_core/array.py):
+ndarray.py, which takes ``topk_method`` from here for NDArray, is above this module.
 """
 import numbers
 
 import numpy as np
 
-from ..base import MXNetTypeError, MXNetValueError
+from .._core.array import FLOAT32, copy_numpy, numpy_values
+from ..base import MXNetTypeError, MXNetValueError, dtype_code, fastpath
 from .op import OPS, PUBLIC, _compile, invoke, method
 
 __all__ = ["topk", "moments", "histogram", "topk_method", "FUNCTIONS"]
 
 _topk = PUBLIC["topk"]
+_Array = fastpath.NDArrayBase  # every mxgo array is one
 
 
 def _outs(out, name):
@@ -71,21 +76,24 @@ def histogram(a, bins=10, range=None):  # noqa: A002 - MXNet's parameter name
     outside are not counted. Returns [counts (int64), edges]; with an int and no range,
     as in MXNet, NumPy's histogram of a, as a tuple of float32 arrays.
     """
-    from .ndarray import NDArray, array  # ndarray.py imports this module
-
-    if isinstance(bins, NDArray):
+    if isinstance(bins, _Array):
         return [invoke("_histogram", [a, bins]), bins.copy()]
     if not isinstance(bins, numbers.Integral) or isinstance(bins, bool):
         raise MXNetValueError("bins argument should be either an integer or an NDArray")
     if range is None:
         counts, edges = np.histogram(a.asnumpy(), bins=bins)
-        return array(counts), array(edges)
+        return _array(counts, FLOAT32), _array(edges, FLOAT32)
     lo, hi = (float(v) for v in range)
     counts = invoke("_histogram", [a], {"bin_cnt": bins, "range_lo": lo, "range_hi": hi})
     if lo == hi:  # NumPy's and MXNet's widening of an empty range
         lo, hi = lo - 0.5, hi + 0.5
     edges = lo + np.arange(bins + 1) * ((hi - lo) / bins) if bins else np.array([lo])
-    return [counts, array(edges, dtype=a.dtype)]
+    return [counts, _array(edges, dtype_code(a.dtype))]
+
+
+def _array(values, code):
+    """mx.nd.array(values, dtype=code) of a NumPy array (the array core's two steps)."""
+    return copy_numpy(numpy_values(values, code), code)
 
 
 #: what mx.nd takes from here (topk replaces the registry's)
