@@ -1,10 +1,18 @@
 """``mx.nd``: MXNet-style NDArrays and their zero-copy exchange with other frameworks.
 
-Modules, each importing only those before it: dlpack (from_dlpack, C only), op (the
-operator registry's functions and NDArray's operator methods), indexing (advanced
-indexing), op_multi, layout and loss (MXNet functions over registry operators: several
-results, lists of arrays, optional arrays), ndarray (NDArray and creation), callback
-(run_async), random, linalg, io (save, load: MXNet's .params files).
+Built on the array core (mxgo/_core: DLPack import, allocation, the operator registry).
+The modules: dlpack (mx.nd's DLPack API), op (mx.nd.<operator> functions and NDArray's
+operator methods, from the registry), indexing (advanced indexing), layout, loss and
+op_multi (MXNet functions over registry operators: several results, lists of arrays,
+optional arrays), ndarray (NDArray and creation), callback (run_async), io (save, load:
+MXNet's .params files), linalg, random.
+
+Import order (each module imports only those before it; tools/check_pyimports.py checks it):
+
+    dlpack, op ← indexing, layout, loss, op_multi ← ndarray ← callback, io, linalg, random
+
+No module below ndarray imports it: they know arrays by their C base and make them through
+the array core, and NDArray's class body takes the methods they provide.
 """
 from . import layout, linalg, loss, op_multi, random
 from .callback import DLPackView, run_async
