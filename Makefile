@@ -15,7 +15,7 @@
 #                   MXNet 1.9.1 in one process (.venv-mxnet)
 #   make test-aarch64   the cp311 aarch64 wheel, built and tested under qemu (needs root)
 #   make typecheck  mypy --strict and stubtest against the installed wheel's type stubs
-#   make lint       gofmt, go vet, staticcheck, ruff, the import direction of pkg/, and
+#   make lint       gofmt, go vet, staticcheck, ruff, the import direction of pkg/ and pysrc/mxgo, and
 #                   pybridge's C against the headers of CPython 3.10-3.13 (check-headers)
 #   make demo       run examples/demo.py
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
@@ -169,6 +169,7 @@ lint: setup check-headers
 	CGO_CFLAGS="-I$$inc -O2" go tool staticcheck ./pkg/... ./internal/... ./tests_go/... ./tools/stubs/...
 	$(VENV)/bin/ruff check .
 	$(PY) tools/check_layers.py
+	$(PY) tools/check_pyimports.py --self-test && $(PY) tools/check_pyimports.py
 
 # pybridge's C compiled against the headers of every CPython mxgo supports (pyenv's), with
 # the warnings that hide ABI bugs as errors (#cgo CFLAGS in each package with C): a

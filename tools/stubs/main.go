@@ -80,6 +80,11 @@ func write(w *bufio.Writer, all []*ops.Op) error {
 		if err != nil {
 			return err
 		}
+		if op.InferOuts != nil { // several results: a list (one where the parameters make one result)
+			fmt.Fprintf(w, "\n\ndef %s(%s, out: SupportsDLPack | Sequence[SupportsDLPack] | None = None) -> NDArray | list[NDArray]:\n    %s\n",
+				op.Name, sig, docstring(op.Doc))
+			continue
+		}
 		// without out a new NDArray, with out that same object (op.py)
 		fmt.Fprintf(w, "\n\n@overload\ndef %s(%s, out: None = None) -> NDArray:\n    %s\n", op.Name, sig, docstring(op.Doc))
 		fmt.Fprintf(w, "@overload\ndef %s(%s, out: _Out) -> _Out: ...\n", op.Name, sig)

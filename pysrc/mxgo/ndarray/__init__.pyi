@@ -28,7 +28,6 @@ from .loss import ctc_loss as ctc_loss
 from .linalg import slogdet as linalg_slogdet
 from .ndarray import NDArray as NDArray
 from .op_multi import histogram as histogram
-from .op_multi import moments as moments
 from .ndarray import arange as arange
 from .ndarray import array as array
 from .ndarray import empty as empty
@@ -46,4 +45,4 @@ __all__ += ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "lin
             "run_async", "DLPackView", "save", "load", "load_frombuffer",
             "split", "SliceChannel", "split_v2", "concatenate", "moveaxis", "onehot_encode",
             "SequenceMask", "SequenceLast", "SequenceReverse", "CTCLoss", "ctc_loss"]
-__all__ += ["moments", "histogram"]
+__all__ += ["histogram"]

@@ -1,4 +1,12 @@
-"""The NDArray class and the functions that create arrays."""
+"""The NDArray class and the functions that create arrays.
+
+NDArray is mx.nd's array class, over the array core (mxgo/_core: the C base that holds
+the Go handle, allocation and NumPy copies, the operator registry). Its whole body is
+here: the methods that other mx.nd modules provide (operators and method forms from op.py,
+advanced indexing, split, topk) are taken from them in the class body, and those modules
+know arrays only by the C base. Registering the class with C (``fastpath.set_array_class``,
+at the end) makes every array C creates an NDArray.
+"""
 import math
 import numbers
 import operator
@@ -6,18 +14,18 @@ import pickle
 
 import numpy as np
 
+from .._core.array import (FLOAT32, borrow_numpy, copy_from_numpy, copy_into_numpy, copy_numpy, empty,
+                           numpy_values, shape_str)
 from ..base import (BFLOAT16, DTYPE_NAMES, ITEMSIZES, NUMPY_BFLOAT16, MXNetError, MXNetIndexError, MXNetTypeError,
                     MXNetValueError, call, core, dtype_code, fastpath, mxnet_error, numpy_dtype)
-from ..context import Context, current_context
+from ..context import Context
 from . import indexing as _indexing
 from . import layout as _layout
 from . import op as _ops
-from . import op_multi as _multi
 from .op import is_scalar, scalar_args
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "linspace", "eye", "from_numpy", "waitall"]
 
-_FLOAT32 = dtype_code("float32")
 #: dtype codes this NumPy will not import by DLPack (asnumpy copies through Go instead)
 _NUMPY_REFUSES = {BFLOAT16}
 #: whether np.from_dlpack asks for versioned capsules, which can say read-only (NumPy 2.1)
@@ -87,7 +95,7 @@ class NDArray(fastpath.NDArrayBase):
             except (BufferError, TypeError, RuntimeError):  # NumPy < 2.1 has no bool; none bfloat16
                 _NUMPY_REFUSES.add(self._code)
         out = np.empty(self._shape, dtype=numpy_dtype(self._code))
-        _copy_into_numpy(out, self)
+        copy_into_numpy(out, self)
         return out
 
     def asscalar(self):
@@ -191,14 +199,14 @@ class NDArray(fastpath.NDArrayBase):
         reverse = bool(kwargs.pop("reverse", False))
         if kwargs:
             raise MXNetTypeError("reshape got unexpected arguments %s" % sorted(kwargs))
-        return NDArray(call(core.Reshape, self._h, _shape_str(shape), reverse))
+        return NDArray(call(core.Reshape, self._h, shape_str(shape), reverse))
 
     def transpose(self, *axes):
         """Returns a view with the axes permuted (reversed when none are given), sharing
         memory: ``x.transpose()``, ``x.transpose(1, 0, 2)`` or ``x.transpose((1, 0, 2))``."""
         if len(axes) == 1 and not isinstance(axes[0], numbers.Integral):
             axes = axes[0]
-        return NDArray(call(core.Transpose, self._h, _shape_str(axes) if axes else ""))
+        return NDArray(call(core.Transpose, self._h, shape_str(axes) if axes else ""))
 
     @property
     def T(self):
@@ -240,7 +248,7 @@ class NDArray(fastpath.NDArrayBase):
             src = np.asarray(np.broadcast_to(src, target._shape), order="C")
         except ValueError as err:  # NumPy's message, raised as mxgo's (an MXNetError too)
             raise MXNetValueError(str(err)) from None
-        _copy_from_numpy(target, src)
+        copy_from_numpy(target, src)
 
     # ---- operators and MXNet's method forms, from the operator registry (op.py) -------------
     # Two NDArrays, or an NDArray and a Python float or int, go straight to C; anything
@@ -277,7 +285,7 @@ class NDArray(fastpath.NDArrayBase):
     swapaxes, flip, tile, repeat = (_ops.method(n) for n in ("swapaxes", "flip", "tile", "repeat"))
     broadcast_axes, slice_axis, take, pick = (_ops.method(n) for n in ("broadcast_axes", "slice_axis", "take", "pick"))
     one_hot, diag, zeros_like, ones_like = (_ops.method(n) for n in ("one_hot", "diag", "zeros_like", "ones_like"))
-    sort, argsort, topk = _ops.method("sort"), _ops.method("argsort"), _multi.topk_method
+    sort, argsort, topk = _ops.method("sort"), _ops.method("argsort"), _ops.method("topk")
     softmax, log_softmax, softmin = (_ops.method(n) for n in ("softmax", "log_softmax", "softmin"))
     norm, nansum, nanprod, argmax_channel = (_ops.method(n) for n in ("norm", "nansum", "nanprod", "argmax_channel"))
     pad, slice, slice_like, reshape_like = (_ops.method(n) for n in ("pad", "slice", "slice_like", "reshape_like"))
@@ -362,18 +370,6 @@ class NDArray(fastpath.NDArrayBase):
 
 # ---- helpers ---------------------------------------------------------------------------
 
-
-
-def _shape_str(shape):
-    """A shape in Go's wire form, "2,3" (Go checks the values)."""
-    if type(shape) is not tuple and isinstance(shape, numbers.Integral):  # (the ABC check is slow)
-        shape = (shape,)
-    try:
-        return ",".join(map(str, map(operator.index, shape)))
-    except TypeError:
-        raise MXNetTypeError("shape must be an int or a sequence of ints, got %r" % (shape,)) from None
-
-
 def _encode_key(key):
     if not isinstance(key, tuple):
         key = (key,)
@@ -438,7 +434,7 @@ def _unpickle(version, dtype, shape, device, data):
     out = empty(shape, ctx, dtype)
     # Opaque items of the right size read any dtype (bfloat16 too) from any alignment.
     src = np.frombuffer(raw, dtype=np.dtype((np.void, itemsize))).reshape(shape)
-    _copy_from_numpy(out, src, code)
+    copy_from_numpy(out, src, code)
     return out
 
 
@@ -460,36 +456,8 @@ def _is_full_slice(key):
     return isinstance(key, slice) and key.start is None and key.stop is None and key.step is None
 
 
-def _borrow_numpy(arr, writable, code=None):
-    """An NDArray of dtype ``code`` (by default arr's) viewing a NumPy array's memory
-    through the buffer protocol."""
-    if code is None:
-        code = dtype_code(arr.dtype)
-    if code == BFLOAT16:  # ml_dtypes' bfloat16 has no buffer format; its bits do
-        arr = arr.view(np.uint16)
-    return fastpath.from_buffer(arr, code, arr.dtype.itemsize, writable)
-
-
-def _copy_into_numpy(out, src):
-    tmp = _borrow_numpy(out, True)
-    call(core.Copy, tmp._h, src._h, True)  # NumPy reads `out` as soon as we return
-
-
-def _copy_from_numpy(dst, src, code=None):
-    tmp = _borrow_numpy(src, False, code)
-    call(core.Copy, dst._h, tmp._h, True)  # the caller may change `src` as soon as we return
-
-
 # ---- creation ------------------------------------------------------------------------------
-
-def empty(shape, ctx=None, dtype=None):
-    """Returns an uninitialised array (float32 unless ``dtype`` is given)."""
-    ctx = current_context() if ctx is None else ctx
-    if not isinstance(ctx, Context):
-        raise MXNetTypeError("ctx must be a Context such as mx.cpu(), got %r" % (ctx,))
-    code = _FLOAT32 if dtype is None else dtype_code(dtype)
-    return fastpath.empty(code, _shape_str(shape), ctx.device_typeid, ctx.device_id)
-
+# (empty is the array core's, named here and in mx.nd)
 
 def full(shape, val, ctx=None, dtype=None, out=None):
     """Returns an array filled with ``val``; with ``out`` (an NDArray of that shape, whose
@@ -499,7 +467,7 @@ def full(shape, val, ctx=None, dtype=None, out=None):
     elif not isinstance(out, NDArray):
         raise MXNetTypeError("out must be an NDArray, got %s" % type(out).__name__)
     else:
-        _shape_str(shape)  # (checks its type)
+        shape_str(shape)  # (checks its type)
         want = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
         if want != out._shape:
             raise MXNetValueError("out has shape %s, not %s" % (out._shape, want))
@@ -533,17 +501,14 @@ def array(source_array, ctx=None, dtype=None):
                             % type(source_array).__name__)
         if dtype is None:
             dtype = source_array.dtype
-    code = _FLOAT32 if dtype is None else dtype_code(dtype)
+    code = FLOAT32 if dtype is None else dtype_code(dtype)
     if source_array is None:  # NumPy would make it NaN
         raise MXNetTypeError("source_array must be array-like, not None")
     try:
-        src = np.asarray(source_array, dtype=numpy_dtype(code) if code != BFLOAT16 else np.float32)
+        src = numpy_values(source_array, code)
     except (TypeError, ValueError) as err:  # ragged lists are a ValueError, as in NumPy
         raise mxnet_error(type(err))("source_array must be array-like: %s" % err) from None
-    src = np.asarray(src, order="C")  # not ascontiguousarray, which makes 0-d arrays 1-d
-    out = empty(src.shape, ctx, DTYPE_NAMES[code])
-    _copy_from_numpy(out, src)
-    return out
+    return copy_numpy(src, code, ctx)
 
 
 def from_numpy(ndarray, zero_copy=True):
@@ -567,7 +532,7 @@ def from_numpy(ndarray, zero_copy=True):
                          "pass np.ascontiguousarray(a) or zero_copy=False")
     own_writable = ndarray.flags.writeable
     # A NumPy array mxgo locked (or a view of one) stays writable through mxgo, as in MXNet.
-    out = _borrow_numpy(ndarray, own_writable or fastpath.numpy_locked(ndarray), code)
+    out = borrow_numpy(ndarray, own_writable or fastpath.numpy_locked(ndarray), code)
     if own_writable:
         fastpath.numpy_lock(ndarray)
     return out
