@@ -422,7 +422,7 @@ _IN = {"dot": [(2, 3), (3, 2)], "matmul": [(2, 3), (3, 2)], "batch_dot": [(2, 2,
        "softmax": [(2, 3)], "softmax_cross_entropy": [(2, 3), (2,)], "SoftmaxOutput": [(2, 3), (2,)],
        "Softmax": [(2, 3), (2,)]}
 _INT32_INPUT = {"batch_take": 1}
-_REQUIRED = {"GridGenerator": {"transform_type": "affine", "target_shape": (2, 2)},
+_REQUIRED = {"moments": {"axes": 0}, "GridGenerator": {"transform_type": "affine", "target_shape": (2, 2)},
              "ROIPooling": {"pooled_size": (2, 2), "spatial_scale": 1.0}, "SpatialTransformer": {"target_shape": (2, 2)},
              "reshape": {"shape": (3, 2)}, "cast": {"dtype": "float64"}, "Cast": {"dtype": "float64"},
              "clip": {"a_min": 0, "a_max": 1},
@@ -466,6 +466,8 @@ _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", Non
               "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"],
               "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
+#: the operators of several results, and how many they have with _REQUIRED's parameters
+_RESULTS = {"moments": 2}
 
 for _op in sorted(n for n in OPS if not n.startswith("_")):
     _fn = getattr(mx.nd, _op)
@@ -477,8 +479,11 @@ for _op in sorted(n for n in OPS if not n.startswith("_")):
              intact=lambda o=_op: _inputs(o))
     case("op/%s/unknown_keyword" % _op, TypeError, "bogus", lambda a, f=_fn, r=_req: f(*a, bogus=1, **r),
          intact=lambda o=_op: _inputs(o), foreign=True)  # Python's own check of the generated signature
-    case("op/%s/out_wrong_shape" % _op, ValueError, "shape", lambda a, f=_fn, r=_req: f(*a[:-1], out=a[-1], **r),
-         intact=lambda o=_op, f=_fn, r=_req: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=f(*_inputs(o), **r).dtype)])
+    _n = _RESULTS.get(_op, 1)  # an operator of several results takes a list of outs
+    case("op/%s/out_wrong_shape" % _op, ValueError, "shape",
+         lambda a, f=_fn, r=_req, n=_n: f(*a[:-n], out=a[-1] if n == 1 else a[-n:], **r),
+         intact=lambda o=_op, f=_fn, r=_req, n=_n: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=(
+             f(*_inputs(o), **r) if n == 1 else f(*_inputs(o), **r)[i]).dtype) for i in range(n)])
     case("op/%s/out_not_array" % _op, TypeError, "", lambda a, f=_fn, r=_req: f(*a, out="x", **r),
          intact=lambda o=_op: _inputs(o))
     for _p in OPS[_op]["params"]:

@@ -41,28 +41,40 @@ func gemmParams(mac bool) []ops.Param {
 }
 
 // laSquare registers an operator from a stack of square matrices A to the results of the
-// given shapes (one for most, two for slogdet and syevd).
-func laSquare(name, doc string, params []ops.Param, shapes func(a []int, at ops.Attrs) ([][]int, error),
+// given shapes: one for most, two for slogdet and syevd (an operator of several results).
+func laSquare(name, doc string, params []ops.Param, results int, shapes func(a []int, at ops.Attrs) ([][]int, error),
 	kernel func(n int, at ops.Attrs, out ndarray.DType) matKernel) {
-	ops.Register(&ops.Op{
+	inferOuts := func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+		a := in[0].Shape()
+		if _, err := squareMatrices(name, a); err != nil {
+			return nil, err
+		}
+		ss, err := shapes(a, at)
+		res := make([]ops.Result, len(ss))
+		for i, s := range ss {
+			res[i] = ops.Result{Shape: s, DType: in[0].DType()}
+		}
+		return res, err
+	}
+	op := &ops.Op{
 		Name: name, Doc: doc, Category: ops.General, Inputs: []string{"A"}, Params: params, DTypes: ops.F32F64DTypes,
-		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
-			a := in[0].Shape()
-			if _, err := squareMatrices(name, a); err != nil {
-				return nil, err
-			}
-			ss, err := shapes(a, at)
-			res := make([]ops.Result, len(ss))
-			for i, s := range ss {
-				res[i] = ops.Result{Shape: s, DType: in[0].DType()}
-			}
-			return res, err
-		},
+		InferOuts: inferOuts,
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			a := in[0].Shape()
 			return laRun(in, out, laBatchCount(a, 2), kernel(a[len(a)-1], at, out[0].DType()))
 		},
-	})
+	}
+	if results == 1 { // an ordinary operator
+		op.InferOuts = nil
+		op.Infer = func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+			res, err := inferOuts(in, at)
+			if err != nil {
+				return nil, 0, err
+			}
+			return res[0].Shape, res[0].DType, nil
+		}
+	}
+	ops.Register(op)
 }
 
 // one turns a shape rule of a one-result operator into laSquare's.
@@ -108,33 +120,33 @@ func init() {
 	laSquare("linalg_potrf", "Cholesky factor L of each symmetric positive-definite matrix A = L L^T "+
 		"(lower=False: the upper factor U, A = U^T U), as MXNet's linalg.potrf.\n\nOnly the chosen triangle of A "+
 		"is read; the other triangle of the result is zero. A matrix that is not positive definite raises.",
-		choleskyParams, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
+		choleskyParams, 1, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potrfKernel(n, at.Bool("lower"))
 		})
 	laSquare("linalg_potri", "Inverse of A = L L^T from its Cholesky factor L (the result of potrf), as "+
 		"MXNet's linalg.potri.\n\nOnly the chosen triangle of L is read; the result is symmetric.",
-		choleskyParams, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
+		choleskyParams, 1, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potriKernel(n, at.Bool("lower"))
 		})
 	laSquare("linalg_inverse", "Inverse of each square matrix (LU factorization), as MXNet's linalg.inverse. "+
-		"A singular matrix raises.", nil, one(sameAsInput), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
+		"A singular matrix raises.", nil, 1, one(sameAsInput), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return inverseKernel(n)
 	})
 	laSquare("linalg_det", "Determinant of each square matrix (LU factorization), as MXNet's linalg.det.\n\n"+
-		"A 2-D input gives shape (1,), as in MXNet 1.x.", nil, one(reducedShape),
+		"A 2-D input gives shape (1,), as in MXNet 1.x.", nil, 1, one(reducedShape),
 		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, false) })
 	laSquare("linalg_sumlogdiag", "Sum of the logarithms of the diagonal of each square matrix, as MXNet's "+
-		"linalg.sumlogdiag.", nil, one(reducedShape), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
+		"linalg.sumlogdiag.", nil, 1, one(reducedShape), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return sumLogDiagKernel(n)
 	})
-	laSquare("_linalg_slogdet", "Sign and log|det| of each square matrix: [sign, logabsdet] (mx.nd.linalg.slogdet).", nil,
+	laSquare("_linalg_slogdet", "Sign and log|det| of each square matrix: [sign, logabsdet] (mx.nd.linalg.slogdet).", nil, 2,
 		func(a []int, at ops.Attrs) ([][]int, error) {
 			s, err := reducedShape(a, at)
 			return [][]int{s, s}, err
 		},
 		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) })
 	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix: [U, lambda] "+
-		"(mx.nd.linalg.syevd).", nil,
+		"(mx.nd.linalg.syevd).", nil, 2,
 		func(a []int, _ ops.Attrs) ([][]int, error) {
 			return [][]int{sameAsInputShape(a), sameAsInputShape(a[:len(a)-1])}, nil
 		},
