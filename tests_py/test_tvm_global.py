@@ -165,7 +165,8 @@ def test_concurrent_callers():
     (lambda: g("clip")(torch.ones(3), None, "a", 1.0), TypeError, "float parameter cannot be str"),
     (lambda: g("Cast")(torch.ones(3), None, "float33"), ValueError, "float33"),
     (lambda: g("Cast")(torch.ones(3), None, "float32;x=1"), ValueError, "invalid value"),
-    (lambda: g("topk")(torch.ones(3), None, -1, 1, "both"), ValueError, "not one of"),
+    (lambda: g("topk")(torch.ones(3), None, -1, 1, "both"), TypeError, "returns 2 arrays"),  # one tensor per call
+    (lambda: g("topk")(torch.ones(3), None, -1, 1, "all"), ValueError, "not one of"),
     (lambda: g("add_n")(torch.ones(3)), TypeError, "one Array"),
     (lambda: g("add_n")([torch.ones(3), 1]), TypeError, "not a tensor"),
     (lambda: g("FullyConnected")(torch.ones(2, 3), torch.ones(4, 3), None, None, 4), ValueError, "expects 3 inputs"),

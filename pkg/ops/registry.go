@@ -120,7 +120,7 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 		res, err := op.InvokeAll(in, outs, at)
 		if err == nil && len(res) != 1 {
 			ReleaseAll(res)
-			err = mxerr.TypeErr("%s returns %d arrays with these arguments: call it through InvokeAll", op.Name, len(res))
+			err = mxerr.TypeErr("%s returns %d arrays with these arguments, where one is expected (Go: InvokeAll)", op.Name, len(res))
 		}
 		if err != nil {
 			return nil, err
