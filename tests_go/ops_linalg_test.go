@@ -28,9 +28,7 @@ var linalgDTypes = []ndarray.DType{
 // does) and releases its result when the test ends.
 func runOp(t *testing.T, name string, in []*ndarray.NDArray, out *ndarray.NDArray, attrs string) (*ndarray.NDArray, error) {
 	t.Helper()
-	op, err := ops.Lookup(name)
-	require.NoError(t, err)
-	at, err := ops.ParseAttrs(op, attrs)
+	op, at, err := parsedOp(t, name, attrs)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +40,20 @@ func runOp(t *testing.T, name string, in []*ndarray.NDArray, out *ndarray.NDArra
 	return r, nil
 }
 
-// runOps runs an operator through InvokeAll (every result, into outs when given); the
-// results are released when the test ends.
-func runOps(t *testing.T, name string, in, outs []*ndarray.NDArray, attrs string) ([]*ndarray.NDArray, error) {
+// parsedOp looks up operator name (which must exist) and parses attrs for it.
+func parsedOp(t *testing.T, name, attrs string) (*ops.Op, ops.Attrs, error) {
 	t.Helper()
 	op, err := ops.Lookup(name)
 	require.NoError(t, err)
 	at, err := ops.ParseAttrs(op, attrs)
+	return op, at, err
+}
+
+// runOps runs an operator through InvokeAll (every result, into outs when given); the
+// results are released when the test ends.
+func runOps(t *testing.T, name string, in, outs []*ndarray.NDArray, attrs string) ([]*ndarray.NDArray, error) {
+	t.Helper()
+	op, at, err := parsedOp(t, name, attrs)
 	if err != nil {
 		return nil, err
 	}
