@@ -6,12 +6,13 @@
 #   make build      wheel + install it into .venv, .venv-legacy and .venv-mxnet
 #   make wheels     the same for every CPython 3.10-3.13 (pyenv's), in dist/wheels/ (tools/wheels.sh)
 #   make test-wheels  each of the others in a fresh venv of its interpreter (3.10, 3.13:
-#                   the whole suite with PyTorch, JAX and Dask; 3.12: the NumPy-only tests)
+#                   with PyTorch, JAX and Dask; 3.12: the NumPy-only files; tests chosen
+#                   by tests_py/environments.py)
 #   make test       setup, lint, build, Go tests, ASan, typecheck, Python tests in .venv,
 #                   .venv-legacy and .venv-mxnet against the installed wheel with no Go on
 #                   PATH, test-wheels, test-aarch64 and the quickstart notebook
 #   make test-gpu   the GPU suite (tests_gpu/) against the real CUDA driver: needs a GPU; not in make test
-#   make test-py-mxnet  tests_py/test_mxnet_peer.py (and the NumPy-only files) beside the real
+#   make test-py-mxnet  tests_py/test_mxnet_*.py (and the NumPy-only files) beside the real
 #                   MXNet 1.9.1 in one process (.venv-mxnet)
 #   make test-aarch64   the cp311 aarch64 wheel, built and tested under qemu (needs root)
 #   make typecheck  mypy --strict and stubtest against the installed wheel's type stubs
@@ -25,6 +26,13 @@
 #                   minutes; results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make soak       a million round trips per exchange path (bench/results/soak.md)
 #   make clean      build outputs                 make distclean   clean + the venvs
+#
+# Which Python tests run where is one rule, tests_py/environments.py (MXGO_TEST_ENV names the
+# environment): .venv runs every test; each other environment (legacy, mxnet, the wheels of
+# other interpreters) runs whole the files whose behaviour can differ there (exchange,
+# interop, peer facts, pickle, processes, exit, bad inputs...) and 1 in K (10) of the other
+# tests, chosen by a hash of each test's id and deselected, never skipped; aarch64 every
+# NumPy-only test (another architecture); ASan its C-glue files.
 #
 # CI runs `.ci/run`, which is `make test` on a fresh machine.
 
@@ -125,9 +133,10 @@ build: install
 wheels: wheel
 	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(filter-out $(MAIN_VERSION),$(PYTHONS))
 
-# Each wheel in a fresh venv of its interpreter, no Go on PATH: the whole suite on 3.10 and
-# 3.13 (the oldest and newest; their PyTorch, JAX and Dask kept in build/wheelpeers), the
-# NumPy-only files on 3.12. cp311's wheel is .venv's and .venv-legacy's (test-py).
+# Each wheel in a fresh venv of its interpreter, no Go on PATH: 3.10 and 3.13 (the oldest
+# and newest) with PyTorch, JAX and Dask (kept in build/wheelpeers), 3.12 with NumPy alone;
+# the tests that can differ there and a sample of the rest (tests_py/environments.py).
+# cp311's wheel is .venv's and .venv-legacy's (test-py).
 test-wheels: wheels
 	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(filter-out $(MAIN_VERSION),$(PYTHONS))
 
@@ -230,16 +239,19 @@ typecheck: build
 	  --allowlist $(CURDIR)/tools/stubtest_allowlist.txt mxgo
 	$(INSTALLED_PY) $(CURDIR)/examples/typed_example.py
 
+# The Python suite, the tests of each environment chosen by tests_py/environments.py
+# (MXGO_TEST_ENV): .venv runs every test, the others what can differ there and a sample.
 test-py: build
-	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
+	cd tests_py && env -u PYTHONPATH MXGO_TEST_ENV=main PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
 
 test-py-legacy: build
-	cd tests_py && env -u PYTHONPATH PATH=$(LEGACY_NOGO_PATH) $(CURDIR)/$(LEGACY_PY) -m pytest -q .
+	cd tests_py && env -u PYTHONPATH MXGO_TEST_ENV=legacy PATH=$(LEGACY_NOGO_PATH) $(CURDIR)/$(LEGACY_PY) -m pytest -q .
 
-# The real MXNet 1.9.1 and mxgo in one process (MXGO_PEERS=mxnet: tests_py/conftest.py
-# collects test_mxnet_peer.py and the NumPy-only files, and test_mxnet_peer.py nowhere else).
+# The real MXNet 1.9.1 and mxgo in one process (MXGO_TEST_ENV=mxnet: tests_py/environments.py
+# collects test_mxnet_*.py, whole, and a sample of the NumPy-only files; test_mxnet_*.py
+# nowhere else).
 test-py-mxnet: build
-	cd tests_py && env -u PYTHONPATH MXGO_PEERS=mxnet PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -m pytest -q .
+	cd tests_py && env -u PYTHONPATH MXGO_TEST_ENV=mxnet PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -m pytest -q .
 
 # Every public name of MXNet 1.9.1's mx.nd, mx.nd.random, mx.nd.linalg and NDArray, marked
 # against the differential cases (tests_py/mxnet_diff_*.py) in docs/mxnet_coverage.md; fails
