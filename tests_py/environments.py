@@ -136,7 +136,7 @@ NEEDS = {
     "test_ops_random.py": _NUMPY_ONLY,
     "test_typing.py": _NUMPY_ONLY,
     "test_environments.py": _NUMPY_ONLY,
-    "test_interop_jax.py": ("numpy", "jax"),
+    "test_interop_jax.py": ("numpy", "torch", "jax"),  # interop_helpers imports torch
     "test_dask.py": ("numpy", "dask"),
     "test_exchange_peers.py": ("numpy", "torch", "jax", "tvm_ffi"),
     "test_tvm_bridge.py": ("numpy", "torch", "tvm_ffi"),
