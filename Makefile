@@ -6,12 +6,14 @@
 #   make build      wheel + install it into .venv, .venv-legacy and .venv-mxnet
 #   make wheels     the same for every CPython 3.10-3.13 (pyenv's), in dist/wheels/ (tools/wheels.sh)
 #   make test-wheels  each of the others in a fresh venv of its interpreter (3.10, 3.13:
-#                   the whole suite with PyTorch, JAX and Dask; 3.12: the NumPy-only tests)
+#                   with PyTorch, JAX and Dask; 3.12: the NumPy-only files; tests chosen
+#                   by tests_py/environments.py)
 #   make test       setup, lint, build, Go tests, ASan, typecheck, Python tests in .venv,
 #                   .venv-legacy and .venv-mxnet against the installed wheel with no Go on
-#                   PATH, test-wheels, test-aarch64 and the quickstart notebook
+#                   PATH, test-wheels, test-aarch64 and the quickstart notebook; then the
+#                   time of each stage and the total (tools/stages.sh, build/stages.txt)
 #   make test-gpu   the GPU suite (tests_gpu/) against the real CUDA driver: needs a GPU; not in make test
-#   make test-py-mxnet  tests_py/test_mxnet_peer.py (and the NumPy-only files) beside the real
+#   make test-py-mxnet  tests_py/test_mxnet_*.py (and the NumPy-only files) beside the real
 #                   MXNet 1.9.1 in one process (.venv-mxnet)
 #   make test-aarch64   the cp311 aarch64 wheel, built and tested under qemu (needs root)
 #   make typecheck  mypy --strict and stubtest against the installed wheel's type stubs
@@ -25,6 +27,13 @@
 #                   minutes; results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make soak       a million round trips per exchange path (bench/results/soak.md)
 #   make clean      build outputs                 make distclean   clean + the venvs
+#
+# Which Python tests run where is one rule, tests_py/environments.py (MXGO_TEST_ENV names the
+# environment): .venv runs every test; each other environment (legacy, mxnet, the wheels of
+# other interpreters) runs whole the files whose behaviour can differ there (exchange,
+# interop, peer facts, pickle, processes, exit, bad inputs...) and 1 in K (10) of the other
+# tests, chosen by a hash of each test's id and deselected, never skipped; aarch64 every
+# NumPy-only test (another architecture); ASan its C-glue files.
 #
 # CI runs `.ci/run`, which is `make test` on a fresh machine.
 
@@ -65,6 +74,7 @@ all: test
 # ---------------------------------------------------------------------------- setup
 
 setup: apt $(VENV)/.stamp $(LEGACY)/.stamp $(MXNET)/.stamp
+	$(STAGE)
 
 apt:
 	@missing=""; \
@@ -121,15 +131,18 @@ install: wheel
 	$(MXNET_PY) -m pip install --force-reinstall --no-deps $(MAIN_WHEEL)
 
 build: install
+	$(STAGE)
 
 wheels: wheel
 	PY=$(CURDIR)/$(PY) bash tools/wheels.sh build $(filter-out $(MAIN_VERSION),$(PYTHONS))
 
-# Each wheel in a fresh venv of its interpreter, no Go on PATH: the whole suite on 3.10 and
-# 3.13 (the oldest and newest; their PyTorch, JAX and Dask kept in build/wheelpeers), the
-# NumPy-only files on 3.12. cp311's wheel is .venv's and .venv-legacy's (test-py).
+# Each wheel in a fresh venv of its interpreter, no Go on PATH: 3.10 and 3.13 (the oldest
+# and newest) with PyTorch, JAX and Dask (kept in build/wheelpeers), 3.12 with NumPy alone;
+# the tests that can differ there and a sample of the rest (tests_py/environments.py).
+# cp311's wheel is .venv's and .venv-legacy's (test-py).
 test-wheels: wheels
 	PY=$(CURDIR)/$(PY) bash tools/wheels.sh test $(filter-out $(MAIN_VERSION),$(PYTHONS))
+	$(STAGE)
 
 # The cp311 wheel for Linux on 64-bit ARM (manylinux_2_17_aarch64, in dist/wheels/):
 # cross-compiled with GOARCH=arm64 and zig cc, tested (NumPy-only files) under
@@ -138,16 +151,35 @@ test-wheels: wheels
 .PHONY: test-aarch64
 test-aarch64: setup
 	$(SUDO) env PATH="$$PATH" PY=$(CURDIR)/$(PY) bash tools/aarch64.sh all
+	$(STAGE)
 
 # ---------------------------------------------------------------------------- test
 
-test: setup check-env lint build check-installed test-go fuzz-short asan typecheck test-py test-py-legacy test-py-mxnet mxnet-coverage test-wheels test-aarch64 notebook
+# make test's stages, in this order. Each stage's recipe ends with $(STAGE): under make test
+# it appends the stage's name and end time to build/stages.txt (STAGE_LOG is set for test
+# and, as a target-specific variable, for everything make builds for it), and test prints
+# the table of stage times (tools/stages.sh: a stage's time runs from the end of the one
+# before, so it includes the prerequisites made for it). Run alone, a stage marks nothing.
+TEST_STAGES := setup check-env lint build check-installed test-go fuzz-short asan typecheck test-py \
+               test-py-legacy test-py-mxnet mxnet-coverage test-wheels test-aarch64 notebook
+STAGE_LOG :=
+test: STAGE_LOG := $(CURDIR)/build/stages.txt
+STAGE = @$(if $(STAGE_LOG),bash tools/stages.sh mark $(STAGE_LOG) $@,:)
+
+test: stages-start $(TEST_STAGES)
+	@bash tools/stages.sh end $(STAGE_LOG)
+	@bash tools/stages.sh print $(STAGE_LOG)
 	@echo "make test: all passed"
+
+.PHONY: stages-start
+stages-start:
+	@$(if $(STAGE_LOG),bash tools/stages.sh start $(STAGE_LOG),:)
 
 check-env: setup
 	$(PY) tools/check_env.py main
 	$(LEGACY_PY) tools/check_env.py legacy
 	$(MXNET_PY) tools/check_env.py mxnet
+	$(STAGE)
 
 # The installed mxgo, not pysrc/, imports with no Go on PATH, in both interpreters.
 check-installed: build
@@ -156,6 +188,7 @@ check-installed: build
 	    assert "site-packages" in mxgo.__file__, mxgo.__file__; \
 	    print(sys.executable, "->", mxgo.__file__)'; \
 	done
+	$(STAGE)
 
 # Static checks, each pinned: staticcheck as a tool in go.mod, ruff in requirements/dev.txt
 # (its rules in pyproject.toml). tools/check_layers.py fails when a package of pkg/
@@ -170,6 +203,7 @@ lint: setup check-headers
 	$(VENV)/bin/ruff check .
 	$(PY) tools/check_layers.py
 	$(PY) tools/check_pyimports.py --self-test && $(PY) tools/check_pyimports.py
+	$(STAGE)
 
 # pybridge's C compiled against the headers of every CPython mxgo supports (pyenv's), with
 # the warnings that hide ABI bugs as errors (#cgo CFLAGS in each package with C): a
@@ -180,6 +214,7 @@ check-headers:
 test-go: setup
 	go test -count=1 $$(go list ./pkg/... ./internal/... | grep -v '/pkg/pybridge$$') ./tests_go/... ./tools/stubs/...
 	$(MAKE) --no-print-directory test-go-cuda
+	$(STAGE)
 
 # The CUDA back end as the wheel builds it (build tag mxgo_cuda, linked against the libcuda
 # shim of tools/cudashim.py), against no driver and against the fake driver
@@ -204,6 +239,7 @@ FUZZ_LONG   ?= 2m
 
 fuzz-short:
 	for t in $(FUZZ_TARGETS); do go test ./tests_go/ -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZ_SHORT); done
+	$(STAGE)
 
 fuzz:
 	for t in $(FUZZ_TARGETS); do go test ./tests_go/ -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZ_LONG); done
@@ -216,6 +252,7 @@ fuzz:
 asan: setup
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh --self-test
 	PY=$(CURDIR)/$(PY) bash tools/asan.sh
+	$(STAGE)
 
 # The installed wheel's type information (PEP 561; the operators' stubs come from tools/stubs).
 # mypy --strict must accept examples/typed_example.py and tests_py/typing_checks.py, whose
@@ -230,26 +267,35 @@ typecheck: build
 	$(INSTALLED_PY) -m mypy.stubtest --mypy-config-file $(CURDIR)/pyproject.toml \
 	  --allowlist $(CURDIR)/tools/stubtest_allowlist.txt mxgo
 	$(INSTALLED_PY) $(CURDIR)/examples/typed_example.py
+	$(STAGE)
 
+# The Python suite, the tests of each environment chosen by tests_py/environments.py
+# (MXGO_TEST_ENV): .venv runs every test, the others what can differ there and a sample.
 test-py: build
-	cd tests_py && env -u PYTHONPATH PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
+	cd tests_py && env -u PYTHONPATH MXGO_TEST_ENV=main PATH=$(NOGO_PATH) $(CURDIR)/$(PY) -m pytest -q .
+	$(STAGE)
 
 test-py-legacy: build
-	cd tests_py && env -u PYTHONPATH PATH=$(LEGACY_NOGO_PATH) $(CURDIR)/$(LEGACY_PY) -m pytest -q .
+	cd tests_py && env -u PYTHONPATH MXGO_TEST_ENV=legacy PATH=$(LEGACY_NOGO_PATH) $(CURDIR)/$(LEGACY_PY) -m pytest -q .
+	$(STAGE)
 
-# The real MXNet 1.9.1 and mxgo in one process (MXGO_PEERS=mxnet: tests_py/conftest.py
-# collects test_mxnet_peer.py and the NumPy-only files, and test_mxnet_peer.py nowhere else).
+# The real MXNet 1.9.1 and mxgo in one process (MXGO_TEST_ENV=mxnet: tests_py/environments.py
+# collects test_mxnet_*.py, whole, and a sample of the NumPy-only files; test_mxnet_*.py
+# nowhere else).
 test-py-mxnet: build
-	cd tests_py && env -u PYTHONPATH MXGO_PEERS=mxnet PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -m pytest -q .
+	cd tests_py && env -u PYTHONPATH MXGO_TEST_ENV=mxnet PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -m pytest -q .
+	$(STAGE)
 
 # Every public name of MXNet 1.9.1's mx.nd, mx.nd.random, mx.nd.linalg and NDArray, marked
 # against the differential cases (tests_py/mxnet_diff_*.py) in docs/mxnet_coverage.md; fails
 # when a name mxgo implements has a case that disagrees with MXNet.
 mxnet-coverage: build
 	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) tools/mxnet_coverage.py --out docs/mxnet_coverage.md
+	$(STAGE)
 
 notebook: build
 	env -u PYTHONPATH PATH=$(NOGO_PATH) $(PY) tools/run_notebook.py examples/quickstart.ipynb --out build/notebooks/quickstart.ipynb
+	$(STAGE)
 
 # ---------------------------------------------------------------------------- examples
 

@@ -2,7 +2,7 @@
 an NDArray, map_blocks pipelines running mxgo operators in the workers, and NDArrays
 crossing processes by pickle. The cluster is local (loopback only), started and closed
 by the script with bounded timeouts; the script runs in its own interpreter under a
-timeout. Main environment only, like JAX: the legacy one has no Dask (conftest.py)."""
+timeout. Main environment only, like JAX: the legacy one has no Dask (environments.py)."""
 import os
 
 from isolation import run_script

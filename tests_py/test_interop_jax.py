@@ -3,7 +3,7 @@
 every dtype and layout, with JAX's DLPack behaviour recorded as data (``JAX``) and checked
 against the installed JAX.
 
-This module runs in the main environment only (conftest.py leaves it out of the legacy
+This module runs in the main environment only (environments.py leaves it out of the legacy
 one, which has no JAX); there a missing JAX is an import error, never a skip.
 
 JAX arrays are immutable, but a legacy capsule (all that JAX before 0.12 speaks) cannot say

@@ -5,7 +5,7 @@ its result ``r``: NDArrays by dtype, shape and values (exact for integers and bo
 within a per-dtype tolerance for floating point), numbers by value and kind (bool, int,
 float), lists and tuples element by element.
 
-Collected only in .venv-mxnet (`make test-py-mxnet`, conftest.py). Integer division by
+Collected only in .venv-mxnet (`make test-py-mxnet`, environments.py). Integer division by
 zero kills MXNet with SIGFPE: no case may do it.
 """
 import mxnet

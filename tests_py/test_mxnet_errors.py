@@ -1,7 +1,7 @@
 """The scenarios of engine_errors.py run on MXNet 1.9.1 itself: its table of what each
 step does is MXNet's behaviour, which mxgo is held to in test_api_errors.py.
 
-Collected only in .venv-mxnet (`make test-py-mxnet`, conftest.py).
+Collected only in .venv-mxnet (`make test-py-mxnet`, environments.py).
 """
 import mxnet
 import pytest

@@ -1,7 +1,7 @@
 """The real MXNet 1.9.1 and mxgo read each other's NDArray files (mx.nd.save / mx.nd.load).
 
-Collected only in the MXNet environment (.venv-mxnet, MXGO_PEERS=mxnet, `make
-test-py-mxnet`; see conftest.py). Both directions for every dtype both have, list and dict
+Collected only in the MXNet environment (.venv-mxnet, MXGO_TEST_ENV=mxnet, `make
+test-py-mxnet`; see environments.py). Both directions for every dtype both have, list and dict
 forms, values, dtypes, shapes and names; the same data saved by both gives the same bytes;
 0-d and size-0 arrays (which MXNet makes and loads only inside mx.util.np_shape); what
 MXNet itself refuses, asserted as peer facts.

@@ -1,7 +1,7 @@
 """The real MXNet 1.9.1 as a live DLPack peer, in one process with mxgo.
 
-Collected only in the MXNet environment (.venv-mxnet, MXGO_PEERS=mxnet, `make
-test-py-mxnet`: MXNet 1.9.1 and NumPy 1.23 from PyPI, no PyTorch); see conftest.py.
+Collected only in the MXNet environment (.venv-mxnet, MXGO_TEST_ENV=mxnet, `make
+test-py-mxnet`: MXNet 1.9.1 and NumPy 1.23 from PyPI, no PyTorch); see environments.py.
 
 Exchange both ways, `mxnet.nd.to_dlpack_for_read/for_write(a)` -> `mx.nd.from_dlpack` and
 mxgo's `x.to_dlpack_for_read()/for_write()` -> `mxnet.nd.from_dlpack`, for every dtype

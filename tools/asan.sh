@@ -12,14 +12,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PY:-$ROOT/.venv/bin/python}
-TESTS=(test_capsules.py test_lifetimes.py test_dlpack_validation.py test_dlpack_contract.py
-       test_interop_torch.py test_interop_numpy.py test_api_from_numpy.py test_run_async.py
-       test_bad_inputs.py test_threads.py test_exit.py test_properties.py test_pickle.py
-       test_unaligned.py test_fork.py test_gpu_fake.py
-       -k "not test_the_harness_isolates and not test_lock_registry_is_not_fooled_by_a_reused_id")
-# (the harness test needs a child to die by SIGSEGV, and under ASan it exits with a report;
-# the registry test needs CPython to reuse a freed object's address, which ASan's
-# quarantine prevents. Both run in make test-py.)
+# The tests: MXGO_TEST_ENV=asan, the files that tests_py/environments.py tags GLUE (capsules,
+# lifetimes, validation, interop, bad inputs, threads, exit, properties, pickle, fork...),
+# less the two tests it deselects there, with its reasons (both run in make test-py).
 LIBASAN=$(gcc -print-file-name=libasan.so)
 LIBSTDCXX=$(gcc -print-file-name=libstdc++.so)
 [ -f "$LIBASAN" ] || { echo "asan.sh: gcc has no libasan.so (apt-get install libasan8)" >&2; exit 2; }
@@ -59,7 +54,7 @@ run() {
 	# PYTHONMALLOC=malloc: Python objects come from malloc, not pymalloc arenas, so ASan
 	# checks them too (capsules, NDArrayBase instances, buffers).
 	local env=(env LD_PRELOAD="$LIBASAN $LIBSTDCXX" ASAN_OPTIONS="$(IFS=:; echo "${opts[*]}"):${ASAN_OPTIONS:-}"
-		PYTHONMALLOC=malloc PYTHONPATH="$dir" PYTHONDONTWRITEBYTECODE=1 timeout 900 "$PY")
+		MXGO_TEST_ENV=asan PYTHONMALLOC=malloc PYTHONPATH="$dir" PYTHONDONTWRITEBYTECODE=1 timeout 900 "$PY")
 	local status=0
 	(cd "$ROOT/tests_py" &&
 		"${env[@]}" -c 'import sys, mxgo; assert mxgo.__file__.startswith(sys.argv[1]), mxgo.__file__' "$dir" &&
@@ -89,5 +84,5 @@ fi
 
 dir=$ROOT/build/asan
 build "$dir"
-run "$dir" "${TESTS[@]}"
+run "$dir" .
 echo "asan.sh: no AddressSanitizer reports"

@@ -9,9 +9,11 @@
 #                                         by auditwheel into dist/wheels/ and checked by
 #                                         tools/check_wheel.py against that interpreter
 #   tools/wheels.sh test 3.10 3.11 ...    each wheel installed in a fresh venv with no Go
-#                                         on PATH: the whole suite for the versions in
-#                                         $FULL (PyTorch, JAX, Dask...), the NumPy-only
-#                                         tests for the others; KEEP_PEERS=0 removes
+#                                         on PATH: the versions in $FULL with every peer
+#                                         (PyTorch, JAX, Dask...), the others with NumPy
+#                                         alone; the tests that can differ there and a
+#                                         sample of the rest (tests_py/environments.py:
+#                                         wheel-full, wheel-numpy); KEEP_PEERS=0 removes
 #                                         each peers venv after its test (CI: a fresh
 #                                         clone has no later run to keep them for)
 #   tools/wheels.sh headers 3.10 ...      go build ./pkg/pybridge against each one's headers
@@ -96,9 +98,10 @@ peers() {
 }
 
 # Each wheel in a fresh venv of its interpreter, with no Go on PATH. The interpreters in
-# $FULL (the oldest and newest) run the whole suite, their peers linked in from peers()'s
-# cached venv by a .pth file; the others run the files that need NumPy alone
-# (MXGO_PEERS=numpy: tests_py/conftest.py selects the files, nothing is skipped).
+# $FULL (the oldest and newest) have every peer, linked in from peers()'s cached venv by a
+# .pth file (MXGO_TEST_ENV=wheel-full); the others NumPy alone (wheel-numpy). Which tests
+# run is tests_py/environments.py's rule: the files whose behaviour can differ with the
+# interpreter or the peers, whole, and a sample of the rest (deselected, never skipped).
 test_wheels() {
 	for v in "$@"; do
 		local py env tag whl site peers_env
@@ -113,14 +116,14 @@ test_wheels() {
 			"$peers_env/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > "$site/mxgo-peers.pth"
 			"$env/bin/pip" install -q --no-deps "$whl"
 			"$env/bin/python" "$ROOT/tools/check_env.py" main
-			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), the whole suite"
-			(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" \
+			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), every peer"
+			(cd "$ROOT/tests_py" && env -u PYTHONPATH MXGO_TEST_ENV=wheel-full PATH="$env/bin:/usr/bin:/bin" \
 				"$env/bin/python" -m pytest -q -p no:cacheprovider .)
 			if [ "$KEEP_PEERS" = 0 ]; then rm -rf "$peers_env" "$env"; fi
 		else
 			"$env/bin/pip" install -q "$whl" "numpy>=2.1" pytest hypothesis
 			echo "== wheels.sh: testing $(basename "$whl") in $("$env/bin/python" -V), NumPy only"
-			(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" MXGO_PEERS=numpy \
+			(cd "$ROOT/tests_py" && env -u PYTHONPATH PATH="$env/bin:/usr/bin:/bin" MXGO_TEST_ENV=wheel-numpy \
 				"$env/bin/python" -m pytest -q -p no:cacheprovider .)
 		fi
 	done
