@@ -59,12 +59,6 @@ type Op struct {
 	Kernel func(in, out []*ndarray.NDArray, at Attrs) error
 }
 
-// Result is the shape and dtype of one of an operator's results (InferOuts).
-type Result struct {
-	Shape []int
-	DType ndarray.DType
-}
-
 var registry = struct {
 	sync.RWMutex
 	ops map[string]*Op
@@ -113,19 +107,7 @@ func (op *Op) Variadic() bool { return len(op.Inputs) == 1 && op.Inputs[0][0] ==
 // through InvokeAll; here it must give exactly one.
 func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*ndarray.NDArray, error) {
 	if op.InferOuts != nil {
-		var outs []*ndarray.NDArray
-		if out != nil {
-			outs = []*ndarray.NDArray{out}
-		}
-		res, err := op.InvokeAll(in, outs, at)
-		if err == nil && len(res) != 1 {
-			ReleaseAll(res)
-			err = mxerr.TypeErr("%s returns %d arrays with these arguments, where one is expected (Go: InvokeAll)", op.Name, len(res))
-		}
-		if err != nil {
-			return nil, err
-		}
-		return res[0], nil
+		return op.invokeOne(in, out, at)
 	}
 	if err := op.checkCall(in, out); err != nil {
 		return nil, err
@@ -153,79 +135,6 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 		return op.Kernel(ins, outs, at)
 	})
 	return out, nil
-}
-
-// InvokeAll is Invoke for any operator, returning every result: into outs when given
-// (one array per result), else into new arrays. The caller releases each result.
-func (op *Op) InvokeAll(in, outs []*ndarray.NDArray, at Attrs) ([]*ndarray.NDArray, error) {
-	if op.InferOuts == nil {
-		if len(outs) > 1 {
-			return nil, mxerr.TypeErr("%s returns one array, out has %d", op.Name, len(outs))
-		}
-		var out *ndarray.NDArray
-		if len(outs) == 1 {
-			out = outs[0]
-		}
-		r, err := op.Invoke(in, out, at)
-		if err != nil {
-			return nil, err
-		}
-		return []*ndarray.NDArray{r}, nil
-	}
-	for _, o := range outs {
-		if err := op.checkCall(in, o); err != nil {
-			return nil, err
-		}
-	}
-	if len(outs) == 0 {
-		if err := op.checkCall(in, nil); err != nil {
-			return nil, err
-		}
-	}
-	want, err := op.InferOuts(in, at)
-	if err != nil {
-		return nil, err
-	}
-	fresh := len(outs) == 0
-	if !fresh && len(outs) != len(want) {
-		return nil, mxerr.TypeErr("%s returns %d arrays, out has %d", op.Name, len(want), len(outs))
-	}
-	for i := range outs {
-		for _, o := range outs[:i] {
-			if ndarray.Overlaps(o, outs[i]) {
-				return nil, mxerr.ValueErr("%s: the out arrays overlap", op.Name)
-			}
-		}
-	}
-	res := make([]*ndarray.NDArray, len(want))
-	for i, w := range want {
-		var o *ndarray.NDArray
-		if !fresh {
-			o = outs[i]
-		}
-		if res[i], err = op.result(in, o, w.Shape, w.DType); err != nil {
-			ReleaseAll(res[:i])
-			return nil, err
-		}
-	}
-	if op.Prepare != nil {
-		op.Prepare(at)
-	}
-	push(in, res, func(ins, outs []*ndarray.NDArray) error {
-		for _, o := range outs {
-			if fresh {
-				break
-			}
-			sep, release, err := separate(ins, o, op.InPlace)
-			if err != nil {
-				return err
-			}
-			defer release()
-			ins = sep
-		}
-		return op.Kernel(ins, outs, at)
-	})
-	return res, nil
 }
 
 // checkCall checks what Invoke can check before inferring: the arity, the dtypes, and

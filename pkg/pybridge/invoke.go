@@ -6,6 +6,7 @@ package pybridge
 import "C"
 
 import (
+	"errors"
 	"sync"
 	"unsafe"
 
@@ -21,7 +22,8 @@ import (
 var opTable = sync.OnceValue(ops.Ops)
 
 // takeOwning is what mxgoFastInvoke returns when its result would view memory it only
-// borrowed: the caller then takes the call through owning imports (op.py's Python path).
+// borrowed, or when the call gives several results: the caller then takes the call
+// through owning imports (the registry's Python path, invoke_all for several results).
 const takeOwning = -3
 
 // mxgoFastInvoke runs operator opID on the n arrays whose handles are at hs, into out
@@ -41,6 +43,9 @@ func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo
 	b := borrowed{from: f} // on the stack: nothing keeps a pointer to it
 	defer b.release()
 	r, err := invoke(int(opID), handles, int64(out), C.GoStringN(attrs, attrsLen), &b)
+	if errors.Is(err, ops.ErrSeveralResults) {
+		return takeOwning // Python takes it through InvokeAll (op.invoke_all)
+	}
 	if err != nil {
 		return fastResult(err, msg)
 	}

@@ -179,13 +179,16 @@ def invoke(name, arrays, params=None, out=None, tried_fast=False):
     returning; other DLPack producers are imported here first. ``tried_fast``: the caller
     already had C refuse these operands without parameters (_make's call)."""
     info = OPS[name]
-    if info.get("multi"):
-        return _invoke_multi(name, arrays, params, out)
     attrs = _encode_params(name, info, params)
+    multi = info.get("multi")  # C refuses a call of several results: invoke_all takes it
+    if multi and isinstance(out, (list, tuple)):
+        return _invoke_multi(name, arrays, params, out)
     if not (tried_fast and not attrs):
         result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
         if result is not NotImplemented:
             return out if result is None else result
+    if multi:
+        return _invoke_multi(name, arrays, params, out)
     foreign = False
     handles = []
     for i, a in enumerate(arrays):

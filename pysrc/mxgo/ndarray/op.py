@@ -47,7 +47,7 @@ def _make(info):
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
     signature = inspect.Signature(sig_params)
 
-    op_id = None if info.get("multi") else info["id"]  # several results: no C attempt (invoke_all)
+    op_id = info["id"]
 
     def call(arrays, values, out):  # what C declined, or a call with parameters
         if scalar_op and len(arrays) == 2 and (is_scalar(arrays[0]) or is_scalar(arrays[1])):
