@@ -139,6 +139,21 @@ case("x = mx.nd.array([[1, 5, 5], [7, 7, 0]])\nr = [x.argmax(axis=1), x.argmin(a
 case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = [x.sum(axis=(0, 2)), x.max(axis=(1, 2), keepdims=True)]",
      "NDArray.sum", "NDArray.max")
 case(X % "float32" + "r = x.sum(axis=2)", "NDArray.sum", id="axis out of range refused")
+# exclude=True reduces every axis not named (MXNet documents it on all five reductions)
+X3 = "x = mx.nd.array(np.arange(24).reshape((2, 3, 4)) %% 7 - 2, dtype=%r)\n"
+for fn in REDUCE:
+    for dt in ["float32", "int32", "float64", "uint8"] if fn != "prod" else ["float32", "int64"]:
+        code = X3 % dt if dt != "uint8" else X3 % "float32" + "x = (x + 2).astype('uint8')\n"
+        case(code + "r = [mx.nd.%s(x, axis=1, exclude=True), mx.nd.%s(x, axis=(0, 2), exclude=True, keepdims=True)]"
+             % (fn, fn), "nd." + fn, id="%s exclude %s" % (fn, dt))
+    case(X3 % "float32" + "r = [x.%s(axis=-1, exclude=True), x.%s(axis=(1,), keepdims=True, exclude=1), "
+         "x.T.%s(axis=0, exclude=True)]" % (fn, fn, fn), "NDArray." + fn, id="%s exclude method" % fn)
+    case(X3 % "float32" + "r = [mx.nd.%s(x, exclude=True), mx.nd.%s(x, axis=(), exclude=True, keepdims=True)]" % (fn, fn),
+         "nd." + fn, id="%s exclude with no axis reduces all" % fn)
+    case(X3 % "float32" + "r = [mx.nd.%s(x, axis=(0, 1, 2), exclude=True), x.%s(axis=(-1, 0, 1), exclude=True, keepdims=True)]"
+         % (fn, fn), "nd." + fn, "NDArray." + fn, id="%s exclude of every axis copies" % fn)
+    case(X3 % "float32" + "r = mx.nd.%s(x, axis=3, exclude=True)" % fn, "nd." + fn, id="%s exclude axis out of range" % fn)
+    case(X3 % "float32" + "r = mx.nd.%s(x, axis=1, exclude=False)" % fn, "nd." + fn, id="%s exclude=False" % fn)
 
 # ---- dot, batch_dot -------------------------------------------------------------------
 for dt in ["float32", "float64"]:  # (MXNet's CPU dot refuses float16)
