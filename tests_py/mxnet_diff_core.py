@@ -291,3 +291,27 @@ for code, name in [("mx.nd.zeros((2, 3)) + mx.nd.zeros((3, 2))", "NDArray.__add_
                    ("mx.nd.zeros((2, 3), dtype='float32') == mx.nd.zeros((2, 3), dtype='int32')", "NDArray.__eq__")]:
     case("try:\n    %s\n    r = 'no error'\nexcept mx.base.MXNetError:\n    r = 'MXNetError'" % code, name,
          id="MXNetError: " + code[:48])
+
+# ---- name=: every operator function takes it and ignores it, whatever its type -----------------
+NAMED = [("mx.nd.relu(x - 3, name='relu1')", "nd.relu"), ("mx.nd.sum(x, axis=1, name='s')", "nd.sum"),
+         ("mx.nd.dot(x, x.T, name='d')", "nd.dot"), ("mx.nd.where(x > 2, x, -x, name='w')", "nd.where"),
+         ("mx.nd.clip(x, 2, 4, name=5)", "nd.clip"), ("mx.nd.concat(x, x, dim=0, name='c')", "nd.concat"),
+         ("mx.nd.stack(x, x, name=None)", "nd.stack"), ("mx.nd.add_n(x, x, name='a')", "nd.add_n"),
+         ("mx.nd.one_hot(mx.nd.array([1, 0]), 3, name='o')", "nd.one_hot"), ("x.sum(name='s')", "NDArray.sum"),
+         ("mx.nd.norm(x, name=['a'])", "nd.norm"), ("mx.nd.Activation(x, act_type='relu', name='a')", "nd.Activation"),
+         ("mx.nd.FullyConnected(x, mx.nd.ones((4, 3)), num_hidden=4, no_bias=True, name='fc')", "nd.FullyConnected"),
+         ("mx.nd.topk(x, k=2, ret_typ='both', name='t')", "nd.topk"), ("mx.nd.moments(x, axes=(0,), name='m')", "nd.moments"),
+         ("mx.nd.split(x, num_outputs=3, axis=1, name='s')", "nd.split"),
+         ("mx.nd.SliceChannel(x, num_outputs=2, axis=0, name='s')", "nd.SliceChannel"),
+         ("mx.nd.zeros((2, 3), name='z')", "nd.zeros"), ("mx.nd.ones((2,), dtype='int32', name='o')", "nd.ones"),
+         ("mx.nd.eye(3, name='e')", "nd.eye"), ("mx.nd.linalg.slogdet(x[:, :2], name='d')", "nd.linalg.slogdet"),
+         ("mx.nd.linalg_gelqf(x, name='q')", "nd.linalg_gelqf"),
+         ("mx.nd.SequenceLast(x.reshape((2, 3, 1)), name='l')", "nd.SequenceLast"),
+         ("mx.nd.random.uniform(shape=(2, 3), name='u').shape", "nd.random.uniform"),
+         ("mx.nd.random.normal(mx.nd.zeros(2), mx.nd.ones(2), name='n').shape", "nd.random.normal"),
+         ("mx.nd.random.randn(2, 3, name='n').shape", "nd.random.randn"),
+         ("mx.nd.random.randint(0, 5, shape=(4,), name='r').dtype", "nd.random.randint"),
+         ("mx.nd.random.shuffle(mx.nd.arange(4), name='s').shape", "nd.random.shuffle"),
+         ("mx.nd.random.uniform_like(x, name='u').shape", "nd.random.uniform_like")]
+for code, fn in NAMED:
+    case(X % "float32" + "r = " + code, fn, id="name=: " + code[:40])

@@ -154,7 +154,7 @@ def test_generated_signature_and_doc(op):
     fn = getattr(mx.nd, op)
     params = inspect.signature(fn).parameters
     exclude = [] if op in ARG_OPS else ["exclude"]  # MXNet's exclude on sum, mean, prod, max, min
-    assert list(params) == ["data", "axis", "keepdims"] + exclude + ["out"]
+    assert list(params) == ["data", "axis", "keepdims"] + exclude + ["out", "name"]
     assert params["axis"].default is None and params["keepdims"].default is False
     if exclude:
         assert params["exclude"].default is False and "exclude" in fn.__doc__
