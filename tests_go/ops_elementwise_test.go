@@ -401,29 +401,32 @@ func TestComparisons(t *testing.T) {
 	assert.Equal(t, b(true, true, false), decode(ewInvoke(t, "lesser", nil, u, v)))
 }
 
-func TestComparisonScalarsAreExact(t *testing.T) {
+// TestComparisonScalarsConvertFirst: the number is converted to the array's dtype first,
+// as MXNet converts its scalar (a double, C's cast on x86).
+func TestComparisonScalarsConvertFirst(t *testing.T) {
 	checkLeaks(t)
 	cmp := func(name string, a *ndarray.NDArray, s ops.Scalar, reverse bool) []float64 {
 		return decode(ewInvoke(t, "_"+name+"_scalar", scalarAttrs(s, reverse), a))
 	}
 	u8 := fromValues(t, ndarray.Uint8, []float64{0, 255})
-	assert.Equal(t, []float64{1, 1}, cmp("greater", u8, intScalar(-1), false), "uint8 > -1")
-	assert.Equal(t, []float64{0, 0}, cmp("equal", u8, intScalar(-1), false), "-1 does not wrap to 255")
-	assert.Equal(t, []float64{1, 1}, cmp("lesser", u8, intScalar(256), false))
-	assert.Equal(t, []float64{1, 1}, cmp("greater", u8, intScalar(256), true), "256 > x")
+	assert.Equal(t, []float64{0, 0}, cmp("greater", u8, intScalar(-1), false), "uint8 > -1 is > 255")
+	assert.Equal(t, []float64{0, 1}, cmp("equal", u8, intScalar(-1), false), "-1 wraps to 255")
+	assert.Equal(t, []float64{0, 0}, cmp("lesser", u8, intScalar(256), false), "256 wraps to 0")
+	assert.Equal(t, []float64{0, 0}, cmp("greater", u8, intScalar(256), true), "256 > x is 0 > x")
 	i8 := fromValues(t, ndarray.Int8, []float64{-128, 2, 3})
-	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, intScalar(1000), false))
-	assert.Equal(t, []float64{1, 1, 1}, cmp("not_equal", i8, intScalar(-1000), false))
-	assert.Equal(t, []float64{0, 0, 1}, cmp("greater_equal", i8, floatScalar(2.5), false), "2.5 is not truncated")
-	assert.Equal(t, []float64{1, 1, 0}, cmp("greater", i8, floatScalar(2.5), true), "2.5 > x")
-	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, floatScalar(ewNaN), false))
-	assert.Equal(t, []float64{1, 1, 1}, cmp("not_equal", i8, floatScalar(ewNaN), false))
-	// Python ints of 2**63 and more reach Go as their uint64 bits with Value set.
+	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, intScalar(1000), false), "1000 is -24")
+	assert.Equal(t, []float64{1, 1, 1}, cmp("not_equal", i8, intScalar(-1000), false), "-1000 is 24")
+	assert.Equal(t, []float64{0, 1, 1}, cmp("greater_equal", i8, floatScalar(2.5), false), "2.5 is truncated to 2")
+	assert.Equal(t, []float64{1, 0, 0}, cmp("greater", i8, floatScalar(2.5), true), "2.5 > x is 2 > x")
+	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, floatScalar(ewNaN), false), "NaN is int32's minimum, then 0")
+	assert.Equal(t, []float64{1, 0, 0}, cmp("lesser_equal", i8, floatScalar(ewNaN), false))
+	// Python ints of 2**63 and more reach Go as their uint64 bits with Value set; as doubles
+	// they are out of range: x86 gives 2**63 (uint64) and int64's minimum.
 	big := ops.Scalar{IsInt: true, Int: -1, Value: complex(math.Pow(2, 64), 0)}
-	u64 := empty(t, ndarray.Uint64, 2)
-	rawSet(u64, []uint64{math.MaxUint64, 5})
-	assert.Equal(t, []float64{1, 0}, cmp("equal", u64, big, false))
-	assert.Equal(t, []float64{1, 1}, cmp("lesser", fromValues(t, ndarray.Int64, []float64{-1, 5}), big, false))
+	u64 := empty(t, ndarray.Uint64, 3)
+	rawSet(u64, []uint64{math.MaxUint64, 5, 1 << 63})
+	assert.Equal(t, []float64{0, 0, 1}, cmp("equal", u64, big, false))
+	assert.Equal(t, []float64{0, 0}, cmp("lesser", fromValues(t, ndarray.Int64, []float64{-1, 5}), big, false))
 	assert.Equal(t, []float64{0, 1}, cmp("equal", fromValues(t, ndarray.Int64, []float64{-2, -1}), intScalar(-1), false))
 	// Floating-point arrays compare with the number rounded to their dtype.
 	h := fromValues(t, ndarray.Float16, []float64{0.1, 2048})
@@ -438,6 +441,9 @@ func TestComparisonScalarsAreExact(t *testing.T) {
 	assert.Equal(t, []float64{1, 0}, cmp("equal", bl, intScalar(1), false))
 	assert.Equal(t, []float64{0, 0}, cmp("equal", bl, intScalar(2), false))
 	assert.Equal(t, []float64{1, 0}, cmp("greater", bl, floatScalar(0.5), false))
+	assert.Equal(t, ndarray.Int64, ewInvoke(t, "_lesser_scalar", scalarAttrs(intScalar(1), true), bl).DType(),
+		"a bool array and a number give int64, as in MXNet")
+	assert.Equal(t, ndarray.Bool, ewInvoke(t, "equal", nil, bl, bl).DType(), "two bool arrays give bool")
 }
 
 func TestWhere(t *testing.T) {
@@ -615,7 +621,74 @@ func TestBigIntegerScalars(t *testing.T) {
 	f := empty(t, ndarray.Float32, 2)
 	require.NoError(t, ops.Fill(f, s))
 	assert.Equal(t, []float32{1<<64 - 1, 1<<64 - 1}, rawValues[float32](f), "not -1")
-	u := empty(t, ndarray.Uint64, 2)
-	rawSet(u, []uint64{math.MaxUint64, 7})
-	assert.Equal(t, []float64{1, 0}, decode(ewInvoke(t, "_equal_scalar", scalarAttrs(s, false), u)))
+	// a comparison converts the number to the dtype as MXNet does, through a double:
+	// 2**64-1 is 2**64 there, beyond uint64, and x86's conversion gives 2**63
+	u := empty(t, ndarray.Uint64, 3)
+	rawSet(u, []uint64{math.MaxUint64, 7, 1 << 63})
+	assert.Equal(t, []float64{0, 0, 1}, decode(ewInvoke(t, "_equal_scalar", scalarAttrs(s, false), u)))
+}
+
+// A comparison with a number converts the number to the array's dtype first, as MXNet
+// 1.9.1 does (C's cast of a double on x86); the expectations are MXNet's results.
+func TestCompareScalarConvertsLikeMXNet(t *testing.T) {
+	checkLeaks(t)
+	cmp := func(name string, dt ndarray.DType, vals []float64, s ops.Scalar) []float64 {
+		return decode(ewInvoke(t, name, scalarAttrs(s, false), fromValues(t, dt, vals)))
+	}
+	i32 := []float64{1, 2, 3}
+	assert.Equal(t, []float64{0, 1, 0}, cmp("_equal_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{0, 0, 1}, cmp("_greater_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{1, 1, 0}, cmp("_lesser_equal_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{1, 0, 1}, cmp("_not_equal_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{1, 0, 0}, decode(ewInvoke(t, "_greater_scalar", scalarAttrs(floatScalar(2.7), true),
+		fromValues(t, ndarray.Int32, i32))), "2.7 > x is 2 > x")
+	u8 := []float64{1, 2, 255}
+	for _, c := range []struct {
+		s      ops.Scalar
+		gt, eq []float64
+		why    string
+	}{
+		{intScalar(-1), []float64{0, 0, 0}, []float64{0, 0, 1}, "-1 is 255"},
+		{intScalar(256), []float64{1, 1, 1}, []float64{0, 0, 0}, "256 is 0"},
+		{intScalar(257), []float64{0, 1, 1}, []float64{1, 0, 0}, "257 is 1"},
+		{floatScalar(-0.5), []float64{1, 1, 1}, []float64{0, 0, 0}, "-0.5 is 0"},
+		{floatScalar(255.9), []float64{0, 0, 0}, []float64{0, 0, 1}, "255.9 is 255"},
+		{floatScalar(1e10), []float64{1, 1, 1}, []float64{0, 0, 0}, "1e10 is int32's minimum, then 0"},
+		{floatScalar(math.NaN()), []float64{1, 1, 1}, []float64{0, 0, 0}, "NaN is 0"},
+	} {
+		assert.Equal(t, c.gt, cmp("_greater_scalar", ndarray.Uint8, u8, c.s), "uint8 >: %s", c.why)
+		assert.Equal(t, c.eq, cmp("_equal_scalar", ndarray.Uint8, u8, c.s), "uint8 ==: %s", c.why)
+	}
+	i8 := []float64{-128, 0, 127}
+	assert.Equal(t, []float64{1, 0, 0}, cmp("_equal_scalar", ndarray.Int8, i8, intScalar(128)), "128 is -128")
+	assert.Equal(t, []float64{0, 0, 1}, cmp("_greater_scalar", ndarray.Int8, i8, intScalar(300)), "300 is 44")
+	assert.Equal(t, []float64{0, 1, 0}, cmp("_equal_scalar", ndarray.Int8, i8, floatScalar(math.Inf(1))), "inf is 0")
+	big := []float64{math.MaxInt32, math.MinInt32}
+	for _, s := range []ops.Scalar{intScalar(1 << 31), intScalar(1<<32 + 5), floatScalar(1e20), floatScalar(math.NaN())} {
+		assert.Equal(t, []float64{0, 1}, cmp("_equal_scalar", ndarray.Int32, big, s), "%v is int32's minimum", s)
+	}
+	i64 := fromValues(t, ndarray.Int64, []float64{0, 0})
+	rawSet(i64, []int64{1<<53 + 1, 1 << 53})
+	assert.Equal(t, []float64{0, 1}, decode(ewInvoke(t, "_equal_scalar", scalarAttrs(intScalar(1<<53+1), false), i64)),
+		"2**53+1 goes through a double: 2**53")
+	b := []float64{0, 1}
+	for _, c := range []struct {
+		s          ops.Scalar
+		eq, gt, lt []float64
+	}{
+		{floatScalar(0.5), []float64{1, 0}, []float64{0, 1}, []float64{0, 0}},
+		{floatScalar(1.9), []float64{0, 1}, []float64{0, 0}, []float64{1, 0}},
+		{intScalar(2), []float64{0, 0}, []float64{0, 0}, []float64{1, 1}},
+		{intScalar(-1), []float64{0, 0}, []float64{1, 1}, []float64{0, 0}},
+		{intScalar(256), []float64{0, 0}, []float64{0, 0}, []float64{1, 1}},
+		{floatScalar(math.NaN()), []float64{0, 0}, []float64{1, 1}, []float64{0, 0}},
+	} {
+		assert.Equal(t, c.eq, cmp("_equal_scalar", ndarray.Bool, b, c.s), "bool == %v", c.s)
+		assert.Equal(t, c.gt, cmp("_greater_scalar", ndarray.Bool, b, c.s), "bool > %v", c.s)
+		assert.Equal(t, c.lt, cmp("_lesser_scalar", ndarray.Bool, b, c.s), "bool < %v", c.s)
+	}
+	h := []float64{1, 2, 65504}
+	assert.Equal(t, []float64{0, 1, 0}, cmp("_equal_scalar", ndarray.Float16, h, floatScalar(2.0004)), "rounded to float16")
+	assert.Equal(t, []float64{0, 0, 1}, cmp("_equal_scalar", ndarray.Float16, h, floatScalar(65519)))
+	assert.Equal(t, []float64{1}, cmp("_equal_scalar", ndarray.Float32, []float64{16777216}, intScalar(16777217)))
 }

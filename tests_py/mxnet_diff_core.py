@@ -81,6 +81,29 @@ case(X % "float32" + "r = [mx.nd.greater(x, 2), mx.nd.equal(2, x)]", "nd.greater
 case(X % "float32" + "r = x == mx.nd.array([1, 5, 3])", "NDArray.__eq__", id="broadcast comparison")
 case(X % "float32" + Y % "int32" + "r = x == y", "NDArray.__eq__", id="mixed dtype comparison refused")
 case(X % "float32" + "r = (x > 2).sum()", "NDArray.__gt__", "NDArray.sum")
+# a Python number is converted to the array's dtype first (C's cast of a double), as MXNet's
+# arithmetic converts it: int32 x == 2.7 is x == 2, uint8 x > -1 is x > 255
+CMP_NUMBERS = {"float16": [2.0004, 2.001, 65519, 70000, 1e-8, -0.5], "float32": [0.1, 16777217, 2.5, 1e39, float("nan")],
+               "float64": [0.1, 2 ** 53 + 1, float("-inf")],
+               "uint8": [-1, 256, 257, 1.5, -0.5, 255.9, 1e10, float("nan"), float("inf"), -2.7],
+               "int8": [128, -129, 127.5, -128.5, 300, float("nan"), float("inf"), 2.7],
+               "int32": [2.7, -2.7, 2 ** 31, -2 ** 31 - 1, 2 ** 32 + 5, 1e20, float("nan"), 0.5],
+               "int64": [2.5, 2 ** 53 + 1, 2 ** 62, 2 ** 63, -2 ** 63, 1e19, float("nan")],
+               "bool": [0.5, 1.9, 2, -1, 256, 1e10, 1e19, float("nan"), True]}
+CMP_DATA = {"float16": "[1, 2, 65504]", "float32": "[0.1, 16777216, 2]", "float64": "[0.1, 9007199254740992, 1]",
+            "uint8": "[1, 2, 255]", "int8": "[-128, 0, 127]", "int32": "[2147483647, -2147483648, 2, -2]",
+            "int64": "[2, 9007199254740992, 4611686018427387904]", "bool": "[0, 1]"}
+for dt, numbers in CMP_NUMBERS.items():
+    for s in numbers:
+        data = "x = mx.nd.array(%s, dtype=%r)\n" % (CMP_DATA[dt], dt)
+        if dt == "int64":  # exact, beyond float64's integers
+            data = "x = mx.nd.array(np.array(%s, dtype='int64'), dtype='int64')\n" % CMP_DATA[dt]
+        sv = repr(s) if s == s and abs(s) != float("inf") else "float(%r)" % str(s)
+        case(data + "s = %s\nr = [x == s, x != s, x > s, x >= s, x < s, x <= s]" % sv,
+             *["NDArray." + d for _, _, d in CMPS], id="compare %s with %s" % (dt, sv))
+        case(data + "s = %s\nr = [s == x, s > x, s <= x, mx.nd.greater(x, s), mx.nd.lesser_equal(s, x), mx.nd.not_equal(x, s)]"
+             % sv, "NDArray.__eq__", "NDArray.__gt__", "NDArray.__le__", "nd.greater", "nd.lesser_equal", "nd.not_equal",
+             id="compare %s with %s, reflected" % (dt, sv))
 
 # ---- elementwise math -----------------------------------------------------------------
 UNARY = ["abs", "sign", "exp", "log", "sqrt", "square", "sin", "cos", "tanh", "sigmoid", "relu"]
