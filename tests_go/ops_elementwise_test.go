@@ -692,3 +692,27 @@ func TestCompareScalarConvertsLikeMXNet(t *testing.T) {
 	assert.Equal(t, []float64{0, 0, 1}, cmp("_equal_scalar", ndarray.Float16, h, floatScalar(65519)))
 	assert.Equal(t, []float64{1}, cmp("_equal_scalar", ndarray.Float32, []float64{16777216}, intScalar(16777217)))
 }
+
+// MXNet's where with a 1-D condition as long as x's first axis picks whole rows, even
+// where NumPy broadcasting would pick columns (a square x); views and broadcast y too.
+func TestWhereRows(t *testing.T) {
+	checkLeaks(t)
+	x := fromValues(t, ndarray.Float32, seq(6), 2, 3)
+	y := fromValues(t, ndarray.Float32, []float64{-1, -2, -3, -4, -5, -6}, 2, 3)
+	cond := fromValues(t, ndarray.Int32, []float64{1, 0})
+	assert.Equal(t, []float64{0, 1, 2, -4, -5, -6}, decode(ewInvoke(t, "where", nil, cond, x, y)))
+	sq := fromValues(t, ndarray.Float64, seq(9), 3, 3)
+	nsq := fromValues(t, ndarray.Float64, []float64{-1, -1, -1, -1, -1, -1, -1, -1, -1}, 3, 3)
+	c3 := fromValues(t, ndarray.Float64, []float64{0, ewNaN, 1})
+	assert.Equal(t, []float64{-1, -1, -1, 3, 4, 5, 6, 7, 8}, decode(ewInvoke(t, "where", nil, c3, sq, nsq)), "rows, not columns")
+	x3 := fromValues(t, ndarray.Int64, seq(12), 2, 3, 2)
+	strided := index(t, fromValues(t, ndarray.Bool, []float64{0, 1, 1, 0}), S(nil, nil, 2)) // [0, 1]
+	got := ewInvoke(t, "where", nil, strided, x3, fromValues(t, ndarray.Int64, []float64{-7}, []int{}...))
+	assert.Equal(t, []int{2, 3, 2}, got.Shape())
+	assert.Equal(t, []float64{-7, -7, -7, -7, -7, -7, 6, 7, 8, 9, 10, 11}, decode(got))
+	v := fromValues(t, ndarray.Float32, []float64{1, 2, 3})
+	assert.Equal(t, []float64{1, -2, 3}, decode(ewInvoke(t, "where", nil, fromValues(t, ndarray.Float32, []float64{1, 0, 1}), v,
+		fromValues(t, ndarray.Float32, []float64{-1, -2, -3}))), "1-D x: elementwise")
+	_, err := ewTry("where", nil, nil, fromValues(t, ndarray.Float32, []float64{1, 0, 1, 0}), x, y)
+	requireKind(t, err, mxerr.Value, "broadcast")
+}

@@ -128,6 +128,20 @@ case(F + "r = x.astype('int32', copy=False)", "NDArray.astype")
 case(X % "float32" + "r = x.astype('float32', copy=False) is x", "NDArray.astype")
 case(X % "float32" + "r = mx.nd.where(x > 2, x, -x)", "nd.where")
 case(X % "float32" + "r = mx.nd.where(mx.nd.array([[1, 0, 1], [0, 1, 0]]), x, x * 10)", "nd.where")
+# a 1-D condition as long as x's first axis picks whole rows
+for dt in ["float32", "int32", "float64", "uint8"]:
+    for cond in ["[1, 0]", "[0, 2.5]", "[0, 0]"]:
+        case(X % dt + Y % dt + "r = mx.nd.where(mx.nd.array(%s), x, y)" % cond, "nd.where", id="where rows %s %s" % (dt, cond))
+case("x = mx.nd.arange(12).reshape((2, 3, 2))\nr = mx.nd.where(mx.nd.array([0, 1], dtype='int32'), x, -x)", "nd.where")
+case("x = mx.nd.arange(9).reshape((3, 3))\nr = mx.nd.where(mx.nd.array([1, 0, 1]), x, -x)", "nd.where", id="where rows, square")
+case("x = mx.nd.arange(8).reshape((4, 2))\nr = mx.nd.where(mx.nd.array([1, 0, 0, 1, 1, 0, 1, 0])[::2], x, x * 10)", "nd.where",
+     id="where rows, strided condition")
+case("x = mx.nd.arange(8).reshape((2, 4))\nr = mx.nd.where(mx.nd.array([float('nan'), 0]), x, -x)", "nd.where")
+case("x = mx.nd.arange(6).reshape((2, 3))\nr = mx.nd.where(mx.nd.array([1, 0]), x, mx.nd.zeros((2, 3)), out=mx.nd.ones((2, 3)))",
+     "nd.where")
+case("x = mx.nd.arange(6).reshape((2, 3))\nr = mx.nd.where(mx.nd.array([1, 0, 1, 0]), x, -x)", "nd.where",
+     id="where 1-D condition of another length refused")
+case("x = mx.nd.arange(3)\nr = mx.nd.where(mx.nd.array([1, 0, 1]), x, -x)", "nd.where", id="where 1-D x")
 
 # ---- reductions -----------------------------------------------------------------------
 REDUCE = ["sum", "mean", "prod", "max", "min"]

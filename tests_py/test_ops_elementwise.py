@@ -526,6 +526,32 @@ def test_where_broadcasts_all_three(shapes):
     check(mx.nd.where(nd(cond), nd(a), nd(b)), np.where(cond, a, b), True)
 
 
+@pytest.mark.parametrize("shape", [(2, 3), (3, 3), (4, 2, 5), (1, 4), (3, 0)], ids=str)
+@pytest.mark.parametrize("cond_dtype", [np.float32, np.int32, np.bool_, np.uint8], ids=name)
+def test_where_picks_rows_with_a_1d_condition(shape, cond_dtype):
+    """MXNet's where: a 1-D condition as long as x's first axis picks whole rows (x[i] or
+    y[i]), even for a square x, where NumPy's broadcasting would pick columns."""
+    rng = np.random.default_rng(7)
+    cond = rng.integers(0, 2, shape[0]).astype(cond_dtype)
+    a, b = rng.normal(size=shape), rng.normal(size=shape)
+    rows = cond.reshape((-1,) + (1,) * (len(shape) - 1)).astype(bool)
+    want = np.where(rows, a, b)
+    check(mx.nd.where(nd(cond), nd(a), nd(b)), want, True)
+    check(mx.nd.where(nd(np.repeat(cond, 2))[::2], nd(a), nd(b)), want, True)  # a strided condition
+    check(mx.nd.where(nd(cond), nd(a), nd(np.float64(2.5))), np.where(rows, a, 2.5), True)  # y broadcast
+    out = nd(np.zeros(shape))
+    assert mx.nd.where(nd(cond), nd(a), nd(b), out=out) is out
+    check(out, want, True)
+
+
+def test_where_1d_condition_of_another_length():
+    x, y = nd(np.ones((2, 3))), nd(np.zeros((2, 3)))
+    check(mx.nd.where(nd(np.array([1.0, 0, 1])), x, y), np.array([[1.0, 0, 1], [1, 0, 1]]), True)  # NumPy's columns
+    with pytest.raises(ValueError):
+        mx.nd.where(nd(np.array([1.0, 0, 1, 0])), x, y)
+    check(mx.nd.where(nd(np.array([1.0, 0, 1])), nd(np.arange(3.0)), nd(-np.arange(3.0))), np.array([0.0, -1, 2]), True)
+
+
 def test_where_errors_leave_inputs_intact():
     c, x, y = nd(np.array([True, False])), nd(np.array([1.0, 2.0])), nd(np.array([3.0, 4.0], np.float32))
     snap = Snapshot(c, x, y)
