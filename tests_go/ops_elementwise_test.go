@@ -288,7 +288,7 @@ func TestPowerMaximumMinimum(t *testing.T) {
 		{"power", ndarray.Int32, []float64{2, -3, 5, 0, 7}, []float64{10, 3, 0, 0, 1}, []float64{1024, -27, 1, 1, 7}, "exact"},
 		{"power", ndarray.Int8, []float64{2, 3, -2}, []float64{7, 5, 7}, []float64{-128, -13, -128}, "wraps"},
 		{"power", ndarray.Uint8, []float64{2, 3}, []float64{9, 255}, []float64{0, 171}, "wraps"},
-		{"power", ndarray.Int64, []float64{1, -1, -1, 2, 0, -3}, []float64{-5, -3, -4, -1, -2, -1}, []float64{1, -1, 1, 0, 0, 0}, "negative exponents: truncated reciprocal"},
+		{"power", ndarray.Int64, []float64{1, -1, -1, 2, 0, -3}, []float64{-5, -3, -4, -1, -2, -1}, []float64{1, -1, 1, 0, math.MinInt64, 0}, "negative exponents: truncated reciprocal, 0 ** -2 is int64's minimum (MXNet's)"},
 		{"power", ndarray.Float64, []float64{2, 4, -8, 0, ewNaN, 1}, []float64{0.5, -1, 1.0 / 3, -1, 0, ewNaN}, []float64{math.Sqrt2, 0.25, ewNaN, ewInf, 1, 1}, "C pow"},
 		{"power", ndarray.Float16, []float64{2, 3}, []float64{10, 0.5}, []float64{1024, 1.732421875}, "float16"},
 		{"maximum", ndarray.Float32, []float64{1, ewNaN, 3, -ewInf}, []float64{2, 0, ewNaN, -5}, []float64{2, ewNaN, ewNaN, -5}, "NaN propagates"},
@@ -341,13 +341,33 @@ func TestBinaryMathScalarForms(t *testing.T) {
 	assertFloats(t, []float64{2, ewNaN, 0.5}, decode(ewInvoke(t, "_power_scalar", scalarAttrs(floatScalar(0.5), false), f)), 1e-3)
 	assertFloats(t, []float64{0.0625, ewNaN, 0.8408203125}, decode(ewInvoke(t, "_power_scalar", scalarAttrs(floatScalar(0.5), true), f)), 1e-3)
 	assertFloats(t, []float64{4, ewNaN, 1}, decode(ewInvoke(t, "_maximum_scalar", scalarAttrs(intScalar(1), false), f)), 0)
-	// A negative integer exponent is refused at call time, before anything runs.
-	for _, dt := range []ndarray.DType{ndarray.Int8, ndarray.Uint8, ndarray.Int64} {
-		_, err := ewTry("_power_scalar", scalarAttrs(intScalar(-1), false), nil, fromValues(t, dt, []float64{2}))
-		requireKind(t, err, mxerr.Value, "Integers to negative integer powers are not allowed")
-		_, err = ewTry("_power_scalar", scalarAttrs(floatScalar(-2.5), false), nil, fromValues(t, dt, []float64{2}))
-		requireKind(t, err, mxerr.Value)
+	// A negative exponent gives MXNet 1.9.1's results (pow in floating point, converted back
+	// as C does): the truncated reciprocal, and for 0 infinity converted (int32's minimum;
+	// 0 for int8). A uint8 array takes -1 as 255 (and 2 ** 255 wraps to 0, as MXNet's 0).
+	xs := []float64{0, 1, -1, 2, -2, 3}
+	for _, c := range []struct {
+		dt   ndarray.DType
+		s    ops.Scalar
+		want []float64
+	}{
+		{ndarray.Int32, intScalar(-1), []float64{math.MinInt32, 1, -1, 0, 0, 0}},
+		{ndarray.Int32, intScalar(-2), []float64{math.MinInt32, 1, 1, 0, 0, 0}},
+		{ndarray.Int32, floatScalar(-1.5), []float64{math.MinInt32, 1, -1, 0, 0, 0}},
+		{ndarray.Int64, intScalar(-3), []float64{math.MinInt64, 1, -1, 0, 0, 0}},
+		{ndarray.Int8, intScalar(-1), []float64{0, 1, -1, 0, 0, 0}},
+		{ndarray.Int16, intScalar(-1), []float64{0, 1, -1, 0, 0, 0}},
+	} {
+		got := decode(ewInvoke(t, "_power_scalar", scalarAttrs(c.s, false), fromValues(t, c.dt, xs)))
+		assert.Equal(t, c.want, got, "%s ** %v", c.dt, c.s)
+		arr := decode(ewInvoke(t, "power", nil, fromValues(t, c.dt, xs), fromValues(t, c.dt, []float64{math.Trunc(ops.ScalarFloat(c.s))}, []int{}...)))
+		assert.Equal(t, c.want, arr, "%s array power agrees", c.dt)
 	}
+	u := decode(ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(-1), false), fromValues(t, ndarray.Uint8, []float64{0, 1, 2})))
+	assert.Equal(t, []float64{0, 1, 0}, u, "uint8 ** -1 is ** 255")
+	assert.Equal(t, []float64{1, 2, 0, 4, 0, 8}, decode(ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(2), true),
+		fromValues(t, ndarray.Int32, xs))), "2 ** x: 2 ** -1 truncates to 0")
+	assert.Equal(t, []float64{1, 0, math.MinInt32, 0, math.MinInt32, 0}, decode(ewInvoke(t, "_power_scalar",
+		scalarAttrs(intScalar(0), true), fromValues(t, ndarray.Int32, xs))), "0 ** x")
 	r := ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(-2), true), fromValues(t, ndarray.Int8, []float64{3, 0}))
 	assertFloats(t, []float64{-8, 1}, decode(r), 0, "(-2) ** x is fine")
 	neg := ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(-1), false), fromValues(t, ndarray.Float32, []float64{4}))

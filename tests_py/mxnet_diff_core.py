@@ -40,6 +40,18 @@ for dt in DTYPES:
 case(X % "float32" + "r = 2 ** x", "NDArray.__rpow__")
 case(X % "float32" + "x **= 2\nr = x", "NDArray.__pow__")
 case(X % "float32" + "r = mx.nd.power(2, x)", "nd.power")
+# integer powers with negative exponents: pow in floating point, converted back as C does
+# (0 ** -1 is int32's minimum); the scalar is converted to the dtype first (-1.5 is -1)
+P = "x = mx.nd.array([0, 1, -1, 2, -2, 3], dtype=%r)\n"
+for dt in ["int32", "int64", "int8"]:
+    for e in [-1, -2, -3, -1.5]:
+        case(P % dt + "r = x ** %r" % e, "NDArray.__pow__", id="%s ** %r" % (dt, e))
+        case(P % dt + "r = mx.nd.power(x, %r)" % e, "nd.power", id="power(%s, %r)" % (dt, e))
+    case(P % dt + "r = mx.nd.power(x, mx.nd.array([-1, -1, -1, -1, -2, -3], dtype=%r))" % dt, "nd.power",
+         id="power(%s, negative array)" % dt)
+    case(P % dt + "r = [2 ** x, 0 ** x, (-1) ** x, 0.5 ** x]", "NDArray.__rpow__", id="numbers ** %s" % dt)
+    case(P % dt + "x **= -1\nr = x", "NDArray.__pow__", id="%s **= -1" % dt)
+case("x = mx.nd.array([0, 1, 2], dtype='uint8')\nr = [x ** -1, x ** -2.5]", "NDArray.__pow__", id="uint8 ** -1 is ** 255")
 case(X % "float32" + "r = [x + 1.5, x * 0.5, x - 0.25]", "NDArray.__add__", "NDArray.__mul__", "NDArray.__sub__")
 case(X % "int32" + "r = [x + 1.5, x * 2.5]", "NDArray.__add__", "NDArray.__mul__",
      id="int32 array, float scalar: scalar cast first")

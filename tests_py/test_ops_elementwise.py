@@ -13,8 +13,8 @@ NumPy is the oracle, with mxgo's documented rules where they differ from NumPy's
   * comparisons with a Python number convert it to the array's dtype first, as MXNet does
     (C's cast of a double: int32 ``x == 2.7`` is ``x == 2``, uint8 ``x > -1`` is ``x > 255``;
     converted_scalar); floating-point arrays compare with the number rounded to their dtype;
-  * integer power: a negative scalar exponent raises ValueError (as NumPy); a negative
-    exponent inside an array gives the truncated reciprocal (NumPy raises there);
+  * integer power with a negative exponent (a scalar or in an array) gives MXNet's results
+    where NumPy raises: the truncated reciprocal, and for 0 infinity converted as C does;
   * exp, log, sqrt, sin, cos, tanh and sigmoid keep integer dtypes, as in MXNet: the value is
     computed in float64 and converted as C casts (api_helpers.c_cast); bool gives NumPy's float16;
   * negative of bool, sign of complex, relu of bool or complex, square of bool: TypeError;
@@ -283,20 +283,19 @@ def test_binary_scalar_forms_convert_the_scalar_to_the_array_dtype(op, dtype, sc
         return
     a, _ = binary_operands(op, dtype)
     if op == "power" and np.dtype(dtype).kind in "iu":
-        a = np.abs(a)  # integer exponents must not be negative (see the tests below)
+        a = np.abs(a)  # an array's negative exponents are test_integer_power_with_a_negative_exponent's
     s = np_cast(scalar, dtype)
     x = nd(a)
     exact = op != "power" or np.dtype(dtype).kind in "iu"
     fn = getattr(mx.nd, op)
-    negative_exponent = op == "power" and np.dtype(dtype).kind in "iu" and float(scalar) <= -1
-    if negative_exponent:
-        with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
-            fn(x, scalar)
+    if op == "power" and np.dtype(dtype).kind == "i" and s < 0:  # MXNet's, where NumPy raises
+        want = c_pow(a, s, dtype)
     else:
-        check(fn(x, scalar), quiet(ref, a, s), exact)
+        want = quiet(ref, a, s)
+    check(fn(x, scalar), want, exact)
     check(fn(scalar, x), quiet(ref, s, a), exact)  # the reflected form
-    if op == "power" and not negative_exponent:
-        check(x ** scalar, quiet(ref, a, s), exact)
+    if op == "power":
+        check(x ** scalar, want, exact)
         check(scalar ** x, quiet(ref, s, a), exact)
     check(x, a, True)
 
@@ -322,26 +321,52 @@ def test_complex_scalars(op):
         check(getattr(mx.nd, op)(s, x), quiet(BINARY[op][0], c, a), exact)
 
 
+def c_pow(a, e, dtype):
+    """MXNet 1.9.1's integer power of a negative exponent: pow in floating point converted
+    back as C does (c_cast): the truncated reciprocal, and infinity for a base of 0."""
+    with np.errstate(divide="ignore"):
+        return c_cast(np.power(a.astype(np.float64), np.float64(e)), dtype)
+
+
 @pytest.mark.parametrize("dtype", SIGNED + UNSIGNED, ids=name)
 def test_integer_power_with_a_negative_exponent(dtype):
-    a = np.array([2, 3, 0], dtype)
-    x = nd(a)
-    for s in (-1, -3, -1.5):
-        with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
-            x ** s
-        with pytest.raises(ValueError):
-            mx.nd.power(x, s)
-        with pytest.raises(ValueError):
-            x **= s
-    check(x, a)
-    check(x ** -0.5, np.ones(3, dtype))  # -0.5 becomes 0 first (MXNet's scalar rule)
+    """MXNet's results (no ValueError, unlike NumPy): the scalar is converted to the dtype
+    first (-1.5 is -1; for unsigned dtypes -1 is the largest value), and x ** s agrees with
+    mx.nd.power(x, s), with an array exponent, and with x **= s."""
+    a = np.array([2, 3, 0, 1], dtype)
     if np.dtype(dtype).kind == "i":
-        # In an array, a negative exponent gives the truncated reciprocal 1 / x**-y (with
-        # 1 / 0 == 0, mxgo's integer division): 1 for 1, +-1 for -1, 0 otherwise.
+        a = np.array([2, 3, 0, 1, -1, -2], dtype)
+    x = nd(a)
+    for s in (-1, -2, -3, -1.5):
+        e = int(np_cast(c_cast(s, dtype), np.int64)) if np.dtype(dtype).kind == "i" else None
+        got = x ** s
+        check(mx.nd.power(x, s), got.asnumpy())
+        if e is not None:
+            check(got, c_pow(a, e, dtype))
+            check(nd(a) ** nd(np.full(a.shape, e, dtype)), got.asnumpy())
+        y = nd(a)
+        y **= s
+        check(y, got.asnumpy())
+    check(x, a)
+    check(x ** -0.5, np.ones(a.shape, dtype))  # -0.5 becomes 0 first (MXNet's scalar rule)
+    if np.dtype(dtype).kind == "i":
+        # 1 for 1, +-1 for -1, 0 otherwise; 0 ** -k is infinity converted as C does
         base = np.array([1, -1, -1, 2, 0, -3, 5], dtype)
         exp = np.array([-5, -3, -4, -1, -2, -1, 2], dtype)
-        check(nd(base) ** nd(exp), np.array([1, -1, 1, 0, 0, 0, 25], dtype))
+        zero = c_cast(np.inf, dtype)
+        check(nd(base) ** nd(exp), np.array([1, -1, 1, 0, zero, 0, 25], dtype))
         check(mx.nd.power(-1, nd(exp)), np.array([-1, -1, 1, -1, 1, -1, 1], dtype))
+
+
+def test_examples_of_integer_powers_with_negative_exponents():
+    """MXNet 1.9.1's results, checked in .venv-mxnet."""
+    x = mx.nd.array([0, 1, -1, 2, -2, 3], dtype="int32")
+    assert (x ** -1).asnumpy().tolist() == [-2 ** 31, 1, -1, 0, 0, 0]
+    assert (x ** -2).asnumpy().tolist() == [-2 ** 31, 1, 1, 0, 0, 0]
+    assert (2 ** x).asnumpy().tolist() == [1, 2, 0, 4, 0, 8]
+    assert (0 ** x).asnumpy().tolist() == [1, 0, -2 ** 31, 0, -2 ** 31, 0]
+    assert (mx.nd.array([0, 2], dtype="int8") ** -1).asnumpy().tolist() == [0, 0]
+    assert (mx.nd.array([0, 1, 2], dtype="uint8") ** -1).asnumpy().tolist() == [0, 1, 0]  # -1 is 255
 
 
 def test_nan_propagates_through_maximum_and_minimum():
