@@ -288,7 +288,7 @@ func TestPowerMaximumMinimum(t *testing.T) {
 		{"power", ndarray.Int32, []float64{2, -3, 5, 0, 7}, []float64{10, 3, 0, 0, 1}, []float64{1024, -27, 1, 1, 7}, "exact"},
 		{"power", ndarray.Int8, []float64{2, 3, -2}, []float64{7, 5, 7}, []float64{-128, -13, -128}, "wraps"},
 		{"power", ndarray.Uint8, []float64{2, 3}, []float64{9, 255}, []float64{0, 171}, "wraps"},
-		{"power", ndarray.Int64, []float64{1, -1, -1, 2, 0, -3}, []float64{-5, -3, -4, -1, -2, -1}, []float64{1, -1, 1, 0, 0, 0}, "negative exponents: truncated reciprocal"},
+		{"power", ndarray.Int64, []float64{1, -1, -1, 2, 0, -3}, []float64{-5, -3, -4, -1, -2, -1}, []float64{1, -1, 1, 0, math.MinInt64, 0}, "negative exponents: truncated reciprocal, 0 ** -2 is int64's minimum (MXNet's)"},
 		{"power", ndarray.Float64, []float64{2, 4, -8, 0, ewNaN, 1}, []float64{0.5, -1, 1.0 / 3, -1, 0, ewNaN}, []float64{math.Sqrt2, 0.25, ewNaN, ewInf, 1, 1}, "C pow"},
 		{"power", ndarray.Float16, []float64{2, 3}, []float64{10, 0.5}, []float64{1024, 1.732421875}, "float16"},
 		{"maximum", ndarray.Float32, []float64{1, ewNaN, 3, -ewInf}, []float64{2, 0, ewNaN, -5}, []float64{2, ewNaN, ewNaN, -5}, "NaN propagates"},
@@ -341,13 +341,33 @@ func TestBinaryMathScalarForms(t *testing.T) {
 	assertFloats(t, []float64{2, ewNaN, 0.5}, decode(ewInvoke(t, "_power_scalar", scalarAttrs(floatScalar(0.5), false), f)), 1e-3)
 	assertFloats(t, []float64{0.0625, ewNaN, 0.8408203125}, decode(ewInvoke(t, "_power_scalar", scalarAttrs(floatScalar(0.5), true), f)), 1e-3)
 	assertFloats(t, []float64{4, ewNaN, 1}, decode(ewInvoke(t, "_maximum_scalar", scalarAttrs(intScalar(1), false), f)), 0)
-	// A negative integer exponent is refused at call time, before anything runs.
-	for _, dt := range []ndarray.DType{ndarray.Int8, ndarray.Uint8, ndarray.Int64} {
-		_, err := ewTry("_power_scalar", scalarAttrs(intScalar(-1), false), nil, fromValues(t, dt, []float64{2}))
-		requireKind(t, err, mxerr.Value, "Integers to negative integer powers are not allowed")
-		_, err = ewTry("_power_scalar", scalarAttrs(floatScalar(-2.5), false), nil, fromValues(t, dt, []float64{2}))
-		requireKind(t, err, mxerr.Value)
+	// A negative exponent gives MXNet 1.9.1's results (pow in floating point, converted back
+	// as C does): the truncated reciprocal, and for 0 infinity converted (int32's minimum;
+	// 0 for int8). A uint8 array takes -1 as 255 (and 2 ** 255 wraps to 0, as MXNet's 0).
+	xs := []float64{0, 1, -1, 2, -2, 3}
+	for _, c := range []struct {
+		dt   ndarray.DType
+		s    ops.Scalar
+		want []float64
+	}{
+		{ndarray.Int32, intScalar(-1), []float64{math.MinInt32, 1, -1, 0, 0, 0}},
+		{ndarray.Int32, intScalar(-2), []float64{math.MinInt32, 1, 1, 0, 0, 0}},
+		{ndarray.Int32, floatScalar(-1.5), []float64{math.MinInt32, 1, -1, 0, 0, 0}},
+		{ndarray.Int64, intScalar(-3), []float64{math.MinInt64, 1, -1, 0, 0, 0}},
+		{ndarray.Int8, intScalar(-1), []float64{0, 1, -1, 0, 0, 0}},
+		{ndarray.Int16, intScalar(-1), []float64{0, 1, -1, 0, 0, 0}},
+	} {
+		got := decode(ewInvoke(t, "_power_scalar", scalarAttrs(c.s, false), fromValues(t, c.dt, xs)))
+		assert.Equal(t, c.want, got, "%s ** %v", c.dt, c.s)
+		arr := decode(ewInvoke(t, "power", nil, fromValues(t, c.dt, xs), fromValues(t, c.dt, []float64{math.Trunc(ops.ScalarFloat(c.s))}, []int{}...)))
+		assert.Equal(t, c.want, arr, "%s array power agrees", c.dt)
 	}
+	u := decode(ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(-1), false), fromValues(t, ndarray.Uint8, []float64{0, 1, 2})))
+	assert.Equal(t, []float64{0, 1, 0}, u, "uint8 ** -1 is ** 255")
+	assert.Equal(t, []float64{1, 2, 0, 4, 0, 8}, decode(ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(2), true),
+		fromValues(t, ndarray.Int32, xs))), "2 ** x: 2 ** -1 truncates to 0")
+	assert.Equal(t, []float64{1, 0, math.MinInt32, 0, math.MinInt32, 0}, decode(ewInvoke(t, "_power_scalar",
+		scalarAttrs(intScalar(0), true), fromValues(t, ndarray.Int32, xs))), "0 ** x")
 	r := ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(-2), true), fromValues(t, ndarray.Int8, []float64{3, 0}))
 	assertFloats(t, []float64{-8, 1}, decode(r), 0, "(-2) ** x is fine")
 	neg := ewInvoke(t, "_power_scalar", scalarAttrs(intScalar(-1), false), fromValues(t, ndarray.Float32, []float64{4}))
@@ -401,29 +421,32 @@ func TestComparisons(t *testing.T) {
 	assert.Equal(t, b(true, true, false), decode(ewInvoke(t, "lesser", nil, u, v)))
 }
 
-func TestComparisonScalarsAreExact(t *testing.T) {
+// TestComparisonScalarsConvertFirst: the number is converted to the array's dtype first,
+// as MXNet converts its scalar (a double, C's cast on x86).
+func TestComparisonScalarsConvertFirst(t *testing.T) {
 	checkLeaks(t)
 	cmp := func(name string, a *ndarray.NDArray, s ops.Scalar, reverse bool) []float64 {
 		return decode(ewInvoke(t, "_"+name+"_scalar", scalarAttrs(s, reverse), a))
 	}
 	u8 := fromValues(t, ndarray.Uint8, []float64{0, 255})
-	assert.Equal(t, []float64{1, 1}, cmp("greater", u8, intScalar(-1), false), "uint8 > -1")
-	assert.Equal(t, []float64{0, 0}, cmp("equal", u8, intScalar(-1), false), "-1 does not wrap to 255")
-	assert.Equal(t, []float64{1, 1}, cmp("lesser", u8, intScalar(256), false))
-	assert.Equal(t, []float64{1, 1}, cmp("greater", u8, intScalar(256), true), "256 > x")
+	assert.Equal(t, []float64{0, 0}, cmp("greater", u8, intScalar(-1), false), "uint8 > -1 is > 255")
+	assert.Equal(t, []float64{0, 1}, cmp("equal", u8, intScalar(-1), false), "-1 wraps to 255")
+	assert.Equal(t, []float64{0, 0}, cmp("lesser", u8, intScalar(256), false), "256 wraps to 0")
+	assert.Equal(t, []float64{0, 0}, cmp("greater", u8, intScalar(256), true), "256 > x is 0 > x")
 	i8 := fromValues(t, ndarray.Int8, []float64{-128, 2, 3})
-	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, intScalar(1000), false))
-	assert.Equal(t, []float64{1, 1, 1}, cmp("not_equal", i8, intScalar(-1000), false))
-	assert.Equal(t, []float64{0, 0, 1}, cmp("greater_equal", i8, floatScalar(2.5), false), "2.5 is not truncated")
-	assert.Equal(t, []float64{1, 1, 0}, cmp("greater", i8, floatScalar(2.5), true), "2.5 > x")
-	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, floatScalar(ewNaN), false))
-	assert.Equal(t, []float64{1, 1, 1}, cmp("not_equal", i8, floatScalar(ewNaN), false))
-	// Python ints of 2**63 and more reach Go as their uint64 bits with Value set.
+	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, intScalar(1000), false), "1000 is -24")
+	assert.Equal(t, []float64{1, 1, 1}, cmp("not_equal", i8, intScalar(-1000), false), "-1000 is 24")
+	assert.Equal(t, []float64{0, 1, 1}, cmp("greater_equal", i8, floatScalar(2.5), false), "2.5 is truncated to 2")
+	assert.Equal(t, []float64{1, 0, 0}, cmp("greater", i8, floatScalar(2.5), true), "2.5 > x is 2 > x")
+	assert.Equal(t, []float64{0, 0, 0}, cmp("equal", i8, floatScalar(ewNaN), false), "NaN is int32's minimum, then 0")
+	assert.Equal(t, []float64{1, 0, 0}, cmp("lesser_equal", i8, floatScalar(ewNaN), false))
+	// Python ints of 2**63 and more reach Go as their uint64 bits with Value set; as doubles
+	// they are out of range: x86 gives 2**63 (uint64) and int64's minimum.
 	big := ops.Scalar{IsInt: true, Int: -1, Value: complex(math.Pow(2, 64), 0)}
-	u64 := empty(t, ndarray.Uint64, 2)
-	rawSet(u64, []uint64{math.MaxUint64, 5})
-	assert.Equal(t, []float64{1, 0}, cmp("equal", u64, big, false))
-	assert.Equal(t, []float64{1, 1}, cmp("lesser", fromValues(t, ndarray.Int64, []float64{-1, 5}), big, false))
+	u64 := empty(t, ndarray.Uint64, 3)
+	rawSet(u64, []uint64{math.MaxUint64, 5, 1 << 63})
+	assert.Equal(t, []float64{0, 0, 1}, cmp("equal", u64, big, false))
+	assert.Equal(t, []float64{0, 0}, cmp("lesser", fromValues(t, ndarray.Int64, []float64{-1, 5}), big, false))
 	assert.Equal(t, []float64{0, 1}, cmp("equal", fromValues(t, ndarray.Int64, []float64{-2, -1}), intScalar(-1), false))
 	// Floating-point arrays compare with the number rounded to their dtype.
 	h := fromValues(t, ndarray.Float16, []float64{0.1, 2048})
@@ -438,6 +461,9 @@ func TestComparisonScalarsAreExact(t *testing.T) {
 	assert.Equal(t, []float64{1, 0}, cmp("equal", bl, intScalar(1), false))
 	assert.Equal(t, []float64{0, 0}, cmp("equal", bl, intScalar(2), false))
 	assert.Equal(t, []float64{1, 0}, cmp("greater", bl, floatScalar(0.5), false))
+	assert.Equal(t, ndarray.Int64, ewInvoke(t, "_lesser_scalar", scalarAttrs(intScalar(1), true), bl).DType(),
+		"a bool array and a number give int64, as in MXNet")
+	assert.Equal(t, ndarray.Bool, ewInvoke(t, "equal", nil, bl, bl).DType(), "two bool arrays give bool")
 }
 
 func TestWhere(t *testing.T) {
@@ -615,7 +641,98 @@ func TestBigIntegerScalars(t *testing.T) {
 	f := empty(t, ndarray.Float32, 2)
 	require.NoError(t, ops.Fill(f, s))
 	assert.Equal(t, []float32{1<<64 - 1, 1<<64 - 1}, rawValues[float32](f), "not -1")
-	u := empty(t, ndarray.Uint64, 2)
-	rawSet(u, []uint64{math.MaxUint64, 7})
-	assert.Equal(t, []float64{1, 0}, decode(ewInvoke(t, "_equal_scalar", scalarAttrs(s, false), u)))
+	// a comparison converts the number to the dtype as MXNet does, through a double:
+	// 2**64-1 is 2**64 there, beyond uint64, and x86's conversion gives 2**63
+	u := empty(t, ndarray.Uint64, 3)
+	rawSet(u, []uint64{math.MaxUint64, 7, 1 << 63})
+	assert.Equal(t, []float64{0, 0, 1}, decode(ewInvoke(t, "_equal_scalar", scalarAttrs(s, false), u)))
+}
+
+// A comparison with a number converts the number to the array's dtype first, as MXNet
+// 1.9.1 does (C's cast of a double on x86); the expectations are MXNet's results.
+func TestCompareScalarConvertsLikeMXNet(t *testing.T) {
+	checkLeaks(t)
+	cmp := func(name string, dt ndarray.DType, vals []float64, s ops.Scalar) []float64 {
+		return decode(ewInvoke(t, name, scalarAttrs(s, false), fromValues(t, dt, vals)))
+	}
+	i32 := []float64{1, 2, 3}
+	assert.Equal(t, []float64{0, 1, 0}, cmp("_equal_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{0, 0, 1}, cmp("_greater_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{1, 1, 0}, cmp("_lesser_equal_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{1, 0, 1}, cmp("_not_equal_scalar", ndarray.Int32, i32, floatScalar(2.7)))
+	assert.Equal(t, []float64{1, 0, 0}, decode(ewInvoke(t, "_greater_scalar", scalarAttrs(floatScalar(2.7), true),
+		fromValues(t, ndarray.Int32, i32))), "2.7 > x is 2 > x")
+	u8 := []float64{1, 2, 255}
+	for _, c := range []struct {
+		s      ops.Scalar
+		gt, eq []float64
+		why    string
+	}{
+		{intScalar(-1), []float64{0, 0, 0}, []float64{0, 0, 1}, "-1 is 255"},
+		{intScalar(256), []float64{1, 1, 1}, []float64{0, 0, 0}, "256 is 0"},
+		{intScalar(257), []float64{0, 1, 1}, []float64{1, 0, 0}, "257 is 1"},
+		{floatScalar(-0.5), []float64{1, 1, 1}, []float64{0, 0, 0}, "-0.5 is 0"},
+		{floatScalar(255.9), []float64{0, 0, 0}, []float64{0, 0, 1}, "255.9 is 255"},
+		{floatScalar(1e10), []float64{1, 1, 1}, []float64{0, 0, 0}, "1e10 is int32's minimum, then 0"},
+		{floatScalar(math.NaN()), []float64{1, 1, 1}, []float64{0, 0, 0}, "NaN is 0"},
+	} {
+		assert.Equal(t, c.gt, cmp("_greater_scalar", ndarray.Uint8, u8, c.s), "uint8 >: %s", c.why)
+		assert.Equal(t, c.eq, cmp("_equal_scalar", ndarray.Uint8, u8, c.s), "uint8 ==: %s", c.why)
+	}
+	i8 := []float64{-128, 0, 127}
+	assert.Equal(t, []float64{1, 0, 0}, cmp("_equal_scalar", ndarray.Int8, i8, intScalar(128)), "128 is -128")
+	assert.Equal(t, []float64{0, 0, 1}, cmp("_greater_scalar", ndarray.Int8, i8, intScalar(300)), "300 is 44")
+	assert.Equal(t, []float64{0, 1, 0}, cmp("_equal_scalar", ndarray.Int8, i8, floatScalar(math.Inf(1))), "inf is 0")
+	big := []float64{math.MaxInt32, math.MinInt32}
+	for _, s := range []ops.Scalar{intScalar(1 << 31), intScalar(1<<32 + 5), floatScalar(1e20), floatScalar(math.NaN())} {
+		assert.Equal(t, []float64{0, 1}, cmp("_equal_scalar", ndarray.Int32, big, s), "%v is int32's minimum", s)
+	}
+	i64 := fromValues(t, ndarray.Int64, []float64{0, 0})
+	rawSet(i64, []int64{1<<53 + 1, 1 << 53})
+	assert.Equal(t, []float64{0, 1}, decode(ewInvoke(t, "_equal_scalar", scalarAttrs(intScalar(1<<53+1), false), i64)),
+		"2**53+1 goes through a double: 2**53")
+	b := []float64{0, 1}
+	for _, c := range []struct {
+		s          ops.Scalar
+		eq, gt, lt []float64
+	}{
+		{floatScalar(0.5), []float64{1, 0}, []float64{0, 1}, []float64{0, 0}},
+		{floatScalar(1.9), []float64{0, 1}, []float64{0, 0}, []float64{1, 0}},
+		{intScalar(2), []float64{0, 0}, []float64{0, 0}, []float64{1, 1}},
+		{intScalar(-1), []float64{0, 0}, []float64{1, 1}, []float64{0, 0}},
+		{intScalar(256), []float64{0, 0}, []float64{0, 0}, []float64{1, 1}},
+		{floatScalar(math.NaN()), []float64{0, 0}, []float64{1, 1}, []float64{0, 0}},
+	} {
+		assert.Equal(t, c.eq, cmp("_equal_scalar", ndarray.Bool, b, c.s), "bool == %v", c.s)
+		assert.Equal(t, c.gt, cmp("_greater_scalar", ndarray.Bool, b, c.s), "bool > %v", c.s)
+		assert.Equal(t, c.lt, cmp("_lesser_scalar", ndarray.Bool, b, c.s), "bool < %v", c.s)
+	}
+	h := []float64{1, 2, 65504}
+	assert.Equal(t, []float64{0, 1, 0}, cmp("_equal_scalar", ndarray.Float16, h, floatScalar(2.0004)), "rounded to float16")
+	assert.Equal(t, []float64{0, 0, 1}, cmp("_equal_scalar", ndarray.Float16, h, floatScalar(65519)))
+	assert.Equal(t, []float64{1}, cmp("_equal_scalar", ndarray.Float32, []float64{16777216}, intScalar(16777217)))
+}
+
+// MXNet's where with a 1-D condition as long as x's first axis picks whole rows, even
+// where NumPy broadcasting would pick columns (a square x); views and broadcast y too.
+func TestWhereRows(t *testing.T) {
+	checkLeaks(t)
+	x := fromValues(t, ndarray.Float32, seq(6), 2, 3)
+	y := fromValues(t, ndarray.Float32, []float64{-1, -2, -3, -4, -5, -6}, 2, 3)
+	cond := fromValues(t, ndarray.Int32, []float64{1, 0})
+	assert.Equal(t, []float64{0, 1, 2, -4, -5, -6}, decode(ewInvoke(t, "where", nil, cond, x, y)))
+	sq := fromValues(t, ndarray.Float64, seq(9), 3, 3)
+	nsq := fromValues(t, ndarray.Float64, []float64{-1, -1, -1, -1, -1, -1, -1, -1, -1}, 3, 3)
+	c3 := fromValues(t, ndarray.Float64, []float64{0, ewNaN, 1})
+	assert.Equal(t, []float64{-1, -1, -1, 3, 4, 5, 6, 7, 8}, decode(ewInvoke(t, "where", nil, c3, sq, nsq)), "rows, not columns")
+	x3 := fromValues(t, ndarray.Int64, seq(12), 2, 3, 2)
+	strided := index(t, fromValues(t, ndarray.Bool, []float64{0, 1, 1, 0}), S(nil, nil, 2)) // [0, 1]
+	got := ewInvoke(t, "where", nil, strided, x3, fromValues(t, ndarray.Int64, []float64{-7}, []int{}...))
+	assert.Equal(t, []int{2, 3, 2}, got.Shape())
+	assert.Equal(t, []float64{-7, -7, -7, -7, -7, -7, 6, 7, 8, 9, 10, 11}, decode(got))
+	v := fromValues(t, ndarray.Float32, []float64{1, 2, 3})
+	assert.Equal(t, []float64{1, -2, 3}, decode(ewInvoke(t, "where", nil, fromValues(t, ndarray.Float32, []float64{1, 0, 1}), v,
+		fromValues(t, ndarray.Float32, []float64{-1, -2, -3}))), "1-D x: elementwise")
+	_, err := ewTry("where", nil, nil, fromValues(t, ndarray.Float32, []float64{1, 0, 1, 0}), x, y)
+	requireKind(t, err, mxerr.Value, "broadcast")
 }

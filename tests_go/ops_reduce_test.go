@@ -203,11 +203,56 @@ func TestReduceRegistered(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, ops.Reduction, op.Category, name)
 		assert.Equal(t, []string{"data"}, op.Inputs)
-		require.Len(t, op.Params, 2)
+		if name == "argmax" || name == "argmin" {
+			require.Len(t, op.Params, 2)
+		} else { // sum, mean, prod, max and min: MXNet's exclude too
+			require.Len(t, op.Params, 3)
+			assert.Equal(t, "exclude", op.Params[2].Name)
+			assert.Equal(t, ops.ParamBool, op.Params[2].Kind)
+			assert.Equal(t, "0", op.Params[2].Default)
+		}
 		assert.Equal(t, ops.Param{Name: "axis", Kind: ops.ParamAxes, Default: "None", Doc: op.Params[0].Doc}, op.Params[0])
 		assert.Equal(t, ops.ParamBool, op.Params[1].Kind)
 		assert.Equal(t, "0", op.Params[1].Default)
 		assert.Nil(t, op.DTypes, "%s takes every dtype", name)
+	}
+}
+
+// TestReduceExclude: exclude=1 reduces every axis not named (MXNet's exclude on sum,
+// mean, prod, max and min); with no axis named it reduces them all, and with every axis
+// named the result is a copy of the input.
+func TestReduceExclude(t *testing.T) {
+	checkLeaks(t)
+	shape := []int{2, 3, 4}
+	vals := smallVals(24)
+	for _, dt := range []ndarray.DType{ndarray.Int32, ndarray.Float32, ndarray.Float64} {
+		x := fromValues(t, dt, vals, shape...)
+		src := decode(x)
+		for _, name := range reduceNames[:5] {
+			for _, c := range []struct {
+				attr      string
+				kept, red []int // red nil: every axis
+			}{
+				{"axis=1", []int{1}, []int{0, 2}}, {"axis=0,2", []int{0, 2}, []int{1}}, {"axis=-1", []int{2}, []int{0, 1}},
+				{"axis=None", nil, nil}, {"axis=", nil, nil},
+			} {
+				for _, keep := range []bool{false, true} {
+					attrs := fmt.Sprintf("%s;keepdims=%d;exclude=1", c.attr, b2i(keep))
+					r := mustReduce(t, name, x, attrs)
+					what := fmt.Sprintf("%s %s(%s)", dt, name, attrs)
+					assert.Equal(t, reduceOutShape(shape, c.red, keep), ints(r.Shape()), what)
+					assert.Equal(t, dt, r.DType(), what)
+					assert.InDeltaSlice(t, asMXNet(t, dt, refReduce(name, src, shape, c.red)), decode(r), 1e-6, what)
+				}
+			}
+			for _, attrs := range []string{"axis=0,1,2;exclude=1", "axis=-1,0,1;keepdims=1;exclude=1"} {
+				r := mustReduce(t, name, x, attrs)
+				assert.Equal(t, shape, ints(r.Shape()), "%s %s(%s)", dt, name, attrs)
+				assert.Equal(t, src, decode(r), "%s %s(%s): a copy", dt, name, attrs)
+			}
+		}
+		_, err := reduceOp(t, "sum", x, nil, "axis=3;exclude=1")
+		assert.Error(t, err, "an axis out of range")
 	}
 }
 

@@ -234,7 +234,7 @@ func TestTVMFFIDecode(t *testing.T) {
 		{sum, []tvmffi.Any{tvmffi.IntAny(1)}, mxerr.Type, "input data must be a tensor, got int"},
 		{sum, []tvmffi.Any{noneAny}, mxerr.Type, "input data must be a tensor, got None"},
 		{sum, []tvmffi.Any{x, tvmffi.IntAny(0)}, mxerr.Type, "out must be a tensor or None"},
-		{sum, []tvmffi.Any{x, noneAny, noneAny, noneAny, noneAny}, mxerr.Type, "takes 2 parameter"},
+		{sum, []tvmffi.Any{x, noneAny, noneAny, noneAny, noneAny, noneAny}, mxerr.Type, "takes 3 parameter"},
 		{sum, []tvmffi.Any{x, noneAny, strAny("0")}, mxerr.Type, "parameter axis"},
 		{fc, []tvmffi.Any{x, noneAny, noneAny}, mxerr.Type, "input weight must be a tensor"},
 		{addN, []tvmffi.Any{x}, mxerr.Type, "one Array"},

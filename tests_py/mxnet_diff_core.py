@@ -40,6 +40,18 @@ for dt in DTYPES:
 case(X % "float32" + "r = 2 ** x", "NDArray.__rpow__")
 case(X % "float32" + "x **= 2\nr = x", "NDArray.__pow__")
 case(X % "float32" + "r = mx.nd.power(2, x)", "nd.power")
+# integer powers with negative exponents: pow in floating point, converted back as C does
+# (0 ** -1 is int32's minimum); the scalar is converted to the dtype first (-1.5 is -1)
+P = "x = mx.nd.array([0, 1, -1, 2, -2, 3], dtype=%r)\n"
+for dt in ["int32", "int64", "int8"]:
+    for e in [-1, -2, -3, -1.5]:
+        case(P % dt + "r = x ** %r" % e, "NDArray.__pow__", id="%s ** %r" % (dt, e))
+        case(P % dt + "r = mx.nd.power(x, %r)" % e, "nd.power", id="power(%s, %r)" % (dt, e))
+    case(P % dt + "r = mx.nd.power(x, mx.nd.array([-1, -1, -1, -1, -2, -3], dtype=%r))" % dt, "nd.power",
+         id="power(%s, negative array)" % dt)
+    case(P % dt + "r = [2 ** x, 0 ** x, (-1) ** x, 0.5 ** x]", "NDArray.__rpow__", id="numbers ** %s" % dt)
+    case(P % dt + "x **= -1\nr = x", "NDArray.__pow__", id="%s **= -1" % dt)
+case("x = mx.nd.array([0, 1, 2], dtype='uint8')\nr = [x ** -1, x ** -2.5]", "NDArray.__pow__", id="uint8 ** -1 is ** 255")
 case(X % "float32" + "r = [x + 1.5, x * 0.5, x - 0.25]", "NDArray.__add__", "NDArray.__mul__", "NDArray.__sub__")
 case(X % "int32" + "r = [x + 1.5, x * 2.5]", "NDArray.__add__", "NDArray.__mul__",
      id="int32 array, float scalar: scalar cast first")
@@ -81,6 +93,29 @@ case(X % "float32" + "r = [mx.nd.greater(x, 2), mx.nd.equal(2, x)]", "nd.greater
 case(X % "float32" + "r = x == mx.nd.array([1, 5, 3])", "NDArray.__eq__", id="broadcast comparison")
 case(X % "float32" + Y % "int32" + "r = x == y", "NDArray.__eq__", id="mixed dtype comparison refused")
 case(X % "float32" + "r = (x > 2).sum()", "NDArray.__gt__", "NDArray.sum")
+# a Python number is converted to the array's dtype first (C's cast of a double), as MXNet's
+# arithmetic converts it: int32 x == 2.7 is x == 2, uint8 x > -1 is x > 255
+CMP_NUMBERS = {"float16": [2.0004, 2.001, 65519, 70000, 1e-8, -0.5], "float32": [0.1, 16777217, 2.5, 1e39, float("nan")],
+               "float64": [0.1, 2 ** 53 + 1, float("-inf")],
+               "uint8": [-1, 256, 257, 1.5, -0.5, 255.9, 1e10, float("nan"), float("inf"), -2.7],
+               "int8": [128, -129, 127.5, -128.5, 300, float("nan"), float("inf"), 2.7],
+               "int32": [2.7, -2.7, 2 ** 31, -2 ** 31 - 1, 2 ** 32 + 5, 1e20, float("nan"), 0.5],
+               "int64": [2.5, 2 ** 53 + 1, 2 ** 62, 2 ** 63, -2 ** 63, 1e19, float("nan")],
+               "bool": [0.5, 1.9, 2, -1, 256, 1e10, 1e19, float("nan"), True]}
+CMP_DATA = {"float16": "[1, 2, 65504]", "float32": "[0.1, 16777216, 2]", "float64": "[0.1, 9007199254740992, 1]",
+            "uint8": "[1, 2, 255]", "int8": "[-128, 0, 127]", "int32": "[2147483647, -2147483648, 2, -2]",
+            "int64": "[2, 9007199254740992, 4611686018427387904]", "bool": "[0, 1]"}
+for dt, numbers in CMP_NUMBERS.items():
+    for s in numbers:
+        data = "x = mx.nd.array(%s, dtype=%r)\n" % (CMP_DATA[dt], dt)
+        if dt == "int64":  # exact, beyond float64's integers
+            data = "x = mx.nd.array(np.array(%s, dtype='int64'), dtype='int64')\n" % CMP_DATA[dt]
+        sv = repr(s) if s == s and abs(s) != float("inf") else "float(%r)" % str(s)
+        case(data + "s = %s\nr = [x == s, x != s, x > s, x >= s, x < s, x <= s]" % sv,
+             *["NDArray." + d for _, _, d in CMPS], id="compare %s with %s" % (dt, sv))
+        case(data + "s = %s\nr = [s == x, s > x, s <= x, mx.nd.greater(x, s), mx.nd.lesser_equal(s, x), mx.nd.not_equal(x, s)]"
+             % sv, "NDArray.__eq__", "NDArray.__gt__", "NDArray.__le__", "nd.greater", "nd.lesser_equal", "nd.not_equal",
+             id="compare %s with %s, reflected" % (dt, sv))
 
 # ---- elementwise math -----------------------------------------------------------------
 UNARY = ["abs", "sign", "exp", "log", "sqrt", "square", "sin", "cos", "tanh", "sigmoid", "relu"]
@@ -105,6 +140,20 @@ case(F + "r = x.astype('int32', copy=False)", "NDArray.astype")
 case(X % "float32" + "r = x.astype('float32', copy=False) is x", "NDArray.astype")
 case(X % "float32" + "r = mx.nd.where(x > 2, x, -x)", "nd.where")
 case(X % "float32" + "r = mx.nd.where(mx.nd.array([[1, 0, 1], [0, 1, 0]]), x, x * 10)", "nd.where")
+# a 1-D condition as long as x's first axis picks whole rows
+for dt in ["float32", "int32", "float64", "uint8"]:
+    for cond in ["[1, 0]", "[0, 2.5]", "[0, 0]"]:
+        case(X % dt + Y % dt + "r = mx.nd.where(mx.nd.array(%s), x, y)" % cond, "nd.where", id="where rows %s %s" % (dt, cond))
+case("x = mx.nd.arange(12).reshape((2, 3, 2))\nr = mx.nd.where(mx.nd.array([0, 1], dtype='int32'), x, -x)", "nd.where")
+case("x = mx.nd.arange(9).reshape((3, 3))\nr = mx.nd.where(mx.nd.array([1, 0, 1]), x, -x)", "nd.where", id="where rows, square")
+case("x = mx.nd.arange(8).reshape((4, 2))\nr = mx.nd.where(mx.nd.array([1, 0, 0, 1, 1, 0, 1, 0])[::2], x, x * 10)", "nd.where",
+     id="where rows, strided condition")
+case("x = mx.nd.arange(8).reshape((2, 4))\nr = mx.nd.where(mx.nd.array([float('nan'), 0]), x, -x)", "nd.where")
+case("x = mx.nd.arange(6).reshape((2, 3))\nr = mx.nd.where(mx.nd.array([1, 0]), x, mx.nd.zeros((2, 3)), out=mx.nd.ones((2, 3)))",
+     "nd.where")
+case("x = mx.nd.arange(6).reshape((2, 3))\nr = mx.nd.where(mx.nd.array([1, 0, 1, 0]), x, -x)", "nd.where",
+     id="where 1-D condition of another length refused")
+case("x = mx.nd.arange(3)\nr = mx.nd.where(mx.nd.array([1, 0, 1]), x, -x)", "nd.where", id="where 1-D x")
 
 # ---- reductions -----------------------------------------------------------------------
 REDUCE = ["sum", "mean", "prod", "max", "min"]
@@ -139,6 +188,21 @@ case("x = mx.nd.array([[1, 5, 5], [7, 7, 0]])\nr = [x.argmax(axis=1), x.argmin(a
 case("x = mx.nd.arange(24).reshape((2, 3, 4))\nr = [x.sum(axis=(0, 2)), x.max(axis=(1, 2), keepdims=True)]",
      "NDArray.sum", "NDArray.max")
 case(X % "float32" + "r = x.sum(axis=2)", "NDArray.sum", id="axis out of range refused")
+# exclude=True reduces every axis not named (MXNet documents it on all five reductions)
+X3 = "x = mx.nd.array(np.arange(24).reshape((2, 3, 4)) %% 7 - 2, dtype=%r)\n"
+for fn in REDUCE:
+    for dt in ["float32", "int32", "float64", "uint8"] if fn != "prod" else ["float32", "int64"]:
+        code = X3 % dt if dt != "uint8" else X3 % "float32" + "x = (x + 2).astype('uint8')\n"
+        case(code + "r = [mx.nd.%s(x, axis=1, exclude=True), mx.nd.%s(x, axis=(0, 2), exclude=True, keepdims=True)]"
+             % (fn, fn), "nd." + fn, id="%s exclude %s" % (fn, dt))
+    case(X3 % "float32" + "r = [x.%s(axis=-1, exclude=True), x.%s(axis=(1,), keepdims=True, exclude=1), "
+         "x.T.%s(axis=0, exclude=True)]" % (fn, fn, fn), "NDArray." + fn, id="%s exclude method" % fn)
+    case(X3 % "float32" + "r = [mx.nd.%s(x, exclude=True), mx.nd.%s(x, axis=(), exclude=True, keepdims=True)]" % (fn, fn),
+         "nd." + fn, id="%s exclude with no axis reduces all" % fn)
+    case(X3 % "float32" + "r = [mx.nd.%s(x, axis=(0, 1, 2), exclude=True), x.%s(axis=(-1, 0, 1), exclude=True, keepdims=True)]"
+         % (fn, fn), "nd." + fn, "NDArray." + fn, id="%s exclude of every axis copies" % fn)
+    case(X3 % "float32" + "r = mx.nd.%s(x, axis=3, exclude=True)" % fn, "nd." + fn, id="%s exclude axis out of range" % fn)
+    case(X3 % "float32" + "r = mx.nd.%s(x, axis=1, exclude=False)" % fn, "nd." + fn, id="%s exclude=False" % fn)
 
 # ---- dot, batch_dot -------------------------------------------------------------------
 for dt in ["float32", "float64"]:  # (MXNet's CPU dot refuses float16)
@@ -276,3 +340,27 @@ for code, name in [("mx.nd.zeros((2, 3)) + mx.nd.zeros((3, 2))", "NDArray.__add_
                    ("mx.nd.zeros((2, 3), dtype='float32') == mx.nd.zeros((2, 3), dtype='int32')", "NDArray.__eq__")]:
     case("try:\n    %s\n    r = 'no error'\nexcept mx.base.MXNetError:\n    r = 'MXNetError'" % code, name,
          id="MXNetError: " + code[:48])
+
+# ---- name=: every operator function takes it and ignores it, whatever its type -----------------
+NAMED = [("mx.nd.relu(x - 3, name='relu1')", "nd.relu"), ("mx.nd.sum(x, axis=1, name='s')", "nd.sum"),
+         ("mx.nd.dot(x, x.T, name='d')", "nd.dot"), ("mx.nd.where(x > 2, x, -x, name='w')", "nd.where"),
+         ("mx.nd.clip(x, 2, 4, name=5)", "nd.clip"), ("mx.nd.concat(x, x, dim=0, name='c')", "nd.concat"),
+         ("mx.nd.stack(x, x, name=None)", "nd.stack"), ("mx.nd.add_n(x, x, name='a')", "nd.add_n"),
+         ("mx.nd.one_hot(mx.nd.array([1, 0]), 3, name='o')", "nd.one_hot"), ("x.sum(name='s')", "NDArray.sum"),
+         ("mx.nd.norm(x, name=['a'])", "nd.norm"), ("mx.nd.Activation(x, act_type='relu', name='a')", "nd.Activation"),
+         ("mx.nd.FullyConnected(x, mx.nd.ones((4, 3)), num_hidden=4, no_bias=True, name='fc')", "nd.FullyConnected"),
+         ("mx.nd.topk(x, k=2, ret_typ='both', name='t')", "nd.topk"), ("mx.nd.moments(x, axes=(0,), name='m')", "nd.moments"),
+         ("mx.nd.split(x, num_outputs=3, axis=1, name='s')", "nd.split"),
+         ("mx.nd.SliceChannel(x, num_outputs=2, axis=0, name='s')", "nd.SliceChannel"),
+         ("mx.nd.zeros((2, 3), name='z')", "nd.zeros"), ("mx.nd.ones((2,), dtype='int32', name='o')", "nd.ones"),
+         ("mx.nd.eye(3, name='e')", "nd.eye"), ("mx.nd.linalg.slogdet(x[:, :2], name='d')", "nd.linalg.slogdet"),
+         ("mx.nd.linalg_gelqf(x, name='q')", "nd.linalg_gelqf"),
+         ("mx.nd.SequenceLast(x.reshape((2, 3, 1)), name='l')", "nd.SequenceLast"),
+         ("mx.nd.random.uniform(shape=(2, 3), name='u').shape", "nd.random.uniform"),
+         ("mx.nd.random.normal(mx.nd.zeros(2), mx.nd.ones(2), name='n').shape", "nd.random.normal"),
+         ("mx.nd.random.randn(2, 3, name='n').shape", "nd.random.randn"),
+         ("mx.nd.random.randint(0, 5, shape=(4,), name='r').dtype", "nd.random.randint"),
+         ("mx.nd.random.shuffle(mx.nd.arange(4), name='s').shape", "nd.random.shuffle"),
+         ("mx.nd.random.uniform_like(x, name='u').shape", "nd.random.uniform_like")]
+for code, fn in NAMED:
+    case(X % "float32" + "r = " + code, fn, id="name=: " + code[:40])

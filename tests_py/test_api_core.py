@@ -447,3 +447,47 @@ def test_compiled_operator_functions_take_every_path():
         mx.nd.add(x)
     with pytest.raises(TypeError):
         mx.nd.add(x, y, axis=0)
+
+
+def test_name_is_accepted_and_ignored_by_every_operator_function():
+    """MXNet's mx.nd functions take name= (it names symbols; Gluon and user code pass it)
+    and ignore it, whatever its type: so do mxgo's, generated or hand-written, on every path
+    (C's, with parameters, with a scalar, variadic, optional inputs, several results)."""
+    import inspect
+
+    from mxgo.ndarray import op
+    for fname, fn in op.PUBLIC.items():
+        p = inspect.signature(fn).parameters["name"]
+        assert p.kind is p.KEYWORD_ONLY and p.default is None, fname
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x, y = mx.nd.array(a), mx.nd.array(a + 1)
+    for name_ in (None, "fc1", 5, b"x", ["a"]):
+        np.testing.assert_array_equal(mx.nd.add(x, y, name=name_).asnumpy(), 2 * a + 1)
+    np.testing.assert_array_equal(mx.nd.relu(x - 2, name="r").asnumpy(), np.maximum(a - 2, 0))
+    np.testing.assert_array_equal(mx.nd.add(x, 2.5, name="s").asnumpy(), a + 2.5)
+    np.testing.assert_array_equal(mx.nd.sum(x, axis=0, name="s").asnumpy(), a.sum(0))
+    np.testing.assert_array_equal(x.sum(axis=1, name="s").asnumpy(), a.sum(1))
+    out = mx.nd.empty((2, 3))
+    assert mx.nd.add(x, y, out=out, name="o") is out
+    np.testing.assert_array_equal(mx.nd.concat(x, y, dim=0, name="c").asnumpy(), np.concatenate([a, a + 1]))
+    fc = mx.nd.FullyConnected(x, mx.nd.ones((4, 3)), num_hidden=4, no_bias=True, name="fc")
+    np.testing.assert_array_equal(fc.asnumpy(), np.repeat(a.sum(1, keepdims=True), 4, 1))
+    assert len(mx.nd.topk(x, ret_typ="both", name="t")) == 2
+    # the hand-written functions that mirror MXNet operators
+    assert len(mx.nd.split(x, num_outputs=3, axis=1, name="s")) == 3
+    assert len(mx.nd.SliceChannel(x, num_outputs=3, axis=1, name="s")) == 3
+    assert mx.nd.zeros((2,), name="z").shape == mx.nd.ones((2,), name="o").shape == (2,)
+    assert mx.nd.eye(2, name="e").shape == (2, 2)
+    assert mx.nd.random.uniform(shape=(2,), name="u").shape == (2,)
+    assert mx.nd.random.normal(mx.nd.zeros(2), mx.nd.ones(2), name="n").shape == (2,)
+    assert mx.nd.random.randn(2, name="n").shape == (2,)
+    assert mx.nd.random.randint(0, 5, shape=(2,), name="r").shape == (2,)
+    assert mx.nd.random.shuffle(mx.nd.arange(4), name="s").shape == (4,)
+    assert mx.nd.random.uniform_like(x, name="u").shape == (2, 3)
+    assert mx.nd.random.multinomial(mx.nd.array([[0.5, 0.5]]), name="m").shape == (1,)
+    assert len(mx.nd.linalg.slogdet(mx.nd.array([[2.0, 1], [1, 3]]), name="d")) == 2
+    assert len(mx.nd.linalg_gelqf(mx.nd.array([[1.0, 2, 3], [4, 5, 6]]), name="q")) == 2
+    assert mx.nd.SequenceLast(mx.nd.ones((3, 2, 4)), name="l").shape == (2, 4)
+    assert mx.nd.CTCLoss(mx.nd.ones((3, 1, 4)), mx.nd.array([[1, 2]]), name="c").shape == (1,)
+    with pytest.raises(TypeError):
+        mx.nd.add(x, y, nme="typo")  # other unknown keywords stay refused

@@ -9,11 +9,12 @@ NumPy is the oracle, with mxgo's documented rules where they differ from NumPy's
   * power/maximum/minimum convert a Python number to the array's dtype first (MXNet's rule,
     as for + - * /): int32 ``x ** 2.7`` is ``x ** 2``;
   * comparisons give 1 or 0 in the operands' dtype, as in MXNet (api_helpers.mxnet_compare:
-    bool only for bool arrays), so ``(x > 2) * x`` works;
-  * comparisons with a Python number are exact, as NumPy's (uint8 ``x > -1`` is all true);
-    floating-point arrays compare with the number rounded to their dtype (NumPy 2's rule);
-  * integer power: a negative scalar exponent raises ValueError (as NumPy); a negative
-    exponent inside an array gives the truncated reciprocal (NumPy raises there);
+    bool only for two bool arrays, int64 for a bool array and a number), so ``(x > 2) * x`` works;
+  * comparisons with a Python number convert it to the array's dtype first, as MXNet does
+    (C's cast of a double: int32 ``x == 2.7`` is ``x == 2``, uint8 ``x > -1`` is ``x > 255``;
+    converted_scalar); floating-point arrays compare with the number rounded to their dtype;
+  * integer power with a negative exponent (a scalar or in an array) gives MXNet's results
+    where NumPy raises: the truncated reciprocal, and for 0 infinity converted as C does;
   * exp, log, sqrt, sin, cos, tanh and sigmoid keep integer dtypes, as in MXNet: the value is
     computed in float64 and converted as C casts (api_helpers.c_cast); bool gives NumPy's float16;
   * negative of bool, sign of complex, relu of bool or complex, square of bool: TypeError;
@@ -282,20 +283,19 @@ def test_binary_scalar_forms_convert_the_scalar_to_the_array_dtype(op, dtype, sc
         return
     a, _ = binary_operands(op, dtype)
     if op == "power" and np.dtype(dtype).kind in "iu":
-        a = np.abs(a)  # integer exponents must not be negative (see the tests below)
+        a = np.abs(a)  # an array's negative exponents are test_integer_power_with_a_negative_exponent's
     s = np_cast(scalar, dtype)
     x = nd(a)
     exact = op != "power" or np.dtype(dtype).kind in "iu"
     fn = getattr(mx.nd, op)
-    negative_exponent = op == "power" and np.dtype(dtype).kind in "iu" and float(scalar) <= -1
-    if negative_exponent:
-        with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
-            fn(x, scalar)
+    if op == "power" and np.dtype(dtype).kind == "i" and s < 0:  # MXNet's, where NumPy raises
+        want = c_pow(a, s, dtype)
     else:
-        check(fn(x, scalar), quiet(ref, a, s), exact)
+        want = quiet(ref, a, s)
+    check(fn(x, scalar), want, exact)
     check(fn(scalar, x), quiet(ref, s, a), exact)  # the reflected form
-    if op == "power" and not negative_exponent:
-        check(x ** scalar, quiet(ref, a, s), exact)
+    if op == "power":
+        check(x ** scalar, want, exact)
         check(scalar ** x, quiet(ref, s, a), exact)
     check(x, a, True)
 
@@ -321,26 +321,52 @@ def test_complex_scalars(op):
         check(getattr(mx.nd, op)(s, x), quiet(BINARY[op][0], c, a), exact)
 
 
+def c_pow(a, e, dtype):
+    """MXNet 1.9.1's integer power of a negative exponent: pow in floating point converted
+    back as C does (c_cast): the truncated reciprocal, and infinity for a base of 0."""
+    with np.errstate(divide="ignore"):
+        return c_cast(np.power(a.astype(np.float64), np.float64(e)), dtype)
+
+
 @pytest.mark.parametrize("dtype", SIGNED + UNSIGNED, ids=name)
 def test_integer_power_with_a_negative_exponent(dtype):
-    a = np.array([2, 3, 0], dtype)
-    x = nd(a)
-    for s in (-1, -3, -1.5):
-        with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
-            x ** s
-        with pytest.raises(ValueError):
-            mx.nd.power(x, s)
-        with pytest.raises(ValueError):
-            x **= s
-    check(x, a)
-    check(x ** -0.5, np.ones(3, dtype))  # -0.5 becomes 0 first (MXNet's scalar rule)
+    """MXNet's results (no ValueError, unlike NumPy): the scalar is converted to the dtype
+    first (-1.5 is -1; for unsigned dtypes -1 is the largest value), and x ** s agrees with
+    mx.nd.power(x, s), with an array exponent, and with x **= s."""
+    a = np.array([2, 3, 0, 1], dtype)
     if np.dtype(dtype).kind == "i":
-        # In an array, a negative exponent gives the truncated reciprocal 1 / x**-y (with
-        # 1 / 0 == 0, mxgo's integer division): 1 for 1, +-1 for -1, 0 otherwise.
+        a = np.array([2, 3, 0, 1, -1, -2], dtype)
+    x = nd(a)
+    for s in (-1, -2, -3, -1.5):
+        e = int(np_cast(c_cast(s, dtype), np.int64)) if np.dtype(dtype).kind == "i" else None
+        got = x ** s
+        check(mx.nd.power(x, s), got.asnumpy())
+        if e is not None:
+            check(got, c_pow(a, e, dtype))
+            check(nd(a) ** nd(np.full(a.shape, e, dtype)), got.asnumpy())
+        y = nd(a)
+        y **= s
+        check(y, got.asnumpy())
+    check(x, a)
+    check(x ** -0.5, np.ones(a.shape, dtype))  # -0.5 becomes 0 first (MXNet's scalar rule)
+    if np.dtype(dtype).kind == "i":
+        # 1 for 1, +-1 for -1, 0 otherwise; 0 ** -k is infinity converted as C does
         base = np.array([1, -1, -1, 2, 0, -3, 5], dtype)
         exp = np.array([-5, -3, -4, -1, -2, -1, 2], dtype)
-        check(nd(base) ** nd(exp), np.array([1, -1, 1, 0, 0, 0, 25], dtype))
+        zero = c_cast(np.inf, dtype)
+        check(nd(base) ** nd(exp), np.array([1, -1, 1, 0, zero, 0, 25], dtype))
         check(mx.nd.power(-1, nd(exp)), np.array([-1, -1, 1, -1, 1, -1, 1], dtype))
+
+
+def test_examples_of_integer_powers_with_negative_exponents():
+    """MXNet 1.9.1's results, checked in .venv-mxnet."""
+    x = mx.nd.array([0, 1, -1, 2, -2, 3], dtype="int32")
+    assert (x ** -1).asnumpy().tolist() == [-2 ** 31, 1, -1, 0, 0, 0]
+    assert (x ** -2).asnumpy().tolist() == [-2 ** 31, 1, 1, 0, 0, 0]
+    assert (2 ** x).asnumpy().tolist() == [1, 2, 0, 4, 0, 8]
+    assert (0 ** x).asnumpy().tolist() == [1, 0, -2 ** 31, 0, -2 ** 31, 0]
+    assert (mx.nd.array([0, 2], dtype="int8") ** -1).asnumpy().tolist() == [0, 0]
+    assert (mx.nd.array([0, 1, 2], dtype="uint8") ** -1).asnumpy().tolist() == [0, 1, 0]  # -1 is 255
 
 
 def test_nan_propagates_through_maximum_and_minimum():
@@ -401,32 +427,42 @@ def test_comparison_broadcasting(op):
 
 def scalar_reference(fn, a, s):
     """a fn s, as MXNet gives it: 1 or 0 in a's dtype (mxnet_compare) of NumPy's bool result
-    of the comparison."""
-    return mxnet_compare(exact_comparison(fn, a, s), a.dtype)
+    of the comparison; int64 for a bool array (MXNet 1.9.1's dtype there)."""
+    return mxnet_compare(exact_comparison(fn, a, s), np.int64 if a.dtype == np.bool_ else a.dtype)
 
 
 def exact_comparison(fn, a, s):
-    """a fn s, exactly, as a bool array: integer arrays compare with an integer s exactly
-    and with a real s in float64; floating-point and complex arrays with s converted to
-    their dtype; real arrays with a complex s as complex numbers."""
+    """a fn s as MXNet computes it, as a bool array: s is converted to a's dtype first
+    (converted_scalar for integer and bool arrays; rounded to floating-point and complex
+    dtypes); real arrays compare with a complex s as complex numbers."""
     if isinstance(s, numbers.Complex) and not isinstance(s, numbers.Real):
         if a.dtype.kind != "c":
             return quiet(fn, a.astype(np.complex128), s)
         return quiet(fn, a, np_cast(s, a.dtype))
     if a.dtype.kind in "biu":
-        if isinstance(s, numbers.Integral):
-            return np.array([fn(int(v), int(s)) for v in a.ravel().tolist()], bool).reshape(a.shape)
-        return quiet(fn, a.astype(np.float64), np.float64(s))
+        c = converted_scalar(s, a.dtype)
+        return np.array([fn(int(v), c) for v in a.ravel().tolist()], bool).reshape(a.shape)
     return quiet(fn, a, np_cast(s, a.dtype))
 
 
+def converted_scalar(s, dtype):
+    """The number s converted to integer or bool dtype as MXNet 1.9.1 converts its scalar
+    (a double) before a comparison: C's cast on x86 (c_cast; uint64 takes [2**63, 2**64) as
+    it is), to int64 for bool. A Python int."""
+    v = float(s)
+    dt = np.dtype(np.int64) if np.dtype(dtype) == np.bool_ else np.dtype(dtype)
+    if dt == np.uint64 and 2.0 ** 63 <= v < 2.0 ** 64:
+        return int(v)
+    return int(c_cast(v, dt))
+
+
 CMP_SCALARS = [0, 1, -1, 2.5, -0.5, 300, 2 ** 63, 2 ** 64 - 1, -2 ** 63, 1e30, float("nan"), float("-inf"),
-               np.int8(-3), np.float16(1.5), True]
+               np.int8(-3), np.float16(1.5), True, 2.7, -1.5, 255.9, 256, 2 ** 31, 2 ** 32 + 5, 2 ** 53 + 1, 1e19]
 
 
 @pytest.mark.parametrize("scalar", CMP_SCALARS, ids=repr)
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
-def test_comparison_with_scalars_is_exact(dtype, scalar):
+def test_comparison_with_scalars_converts_them_first(dtype, scalar):
     a = sample(dtype)
     x = nd(a)
     for op, fn in CMP.items():
@@ -448,18 +484,26 @@ def test_comparison_with_complex_scalars(dtype):
             check(getattr(mx.nd, op)(x, s), scalar_reference(fn, a, s))
 
 
-def test_examples_of_exact_scalar_comparisons():
+def test_examples_of_scalar_comparisons():
+    """MXNet 1.9.1's results (checked in .venv-mxnet): the number is converted to the
+    array's dtype first, as MXNet's arithmetic (and mxgo's) converts it."""
     def values(r, dtype):
         assert r.dtype is np.dtype(dtype).type  # 1 or 0 in the array's dtype, as in MXNet
         return r.asnumpy().tolist()
 
-    u = mx.nd.array([0, 255], dtype="uint8")
-    assert values(u > -1, "uint8") == [1, 1]
-    assert values(u == -1, "uint8") == [0, 0]  # -1 is not 255
-    assert values(u < 256, "uint8") == [1, 1]
-    i = mx.nd.array([2, 3], dtype="int32")
-    assert values(i >= 2.5, "int32") == [0, 1]  # 2.5 is not truncated
-    assert values(i == 2.0, "int32") == [1, 0]
+    u = mx.nd.array([1, 2], dtype="uint8")
+    assert values(u > -1, "uint8") == [0, 0]  # -1 is 255
+    assert values(u == 257, "uint8") == [1, 0]  # 257 is 1
+    assert values(u < 1.5, "uint8") == [0, 0]  # 1.5 is 1
+    i = mx.nd.array([1, 2, 3], dtype="int32")
+    assert values(i == 2.7, "int32") == [0, 1, 0]  # 2.7 is truncated to 2
+    assert values(i >= 2.5, "int32") == [0, 1, 1]
+    assert values(2.7 > i, "int32") == [1, 0, 0]
+    assert values(i == 2.0, "int32") == [0, 1, 0]
+    assert values(mx.nd.array([-2 ** 31], dtype="int32") == 2 ** 31, "int32") == [1]  # x86: int32's minimum
+    b = mx.nd.array([False, True], dtype="bool")
+    assert values(b == 0.5, "int64") == [1, 0]  # 0.5 is 0; a bool array and a number give int64
+    assert values(b < 2, "int64") == [1, 1]  # compared as integers, not as bool(2)
     h = mx.nd.array([0.1, 2048], dtype="float16")
     assert values(h == 0.1, "float16") == [1.0, 0.0]  # 0.1 rounds to float16 first
     assert values(h == 2049, "float16") == [0.0, 1.0]  # and so does 2049
@@ -505,6 +549,32 @@ def test_where_broadcasts_all_three(shapes):
     cond = rng.integers(0, 2, shapes[0]).astype(bool)
     a, b = rng.normal(size=shapes[1]), rng.normal(size=shapes[2])
     check(mx.nd.where(nd(cond), nd(a), nd(b)), np.where(cond, a, b), True)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 3), (4, 2, 5), (1, 4), (3, 0)], ids=str)
+@pytest.mark.parametrize("cond_dtype", [np.float32, np.int32, np.bool_, np.uint8], ids=name)
+def test_where_picks_rows_with_a_1d_condition(shape, cond_dtype):
+    """MXNet's where: a 1-D condition as long as x's first axis picks whole rows (x[i] or
+    y[i]), even for a square x, where NumPy's broadcasting would pick columns."""
+    rng = np.random.default_rng(7)
+    cond = rng.integers(0, 2, shape[0]).astype(cond_dtype)
+    a, b = rng.normal(size=shape), rng.normal(size=shape)
+    rows = cond.reshape((-1,) + (1,) * (len(shape) - 1)).astype(bool)
+    want = np.where(rows, a, b)
+    check(mx.nd.where(nd(cond), nd(a), nd(b)), want, True)
+    check(mx.nd.where(nd(np.repeat(cond, 2))[::2], nd(a), nd(b)), want, True)  # a strided condition
+    check(mx.nd.where(nd(cond), nd(a), nd(np.float64(2.5))), np.where(rows, a, 2.5), True)  # y broadcast
+    out = nd(np.zeros(shape))
+    assert mx.nd.where(nd(cond), nd(a), nd(b), out=out) is out
+    check(out, want, True)
+
+
+def test_where_1d_condition_of_another_length():
+    x, y = nd(np.ones((2, 3))), nd(np.zeros((2, 3)))
+    check(mx.nd.where(nd(np.array([1.0, 0, 1])), x, y), np.array([[1.0, 0, 1], [1, 0, 1]]), True)  # NumPy's columns
+    with pytest.raises(ValueError):
+        mx.nd.where(nd(np.array([1.0, 0, 1, 0])), x, y)
+    check(mx.nd.where(nd(np.array([1.0, 0, 1])), nd(np.arange(3.0)), nd(-np.arange(3.0))), np.array([0.0, -1, 2]), True)
 
 
 def test_where_errors_leave_inputs_intact():
@@ -759,12 +829,15 @@ def test_large_inputs_match_numpy():
 
 def test_python_ints_of_2_to_the_63_and_more_keep_their_value():
     """They travel as their uint64 bits (what integer arithmetic wraps to) and their value
-    (what comparisons and floating-point arrays need)."""
+    (what comparisons and floating-point arrays need). A comparison converts the value to
+    the array's dtype as MXNet converts its double: 2**64 - 1 is 2**64 there, beyond
+    uint64 and int64, which x86 turns into 2**63 and int64's minimum."""
     f = mx.nd.array([1.0, 2.0 ** 64], dtype="float64")
     check(f + 2 ** 63, np.array([2.0 ** 63, 2.0 ** 64 + 2.0 ** 63]))
     check(mx.nd.maximum(f, 2 ** 64 - 1), np.array([2.0 ** 64, 2.0 ** 64]))
     check(mx.nd.full((2,), 2 ** 64 - 1, dtype="float32"), np.full(2, 2.0 ** 64, np.float32))
     u = nd(np.array([2 ** 64 - 1, 1], np.uint64))
-    check(u == 2 ** 64 - 1, np.array([1, 0], np.uint64))
+    check(u == 2 ** 64 - 1, np.array([0, 0], np.uint64))
+    check(nd(np.array([2 ** 63, 1], np.uint64)) == 2 ** 64 - 1, np.array([1, 0], np.uint64))
     check(u + (2 ** 64 - 1), np.array([2 ** 64 - 2, 0], np.uint64))  # wraps, as -1 would
-    check(mx.nd.array([-1, 5], dtype="int64") < 2 ** 63, np.array([1, 1], np.int64))
+    check(mx.nd.array([-1, 5], dtype="int64") < 2 ** 63, np.array([0, 0], np.int64))

@@ -398,9 +398,9 @@ def test_bad_out():
 
 def test_generated_signatures_and_docs():
     import inspect
-    assert str(inspect.signature(mx.nd.dot)) == "(lhs, rhs, transpose_a=False, transpose_b=False, *, out=None)"
-    assert str(inspect.signature(mx.nd.batch_dot)) == "(lhs, rhs, transpose_a=False, transpose_b=False, *, out=None)"
-    assert str(inspect.signature(mx.nd.matmul)) == "(lhs, rhs, *, out=None)"
+    assert str(inspect.signature(mx.nd.dot)) == "(lhs, rhs, transpose_a=False, transpose_b=False, *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.batch_dot)) == "(lhs, rhs, transpose_a=False, transpose_b=False, *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.matmul)) == "(lhs, rhs, *, out=None, name=None)"
     assert "first axis of rhs" in mx.nd.dot.__doc__
     assert "broadcast" in mx.nd.matmul.__doc__
     assert "bool" not in mx.nd.dot.__doc__.split("Supported dtypes:")[1]

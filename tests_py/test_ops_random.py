@@ -33,7 +33,7 @@ def test_seeded_programs_repeat_exactly():
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "bfloat16"])
 def test_registry_forms(name, params, lo, hi, dtype):
     fn = getattr(mx.nd, name)
-    assert list(inspect.signature(fn).parameters)[-3:] == ["shape", "dtype", "out"]
+    assert list(inspect.signature(fn).parameters)[-4:] == ["shape", "dtype", "out", "name"]
     x = fn(**params, shape=(4, 5), dtype=dtype)
     assert x.shape == (4, 5) and mx.base.DTYPE_NAMES[x._code] == dtype
     v = x.astype("float64").asnumpy()

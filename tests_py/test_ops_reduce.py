@@ -153,10 +153,75 @@ def test_the_matrix_above_mostly_compares_values():
 def test_generated_signature_and_doc(op):
     fn = getattr(mx.nd, op)
     params = inspect.signature(fn).parameters
-    assert list(params) == ["data", "axis", "keepdims", "out"]
+    exclude = [] if op in ARG_OPS else ["exclude"]  # MXNet's exclude on sum, mean, prod, max, min
+    assert list(params) == ["data", "axis", "keepdims"] + exclude + ["out", "name"]
     assert params["axis"].default is None and params["keepdims"].default is False
+    if exclude:
+        assert params["exclude"].default is False and "exclude" in fn.__doc__
     assert "axis" in fn.__doc__ and "keepdims" in fn.__doc__
     assert OPS_INFO[op]["category"] == "reduction"
+
+
+def _small(dtype, shape):
+    """Small values of dtype (sums and products exact in every dtype's accumulator)."""
+    v = np.random.RandomState(5).randint(-3, 4, size=shape)
+    if np.dtype(dtype).kind == "u":
+        v = np.abs(v)
+    if np.dtype(dtype).kind == "c":
+        return (v + 1j * v[::-1]).astype(dtype)
+    return v.astype(dtype)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op not in ARG_OPS])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float32, np.float64, np.bool_, np.complex64], ids=name)
+@pytest.mark.parametrize("axis", [0, -1, (0, 2), (1,), (2, 0)], ids=str)
+@pytest.mark.parametrize("keepdims", [False, True], ids=["", "keepdims"])
+def test_exclude_reduces_the_other_axes(op, dtype, axis, keepdims):
+    """MXNet's exclude=True: every axis but those named is reduced."""
+    a = _small(dtype, (3, 4, 5))
+    named = {d % 3 for d in ((axis,) if isinstance(axis, int) else axis)}
+    rest = tuple(d for d in range(3) if d not in named)
+    want = mxnet_reduce(op, a, rest, keepdims)
+    x = mx.nd.array(a, dtype=a.dtype)
+    for got in (mx.nd.__dict__[op](x, axis=axis, keepdims=keepdims, exclude=True),
+                getattr(x, op)(axis=axis, keepdims=keepdims, exclude=True)):
+        assert got.shape == want.shape and got.dtype == a.dtype
+        if np.dtype(dtype).kind in "fc" and op in ("sum", "mean", "prod"):
+            np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5)
+        else:
+            np.testing.assert_array_equal(got.asnumpy(), want)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op not in ARG_OPS])
+def test_exclude_edge_cases(op):
+    a = _small(np.float32, (2, 3, 4))
+    x = mx.nd.array(a)
+    fn = getattr(mx.nd, op)
+    # no axis named: exclude changes nothing, every axis is reduced
+    for axis in (None, ()):
+        np.testing.assert_allclose(fn(x, axis=axis, exclude=True).asnumpy(), fn(x).asnumpy(), rtol=1e-6)
+    # every axis named: nothing to reduce, a copy of the input (in any order, with repeats)
+    for axis in ((0, 1, 2), (-1, 0, 1), (2, 1, 0)):
+        r = fn(x, axis=axis, exclude=True)
+        assert r.shape == (2, 3, 4)
+        np.testing.assert_array_equal(r.asnumpy(), a)
+        r[:] = 0  # a copy, not a view
+        np.testing.assert_array_equal(x.asnumpy(), a)
+    out = mx.nd.zeros((3,))
+    assert fn(x, axis=1, exclude=True, out=out) is out
+    np.testing.assert_allclose(out.asnumpy(), mxnet_reduce(op, a, (0, 2)), rtol=1e-5)
+    np.testing.assert_array_equal(fn(x, axis=1, exclude=False).asnumpy(), fn(x, axis=1).asnumpy())
+    with pytest.raises(IndexError):
+        fn(x, axis=3, exclude=True)
+    with pytest.raises(ValueError):
+        fn(x, axis=(0, 0), exclude=True)  # a repeated axis, as without exclude
+    z = mx.nd.zeros((0, 3))
+    if op in ("max", "min"):
+        with pytest.raises(ValueError):  # the excluded axis 0 is reduced, and it is empty
+            fn(z, axis=1, exclude=True)
+        assert fn(z, axis=0, exclude=True).shape == (0,)
+    else:
+        assert fn(z, axis=1, exclude=True).shape == (3,)
 
 
 def test_keepdims_shapes():

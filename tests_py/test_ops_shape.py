@@ -300,11 +300,11 @@ def test_cast_errors():
 
 def test_generated_signatures():
     import inspect
-    assert str(inspect.signature(mx.nd.transpose)) == "(data, axes=None, *, out=None)"
-    assert str(inspect.signature(mx.nd.reshape)) == "(data, shape, reverse=False, *, out=None)"
-    assert str(inspect.signature(mx.nd.concat)) == "(*data, dim=1, out=None)"
-    assert str(inspect.signature(mx.nd.stack)) == "(*data, axis=0, out=None)"
-    assert str(inspect.signature(mx.nd.cast)) == "(data, dtype, *, out=None)"
+    assert str(inspect.signature(mx.nd.transpose)) == "(data, axes=None, *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.reshape)) == "(data, shape, reverse=False, *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.concat)) == "(*data, dim=1, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.stack)) == "(*data, axis=0, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.cast)) == "(data, dtype, *, out=None, name=None)"
 
 
 @pytest.mark.parametrize("args", [(), (None,), (2, 0, 1), (-1, 0, 1), ((1, 2, 0),)], ids=repr)

@@ -522,14 +522,14 @@ def test_errors(shape, call, error):
 
 def test_generated_signatures():
     import inspect
-    assert str(inspect.signature(mx.nd.take)) == "(a, indices, axis=0, mode='clip', *, out=None)"
-    assert str(inspect.signature(mx.nd.pick)) == "(data, index, axis=-1, keepdims=False, mode='clip', *, out=None)"
-    assert str(inspect.signature(mx.nd.slice_axis)) == "(data, axis, begin, end, *, out=None)"
-    assert str(inspect.signature(mx.nd.repeat)) == "(data, repeats, axis=None, *, out=None)"
+    assert str(inspect.signature(mx.nd.take)) == "(a, indices, axis=0, mode='clip', *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.pick)) == "(data, index, axis=-1, keepdims=False, mode='clip', *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.slice_axis)) == "(data, axis, begin, end, *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.repeat)) == "(data, repeats, axis=None, *, out=None, name=None)"
     assert str(inspect.signature(mx.nd.one_hot)) == \
-        "(indices, depth, on_value=1.0, off_value=0.0, dtype='float32', *, out=None)"
-    assert str(inspect.signature(mx.nd.broadcast_like)) == "(lhs, rhs, lhs_axes=None, rhs_axes=None, *, out=None)"
-    assert str(inspect.signature(mx.nd.diag)) == "(data, k=0, axis1=0, axis2=1, *, out=None)"
+        "(indices, depth, on_value=1.0, off_value=0.0, dtype='float32', *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.broadcast_like)) == "(lhs, rhs, lhs_axes=None, rhs_axes=None, *, out=None, name=None)"
+    assert str(inspect.signature(mx.nd.diag)) == "(data, k=0, axis1=0, axis2=1, *, out=None, name=None)"
     for alias, op in (("Flatten", "flatten"), ("SwapAxis", "swapaxes"), ("reverse", "flip"),
                       ("broadcast_axes", "broadcast_axis")):
         assert inspect.signature(getattr(mx.nd, alias)) == inspect.signature(getattr(mx.nd, op))

@@ -75,17 +75,19 @@ def test_operator_stub_matches_runtime(name):
     if op.OPS[name].get("multi"):  # several results: one stub, a list or (as the parameters make it) one array
         (stub,) = STUB_OPS[name]
         _assert_same(_stub_params(stub), _runtime_params(inspect.signature(fn)), name)
-        out = stub.args.kwonlyargs[-1]
+        out, name_ = stub.args.kwonlyargs[-2:]
         assert (out.arg, ast.unparse(out.annotation)) == ("out", "SupportsDLPack | Sequence[SupportsDLPack] | None")
+        assert (name_.arg, ast.unparse(name_.annotation)) == ("name", "str | None")  # MXNet's, ignored
         assert ast.unparse(stub.returns) == "NDArray | list[NDArray]"
         return
     new, given = STUB_OPS[name]
     _assert_same(_stub_params(new), _runtime_params(inspect.signature(fn)), name)
-    assert _stub_params(given)[:-1] == _stub_params(new)[:-1]
+    assert [p for p in _stub_params(given) if p[0] != "out"] == [p for p in _stub_params(new) if p[0] != "out"]
     for stub, out_type in ((new, "None"), (given, "_Out")):
         assert [ast.unparse(d) for d in stub.decorator_list] == ["overload"]
-        out = stub.args.kwonlyargs[-1]
+        out, name_ = stub.args.kwonlyargs[-2:]
         assert (out.arg, ast.unparse(out.annotation)) == ("out", out_type)
+        assert (name_.arg, ast.unparse(name_.annotation)) == ("name", "str | None")  # MXNet's, ignored
     assert (ast.unparse(new.returns), ast.unparse(given.returns)) == ("NDArray", "_Out")
 
 

@@ -266,6 +266,9 @@ func IntViaFloat2(out, a, b *ndarray.NDArray, f func(x, y float64) float64) {
 // keeping the low bits; NaN and out-of-range values give the "integer indefinite" (the
 // minimum of the 32- or 64-bit integer), so arccos(int8 2) is 0 and arccos(int32 2) is
 // INT32_MIN, as in MXNet. uint64 (which MXNet lacks) converts as NumPy's casts do.
+// CToInt converts v to T as C does on x86 (MXNet's casts of a double, as cToInt).
+func CToInt[T IntElem](v float64) T { return cToInt[T](v) }
+
 func cToInt[T IntElem](v float64) T {
 	var zero T
 	signed := ^zero < 0

@@ -5,7 +5,7 @@
 // the operators the wheel carries; it needs only Go, not Python. The signatures follow
 // op.py's _make: array inputs (one *name for variadic operators), then the parameters
 // (keyword-only after a *name) with their defaults decoded as op.py decodes them, then
-// a keyword-only out=None. tests_py/test_typing.py compares them with the runtime.
+// a keyword-only out=None and name=None (MXNet's, ignored). tests_py/test_typing.py compares them with the runtime.
 package main
 
 import (
@@ -81,19 +81,19 @@ func write(w *bufio.Writer, all []*ops.Op) error {
 			return err
 		}
 		if op.InferOuts != nil { // several results: a list (one where the parameters make one result)
-			fmt.Fprintf(w, "\n\ndef %s(%s, out: SupportsDLPack | Sequence[SupportsDLPack] | None = None) -> NDArray | list[NDArray]:\n    %s\n",
+			fmt.Fprintf(w, "\n\ndef %s(%s, out: SupportsDLPack | Sequence[SupportsDLPack] | None = None, name: str | None = None) -> NDArray | list[NDArray]:\n    %s\n",
 				op.Name, sig, docstring(op.Doc))
 			continue
 		}
 		// without out a new NDArray, with out that same object (op.py)
-		fmt.Fprintf(w, "\n\n@overload\ndef %s(%s, out: None = None) -> NDArray:\n    %s\n", op.Name, sig, docstring(op.Doc))
-		fmt.Fprintf(w, "@overload\ndef %s(%s, out: _Out) -> _Out: ...\n", op.Name, sig)
+		fmt.Fprintf(w, "\n\n@overload\ndef %s(%s, out: None = None, name: str | None = None) -> NDArray:\n    %s\n", op.Name, sig, docstring(op.Doc))
+		fmt.Fprintf(w, "@overload\ndef %s(%s, out: _Out, name: str | None = None) -> _Out: ...\n", op.Name, sig)
 	}
 	return nil
 }
 
-// signature is the parameter list op.py's _make gives the operator, but its last, the
-// keyword-only out.
+// signature is the parameter list op.py's _make gives the operator, but its last two, the
+// keyword-only out and name.
 func signature(op *ops.Op) (string, error) {
 	for _, n := range imported {
 		if op.Name == n {

@@ -7,7 +7,6 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/ops/unary"
 
-	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
@@ -27,9 +26,9 @@ var mathOps = []struct {
 	dtypes    []ndarray.DType
 }{
 	{"power", "First array raised to the powers of the second, elementwise, with NumPy broadcasting. " +
-		"Integer powers are exact and wrap. A negative integer exponent in an array gives the truncated " +
-		"reciprocal, as integer division does (1 for a base of 1, -1 or 1 for -1, 0 otherwise, 0 for a base of 0); " +
-		"a negative integer scalar exponent raises ValueError, as in NumPy.", mPow, ops.NumericDTypes},
+		"Integer powers are exact and wrap. A negative integer exponent (in an array, or a scalar, converted " +
+		"to the array's dtype first) gives what MXNet gives: the truncated reciprocal (1 for a base of 1, -1 or 1 " +
+		"for -1, 0 otherwise) and, for a base of 0, infinity converted as C does (int32's and int64's minimum).", mPow, ops.NumericDTypes},
 	{"maximum", "Elementwise maximum, with NumPy broadcasting. NaN propagates (complex numbers compare lexicographically, as in NumPy).",
 		mMax, ops.AllDTypes},
 	{"minimum", "Elementwise minimum, with NumPy broadcasting. NaN propagates (complex numbers compare lexicographically, as in NumPy).",
@@ -61,12 +60,7 @@ func init() {
 				{Name: "scalar", Kind: ops.ParamScalar, Doc: "the number"},
 				{Name: "reverse", Kind: ops.ParamBool, Default: "0", Doc: "compute op(scalar, data) instead of op(data, scalar)"},
 			},
-			Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-				if op == mPow && !at.Bool("reverse") && ops.IsIntegral(in[0].DType()) && ops.ScalarFloat(at.Scalar("scalar")) <= -1 {
-					return nil, 0, mxerr.ValueErr("Integers to negative integer powers are not allowed.")
-				}
-				return in[0].Shape(), in[0].DType(), nil
-			},
+			Infer: ops.InferSame,
 			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 				if op == mPow && !at.Bool("reverse") && powerByUnary(out[0], in[0], at.Scalar("scalar")) {
 					return nil
@@ -192,11 +186,15 @@ func fmod(x, y float64) float64 {
 	return r
 }
 
-// ipow is x**y in T's wrapping arithmetic. A negative y (signed types only) gives the
-// truncated reciprocal 1/x**-y, with 1/0 = 0 as in integer division.
+// ipow is x**y in T's wrapping arithmetic. A negative y (signed types only) gives what
+// MXNet's pow in floating point gives once converted back: the truncated reciprocal
+// 1/x**-y (1 for 1, -1 or 1 for -1, 0 otherwise), and for a base of 0 infinity converted
+// as C does on x86 (int32's and int64's minimum; 0 for int8 and int16).
 func ipow[T ops.IntElem](x, y T) T {
 	if y < 0 {
 		switch {
+		case x == 0:
+			return ops.CToInt[T](math.Inf(1))
 		case x == 1:
 			return 1
 		case x == ^T(0): // -1

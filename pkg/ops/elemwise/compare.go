@@ -1,8 +1,6 @@
 package elemwise
 
 import (
-	"unsafe"
-
 	"github.com/mxgo/mxgo/pkg/ops"
 
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -31,7 +29,7 @@ var cmpOps = []struct {
 }
 
 const cmpDoc = " elementwise, with NumPy broadcasting; as in MXNet, the result is 1 or 0 in the operands' dtype " +
-	"(so (x > 2) * x works; bool for bool arrays). Comparisons with NaN are " +
+	"(so (x > 2) * x works; bool for two bool arrays, int64 for a bool array and a number). Comparisons with NaN are " +
 	"false (not_equal: true); complex numbers order lexicographically, as in NumPy."
 
 func init() {
@@ -54,15 +52,21 @@ func init() {
 			},
 		})
 		ops.Register(&ops.Op{
-			Name: "_" + c.name + "_scalar", Doc: "data " + c.sym + " scalar" + cmpDoc + " The comparison is exact, as in NumPy: " +
-				"integer arrays compare with the number's value (x == 2.5 is false for integers, uint8 x > -1 is true); " +
-				"floating-point arrays compare with the number rounded to their dtype.",
+			Name: "_" + c.name + "_scalar", Doc: "data " + c.sym + " scalar" + cmpDoc + " As in MXNet, the number is first " +
+				"converted to the array's dtype (C's cast of a double): integer arrays compare with it truncated and wrapped " +
+				"(int32 x == 2.7 is x == 2; uint8 x > -1 is x > 255, false), floating-point arrays with it rounded to their dtype; " +
+				"bool arrays compare their 0 and 1 with it cast to int64, and give int64 (MXNet's dtype there).",
 			Category: ops.Elementwise, Inputs: []string{"data"}, DTypes: ops.AllDTypes, InPlace: true,
 			Params: []ops.Param{
 				{Name: "scalar", Kind: ops.ParamScalar, Doc: "the number"},
 				{Name: "reverse", Kind: ops.ParamBool, Default: "0", Doc: "compute scalar " + c.sym + " data instead"},
 			},
-			Infer: ops.InferSame,
+			Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+				if in[0].DType() == ndarray.Bool { // MXNet 1.9.1: a bool array and a number give int64
+					return in[0].Shape(), ndarray.Int64, nil
+				}
+				return ops.InferSame(in, at)
+			},
 			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 				o := op
 				if at.Bool("reverse") {
@@ -184,10 +188,14 @@ func runCompare(op cmpOp, out, a, b *ndarray.NDArray) {
 	}
 }
 
-// runCompareScalar sets out (bool) to a op s, with NumPy's exact semantics: integers
-// compare with s's value (integer or real), floating-point arrays with s rounded to
-// their dtype, complex arrays with s converted to theirs; a complex s compares
-// lexicographically with real arrays.
+// runCompareScalar sets out (bool) to a op s with MXNet's semantics: s is converted to
+// a's dtype first, as MXNet converts its scalar (a double) with C's cast, and as mxgo's
+// arithmetic does. Integer arrays compare with the number truncated toward zero and
+// wrapped into the dtype (int32 x == 2.7 is x == 2; uint8 x > -1 is x > 255; NaN, the
+// infinities and numbers beyond 32 bits become the minimum of int32 for the smaller
+// dtypes, as on x86); bool arrays compare their 0 and 1 with the number cast to int64;
+// floating-point arrays with the number rounded to their dtype; complex arrays with it
+// converted to theirs. A complex s compares lexicographically with real arrays.
 func runCompareScalar(op cmpOp, out, a *ndarray.NDArray, s ops.Scalar) {
 	dt := a.DType()
 	switch {
@@ -211,89 +219,33 @@ func runCompareScalar(op cmpOp, out, a *ndarray.NDArray, s ops.Scalar) {
 	case ops.IsFloat(dt):
 		f := cmpScalarFn(op, real(ops.ScalarLoad(dt, s)))
 		ops.RealApply(out, a, f)
-	case !s.IsInt:
-		ops.RealApply(out, a, cmpScalarFn(op, real(s.Value)))
 	default:
-		intCompareScalar(op, out, a, s)
+		intCompareScalar(op, out, a, ops.ScalarFloat(s))
 	}
 }
 
-// intCompareScalar compares a bool or integer array with an integer s exactly, even
-// when s lies outside the dtype's range.
-func intCompareScalar(op cmpOp, out, a *ndarray.NDArray, s ops.Scalar) {
+// intCompareScalar compares a bool or integer array with v converted to its dtype as C
+// converts a double (bool: to int64, compared with the elements' 0 and 1).
+func intCompareScalar(op cmpOp, out, a *ndarray.NDArray, v float64) {
 	switch a.DType() {
 	case ndarray.Bool:
-		f := cmpFn[uint8](op)
-		if c, where := intScalarIn[uint8](s, 1); where == 0 {
-			ops.Map1(out, a, func(x uint8) bool { return f(min(x, 1), c) })
-		} else {
-			constCompare[uint8](op, out, a, where)
-		}
+		f := cmpScalarFn(op, ops.CToInt[int64](v))
+		ops.Map1(out, a, func(x uint8) bool { return f(int64(min(x, 1))) })
 	case ndarray.Int8:
-		intCompareTyped[int8](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[int8](v)))
 	case ndarray.Int16:
-		intCompareTyped[int16](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[int16](v)))
 	case ndarray.Int32:
-		intCompareTyped[int32](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[int32](v)))
 	case ndarray.Int64:
-		intCompareTyped[int64](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[int64](v)))
 	case ndarray.Uint8:
-		intCompareTyped[uint8](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[uint8](v)))
 	case ndarray.Uint16:
-		intCompareTyped[uint16](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[uint16](v)))
 	case ndarray.Uint32:
-		intCompareTyped[uint32](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[uint32](v)))
 	case ndarray.Uint64:
-		intCompareTyped[uint64](op, out, a, s)
+		ops.Map1(out, a, cmpScalarFn(op, ops.CToInt[uint64](v)))
 	}
-}
-
-func intCompareTyped[T ops.IntElem](op cmpOp, out, a *ndarray.NDArray, s ops.Scalar) {
-	var zero T
-	maxT := ^zero
-	if maxT < 0 { // signed
-		maxT = T(uint64(1)<<(8*unsafe.Sizeof(zero)-1) - 1)
-	}
-	c, where := intScalarIn[T](s, uint64(maxT))
-	if where != 0 {
-		constCompare[T](op, out, a, where)
-		return
-	}
-	ops.Map1(out, a, cmpScalarFn(op, c))
-}
-
-// intScalarIn converts the integer s to T when it lies in T's range (whose largest
-// value is maxT); otherwise where is -1 when s is below the range and 1 above it.
-func intScalarIn[T ops.IntElem](s ops.Scalar, maxT uint64) (c T, where int) {
-	var zero T
-	signed := ^zero < 0
-	big := s.Int < 0 && real(s.Value) > 0 // a Python int of 2**63 or more
-	switch {
-	case big:
-		if uint64(s.Int) > maxT {
-			return 0, 1
-		}
-	case s.Int < 0:
-		if !signed || s.Int < -int64(maxT)-1 {
-			return 0, -1
-		}
-	case uint64(s.Int) > maxT:
-		return 0, 1
-	}
-	return T(s.Int), 0
-}
-
-// constCompare sets out to x op s for an s that is below (where < 0) or above every
-// value of a's dtype.
-func constCompare[T any](op cmpOp, out, a *ndarray.NDArray, where int) {
-	var r bool
-	switch op {
-	case cNe:
-		r = true
-	case cGt, cGe:
-		r = where < 0
-	case cLt, cLe:
-		r = where > 0
-	}
-	ops.Map1(out, a, func(T) bool { return r })
 }

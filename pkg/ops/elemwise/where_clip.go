@@ -14,16 +14,27 @@ func init() {
 	ops.Register(&ops.Op{
 		Name: "where", Category: ops.Broadcast, Inputs: []string{"condition", "x", "y"}, DTypes: ops.AllDTypes, InPlace: true,
 		Doc: "Elements of x where condition is true (nonzero), of y elsewhere; all three broadcast together " +
-			"(NumPy broadcasting).\n\nThe condition may have any dtype (NaN counts as true, -0.0 as false); " +
-			"x and y must have the same dtype, which the result has.",
+			"(NumPy broadcasting), except that, as in MXNet, a 1-D condition as long as the first axis of x " +
+			"(and y) picks whole rows: x[i] where condition[i] is true, else y[i].\n\nThe condition may have " +
+			"any dtype (NaN counts as true, -0.0 as false); x and y must have the same dtype, which the result has.",
 		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
 			if err := ops.SameDType(in[1:]); err != nil {
 				return nil, 0, err
 			}
+			in, release, err := whereOperands(in)
+			if err != nil {
+				return nil, 0, err
+			}
+			defer release()
 			shape, err := ops.BroadcastShape(in)
 			return shape, in[1].DType(), err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
+			in, release, err := whereOperands(in)
+			if err != nil {
+				return err
+			}
+			defer release()
 			return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
 				runWhere(out[0], in[0], in[1], in[2])
 				return nil
@@ -52,6 +63,30 @@ func init() {
 			return nil
 		},
 	})
+}
+
+// whereOperands returns where's operands with MXNet's row form made a broadcast: a 1-D
+// condition as long as the first axis of x and y (broadcast together, of two or more
+// dimensions) becomes a view of shape (n, 1, ..., 1), which MXNet's where reads as
+// "pick row i of x or of y". release frees that view.
+func whereOperands(in []*ndarray.NDArray) (_ []*ndarray.NDArray, release func(), err error) {
+	cond := in[0]
+	if cond.NDim() != 1 {
+		return in, func() {}, nil
+	}
+	xy, err := ops.BroadcastShape(in[1:])
+	if err != nil || len(xy) < 2 || xy[0] != cond.Shape()[0] {
+		return in, func() {}, nil // an ordinary broadcast (or its error, from the caller)
+	}
+	key := []ndarray.KeyItem{{Kind: ndarray.KeySlice}}
+	for range len(xy) - 1 {
+		key = append(key, ndarray.KeyItem{Kind: ndarray.KeyNewAxis})
+	}
+	rows, err := cond.Index(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []*ndarray.NDArray{rows, in[1], in[2]}, rows.Release, nil
 }
 
 // runWhere picks x or y by condition, reading the condition's bits: a value is zero when

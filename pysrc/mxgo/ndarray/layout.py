@@ -36,7 +36,7 @@ def _parts(data, n, params, out, name):
     return res[0] if n == 1 else res
 
 
-def split(data, num_outputs, axis=1, squeeze_axis=False, out=None):
+def split(data, num_outputs, axis=1, squeeze_axis=False, out=None, name=None):
     """Splits data along axis into num_outputs equal parts: a list of arrays (the array
     itself, not a list, when num_outputs == 1). With squeeze_axis each part (of length 1
     along axis) loses the axis. The default axis=1 is MXNet's."""
@@ -48,7 +48,7 @@ def split(data, num_outputs, axis=1, squeeze_axis=False, out=None):
     return _parts(data, int(num_outputs), params, out, "split")
 
 
-def SliceChannel(data, num_outputs, axis=1, squeeze_axis=False, out=None):  # noqa: N802 - MXNet's name
+def SliceChannel(data, num_outputs, axis=1, squeeze_axis=False, out=None, name=None):  # noqa: N802 - MXNet's name
     """MXNet's old name of split."""
     return split(data, num_outputs, axis, squeeze_axis, out)
 
@@ -133,7 +133,7 @@ def _sequence(name, data, sequence_length, params, out):
     return invoke(name, arrays, params, out)
 
 
-def SequenceMask(data, sequence_length=None, use_sequence_length=False, value=0.0, axis=0, out=None):  # noqa: N802
+def SequenceMask(data, sequence_length=None, use_sequence_length=False, value=0.0, axis=0, out=None, name=None):  # noqa: N802
     """Sets the steps t >= sequence_length[b] of each sequence to value. data is (T, B, ...)
     for axis=0 or (B, T, ...) for axis=1; sequence_length (B,) is given exactly when
     use_sequence_length (otherwise nothing is masked)."""
@@ -141,14 +141,14 @@ def SequenceMask(data, sequence_length=None, use_sequence_length=False, value=0.
                      {"use_sequence_length": use_sequence_length, "value": value, "axis": axis}, out)
 
 
-def SequenceLast(data, sequence_length=None, use_sequence_length=False, axis=0, out=None):  # noqa: N802
+def SequenceLast(data, sequence_length=None, use_sequence_length=False, axis=0, out=None, name=None):  # noqa: N802
     """The last step of each sequence (step sequence_length[b] - 1 with use_sequence_length):
     data's shape without the time axis (axis 0 or 1)."""
     return _sequence("_sequence_last", data, sequence_length,
                      {"use_sequence_length": use_sequence_length, "axis": axis}, out)
 
 
-def SequenceReverse(data, sequence_length=None, use_sequence_length=False, axis=0, out=None):  # noqa: N802
+def SequenceReverse(data, sequence_length=None, use_sequence_length=False, axis=0, out=None, name=None):  # noqa: N802
     """Reverses the first sequence_length[b] steps of each sequence (all of them without
     use_sequence_length); data is (T, B, ...), axis must be 0."""
     return _sequence("_sequence_reverse", data, sequence_length,

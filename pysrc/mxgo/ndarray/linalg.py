@@ -30,7 +30,7 @@ def _two(name, A, out):
     return _ops.invoke_all("_linalg_" + name, [A], None, out)
 
 
-def slogdet(A, out=None):
+def slogdet(A, out=None, name=None):
     """Sign and natural log of the absolute value of the determinant of each square matrix
     of A (LU factorization), as MXNet's linalg.slogdet: ``[sign, logabsdet]``.
 
@@ -39,14 +39,14 @@ def slogdet(A, out=None):
     return _two("slogdet", A, out)
 
 
-def gelqf(A, out=None):
+def gelqf(A, out=None, name=None):
     """LQ factorization A = L Q of each m x n matrix (m <= n), as MXNet's linalg.gelqf:
     ``[Q, L]``, Q (m x n) with orthonormal rows and L (m x m) lower triangular (LAPACK's
     gelqf and orglq, so L's diagonal may be negative). float32 and float64 only."""
     return _two("gelqf", A, out)
 
 
-def syevd(A, out=None):
+def syevd(A, out=None, name=None):
     """Eigendecomposition A = U^T diag(lambda) U of each symmetric matrix (only its lower
     triangle is read), as MXNet's linalg.syevd: ``[U, lambda]``, the eigenvectors in the
     rows of U, each with its largest component positive, and the eigenvalues in ascending

@@ -475,12 +475,12 @@ def full(shape, val, ctx=None, dtype=None, out=None):
     return out
 
 
-def zeros(shape, ctx=None, dtype=None, out=None):
+def zeros(shape, ctx=None, dtype=None, out=None, name=None):
     """Returns an array of zeros (written into ``out`` when given)."""
     return full(shape, 0, ctx, dtype, out)
 
 
-def ones(shape, ctx=None, dtype=None, out=None):
+def ones(shape, ctx=None, dtype=None, out=None, name=None):
     """Returns an array of ones (written into ``out`` when given)."""
     return full(shape, 1, ctx, dtype, out)
 
@@ -567,7 +567,7 @@ def linspace(start, stop, num, endpoint=True, ctx=None, dtype=np.float32):
     return out if ctx is None else out.as_in_context(ctx)
 
 
-def eye(N, M=0, k=0, ctx=None, dtype=None):
+def eye(N, M=0, k=0, ctx=None, dtype=None, name=None):
     """Returns an N x M array (M=0: N x N) with ones on diagonal ``k`` and zeros elsewhere."""
     out = _ops.invoke("_eye", [], {"N": N, "M": M, "k": k, "dtype": np.float32 if dtype is None else dtype})
     return out if ctx is None else out.as_in_context(ctx)

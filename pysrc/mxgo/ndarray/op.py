@@ -5,7 +5,8 @@ As MXNet generated its front end from its C registry, each function here gets it
 name, signature and docstring from the registry's description (``core.OpInfo()``).
 ndarray.py builds NDArray's operators (``x + y``, ``x > 2``) and method forms
 (``x.sum()``) from the factories at the end, which know arrays by their C base
-(``fastpath.NDArrayBase``). Every operator takes ``out=`` and accepts, for arrays and
+(``fastpath.NDArrayBase``). Every operator takes ``out=`` (and MXNet's ``name=``, which it
+ignores, as MXNet's mx.nd functions do, whatever its type) and accepts, for arrays and
 ``out``, NDArrays or any object that speaks DLPack (NumPy arrays, PyTorch tensors, ...),
 shared without copies. Work on mxgo arrays is asynchronous; a call that touches another
 framework's memory waits for its result before returning, since that framework cannot see
@@ -45,6 +46,7 @@ def _make(info):
         kind = inspect.Parameter.KEYWORD_ONLY if keyword_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
         sig_params.append(inspect.Parameter(p["name"], kind, default=default))
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+    sig_params.append(inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY, default=None))
     signature = inspect.Signature(sig_params)
 
     op_id = info["id"]
@@ -68,6 +70,8 @@ def _make(info):
         doc.append("%s : %s%s\n    %s" % (p["name"], p["kind"], "" if p["default"] == "" else ", optional", p["doc"]))
     doc.append("out : NDArray or DLPack-compatible array, optional\n"
                "    Where to write the result; returned as given (as NumPy and PyTorch do).")
+    doc.append("name : str, optional\n"
+               "    Ignored, as MXNet's mx.nd functions ignore it (it names symbols, not arrays).")
     if info["dtypes"]:
         doc += ["", "Supported dtypes: " + ", ".join(info["dtypes"]) + "."]
     fn.__doc__ = "\n".join(doc)
@@ -88,7 +92,7 @@ def _compile(name, inputs, variadic, params, call, op_id=None):
     Python frame per small operator call instead of two."""
     names = [i.strip("*?") for i in inputs]
     for n in [name] + names + params:
-        assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG", "_invoke", "_NI", "_r"), n
+        assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG", "_invoke", "_NI", "_r", "name"), n
     required = [n for n, i in zip(names, inputs) if not i.endswith("?")]
     optional = [n for n, i in zip(names, inputs) if i.endswith("?")]
     arrays = "list(%s)" % names[0] if variadic else "[%s]" % ", ".join(required)
@@ -97,7 +101,7 @@ def _compile(name, inputs, variadic, params, call, op_id=None):
     head = [inputs[0]] if variadic else required + ["%s=None" % n for n in optional]
     if optional and params:  # a parameter without a default cannot follow bias=None: keyword-only
         head.append("*")
-    head += ["%s=_NG" % p for p in params] + ([] if variadic or "*" in head else ["*"]) + ["out=None"]
+    head += ["%s=_NG" % p for p in params] + ([] if variadic or "*" in head else ["*"]) + ["out=None", "name=None"]
     given = "{k: v for k, v in (%s) if v is not _NG}" % "".join("(%r, %s), " % (p, p) for p in params) if params else "{}"
     body = ["    return _call(%s, %s, out)" % (arrays, given)]
     if op_id is not None:

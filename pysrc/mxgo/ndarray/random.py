@@ -38,54 +38,54 @@ def _sample(dist, params, shape, dtype, ctx, out):
     return _ops.invoke("random_" + dist, [], dict(params, shape=out.shape, dtype=DTYPE_NAMES[out._code]), out)
 
 
-def uniform(low=0, high=1, shape=None, dtype=None, ctx=None, out=None):
+def uniform(low=0, high=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples from the uniform distribution on [low, high). Shape (1,) by default, as in MXNet."""
     return _sample("uniform", {"low": low, "high": high}, shape, dtype, ctx, out)
 
 
-def normal(loc=0, scale=1, shape=None, dtype=None, ctx=None, out=None):
+def normal(loc=0, scale=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples from the normal distribution N(loc, scale**2)."""
     return _sample("normal", {"loc": loc, "scale": scale}, shape, dtype, ctx, out)
 
 
-def randn(*shape, loc=0, scale=1, dtype=None, ctx=None, out=None):
+def randn(*shape, loc=0, scale=1, dtype=None, ctx=None, out=None, name=None):
     """Samples from N(loc, scale**2) with the shape given as positional arguments."""
     if not shape:
         raise MXNetTypeError("randn needs a shape: randn(d0, d1, ...)")
     return normal(loc, scale, shape, dtype, ctx, out)
 
 
-def exponential(scale=1, shape=None, dtype=None, ctx=None, out=None):
+def exponential(scale=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples from the exponential distribution with mean ``scale`` (rate 1/scale)."""
     lam = 1.0 / scale if isinstance(scale, (NDArray, numbers.Real)) and not isinstance(scale, bool) else scale
     return _sample("exponential", {"lam": lam}, shape, dtype, ctx, out)
 
 
-def gamma(alpha=1, beta=1, shape=None, dtype=None, ctx=None, out=None):
+def gamma(alpha=1, beta=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples from the gamma distribution with shape ``alpha`` and scale ``beta``."""
     return _sample("gamma", {"alpha": alpha, "beta": beta}, shape, dtype, ctx, out)
 
 
-def poisson(lam=1, shape=None, dtype=None, ctx=None, out=None):
+def poisson(lam=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples counts from the Poisson distribution with mean ``lam`` (in a floating-point dtype)."""
     return _sample("poisson", {"lam": lam}, shape, dtype, ctx, out)
 
 
-def negative_binomial(k=1, p=1, shape=None, dtype=None, ctx=None, out=None):
+def negative_binomial(k=1, p=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples failures before the k-th success of trials that succeed with probability p."""
     return _sample("negative_binomial", {"k": k, "p": p}, shape, dtype, ctx, out)
 
 
-def generalized_negative_binomial(mu=1, alpha=1, shape=None, dtype=None, ctx=None, out=None):
+def generalized_negative_binomial(mu=1, alpha=1, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples from the generalized negative binomial distribution (mean mu, dispersion alpha)."""
     return _sample("generalized_negative_binomial", {"mu": mu, "alpha": alpha}, shape, dtype, ctx, out)
 
 
-def randint(low, high, shape=None, dtype=None, ctx=None, out=None):
+def randint(low, high, shape=None, dtype=None, ctx=None, out=None, name=None):
     """Samples integers uniformly from [low, high): int32 unless dtype is int64."""
-    for name, v in (("low", low), ("high", high)):
+    for what, v in (("low", low), ("high", high)):
         if not isinstance(v, numbers.Integral) or isinstance(v, bool):
-            raise MXNetTypeError("randint: %s must be an int, got %s" % (name, type(v).__name__))
+            raise MXNetTypeError("randint: %s must be an int, got %s" % (what, type(v).__name__))
     if out is None:
         out = empty((1,) if shape is None else shape, ctx, "int32" if dtype is None else dtype)
     elif not isinstance(out, NDArray):
@@ -94,7 +94,7 @@ def randint(low, high, shape=None, dtype=None, ctx=None, out=None):
     return _ops.invoke("random_randint", [], params, out)
 
 
-def multinomial(data, shape=None, get_prob=False, out=None, dtype="int32"):
+def multinomial(data, shape=None, get_prob=False, out=None, dtype="int32", name=None):
     """Draws category indices from the distributions in data's last axis; with get_prob, also
     the log-probability of each draw: [indices, log_probs]."""
     params = {"shape": () if shape is None else shape, "dtype": dtype}
@@ -107,7 +107,7 @@ def multinomial(data, shape=None, get_prob=False, out=None, dtype="int32"):
     return [idx, _ops.invoke("log", [_ops.invoke("pick", [probs, idx], {"axis": -1})], None, out)]
 
 
-def shuffle(data, out=None):
+def shuffle(data, out=None, name=None):
     """A copy of data with its first axis randomly permuted."""
     return _ops.invoke("shuffle", [data], None, out)
 
@@ -118,37 +118,37 @@ def _like(dist, data, params, out):
     return _sample(dist, params, data.shape, DTYPE_NAMES[data._code], data.context, out)
 
 
-def uniform_like(data, low=0, high=1, out=None):
+def uniform_like(data, low=0, high=1, out=None, name=None):
     """Samples like uniform, in data's shape and dtype."""
     return _like("uniform", data, {"low": low, "high": high}, out)
 
 
-def normal_like(data, loc=0, scale=1, out=None):
+def normal_like(data, loc=0, scale=1, out=None, name=None):
     """Samples like normal, in data's shape and dtype."""
     return _like("normal", data, {"loc": loc, "scale": scale}, out)
 
 
-def exponential_like(data, lam=1, out=None):
+def exponential_like(data, lam=1, out=None, name=None):
     """Samples from the exponential distribution with rate lam, in data's shape and dtype."""
     return _like("exponential", data, {"lam": lam}, out)
 
 
-def gamma_like(data, alpha=1, beta=1, out=None):
+def gamma_like(data, alpha=1, beta=1, out=None, name=None):
     """Samples like gamma, in data's shape and dtype."""
     return _like("gamma", data, {"alpha": alpha, "beta": beta}, out)
 
 
-def poisson_like(data, lam=1, out=None):
+def poisson_like(data, lam=1, out=None, name=None):
     """Samples like poisson, in data's shape and dtype."""
     return _like("poisson", data, {"lam": lam}, out)
 
 
-def negative_binomial_like(data, k=1, p=1, out=None):
+def negative_binomial_like(data, k=1, p=1, out=None, name=None):
     """Samples like negative_binomial, in data's shape and dtype."""
     return _like("negative_binomial", data, {"k": k, "p": p}, out)
 
 
-def generalized_negative_binomial_like(data, mu=1, alpha=1, out=None):
+def generalized_negative_binomial_like(data, mu=1, alpha=1, out=None, name=None):
     """Samples like generalized_negative_binomial, in data's shape and dtype."""
     return _like("generalized_negative_binomial", data, {"mu": mu, "alpha": alpha}, out)
 
