@@ -439,7 +439,11 @@ class Program:
             y = self.operand_for(np.broadcast_shapes(c.np.shape, x.np.shape), x.np.dtype)
             if y is None:
                 return False
-            result = np.where(c.np != 0, x.np, y.np)
+            cond = c.np != 0
+            xy = np.broadcast_shapes(x.np.shape, y.np.shape)
+            if cond.ndim == 1 and len(xy) >= 2 and xy[0] == cond.shape[0]:  # MXNet: picks whole rows
+                cond = cond.reshape(cond.shape + (1,) * (len(xy) - 1))
+            result = np.where(cond, x.np, y.np)
             return self._emit(name, fn, [c, x, y], {}, result, x.base.exact and y.base.exact)
         # sum, mean
         a = self.pick(lambda r: name == "sum" or r.np.size > 0)
