@@ -25,6 +25,8 @@ import faulthandler
 import gc
 import os
 import pickle
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -219,12 +221,22 @@ class Pushers:
 
 
 def wait_child(pid, deadline):
+    """The child's exit code, or None when it hung: then its C stacks (gdb, where the machine
+    has it) go to stderr before it is killed, since a child hung before its own watchdog
+    was armed (in an at-fork hook) shows nothing else."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             return os.waitstatus_to_exitcode(status)
         time.sleep(0.01)
+    if shutil.which("gdb"):
+        try:
+            bt = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 40"],
+                                capture_output=True, text=True, timeout=60).stdout
+        except subprocess.TimeoutExpired:
+            bt = "gdb timed out"
+        print("the hung child's stacks:\n" + bt[-6000:], file=sys.stderr)
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     return None

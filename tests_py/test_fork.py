@@ -13,4 +13,4 @@ from isolation import run_script
 def test_fork(mode):
     status, out, err = run_script("import sys, forkcheck; sys.argv[1:] = [%r]; forkcheck.main()" % mode, timeout=300)
     assert status is not None, "hung: forkcheck %s did not finish in 300 s\n%s" % (mode, err[-4000:])
-    assert status == 0 and out.strip() == "ok", "exit status %s\n%s\n%s" % (status, out[-4000:], err[-4000:])
+    assert status == 0 and out.strip() == "ok", "exit status %s\n%s\n%s" % (status, out[-4000:], err[-8000:])
