@@ -1,6 +1,8 @@
 package linalg
 
 import (
+	"slices"
+
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -85,9 +87,7 @@ func one(shape func(a []int, at ops.Attrs) ([]int, error)) func(a []int, at ops.
 	}
 }
 
-func sameAsInput(a []int, _ ops.Attrs) ([]int, error) { return sameAsInputShape(a), nil }
-
-func sameAsInputShape(a []int) []int { return append([]int{}, a...) }
+func sameAsInput(a []int, _ ops.Attrs) ([]int, error) { return slices.Clone(a), nil }
 
 // reducedShape is the result shape of det, slogdet and sumlogdiag: the batch axes, or
 // (1,) for one matrix, as in MXNet 1.x (size-0 matrices give a 0-d result there).
@@ -148,7 +148,7 @@ func init() {
 	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix: [U, lambda] "+
 		"(mx.nd.linalg.syevd).", nil, 2,
 		func(a []int, _ ops.Attrs) ([][]int, error) {
-			return [][]int{sameAsInputShape(a), sameAsInputShape(a[:len(a)-1])}, nil
+			return [][]int{slices.Clone(a), slices.Clone(a[:len(a)-1])}, nil
 		},
 		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) })
 	registerLaOthers()
@@ -219,8 +219,8 @@ func registerLaOthers() {
 				return nil, mxerr.ValueErr("gelqf: each matrix needs at least as many columns as rows, got shape %s",
 					ops.FmtShape(a))
 			}
-			l := append(sameAsInputShape(a[:len(a)-1]), m)
-			return []ops.Result{{Shape: sameAsInputShape(a), DType: in[0].DType()}, {Shape: l, DType: in[0].DType()}}, nil
+			l := append(slices.Clone(a[:len(a)-1]), m)
+			return []ops.Result{{Shape: slices.Clone(a), DType: in[0].DType()}, {Shape: l, DType: in[0].DType()}}, nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			a := in[0].Shape()

@@ -38,36 +38,7 @@ func init() {
 		{"nansum", "Sum over the given axes, NaN counting as 0. The result keeps the input's dtype (for bool: any).", redSum, true},
 		{"nanprod", "Product over the given axes, NaN counting as 1. The result keeps the input's dtype (for bool: all).", redProd, true},
 	} {
-		kind, nan := d.kind, d.nan
-		var dts []ndarray.DType
-		if nan {
-			dts = nanDTypes
-		}
-		ops.Register(&ops.Op{
-			Name: d.name, Doc: d.doc, Category: ops.Reduction, Inputs: []string{"data"}, DTypes: dts, Params: excludeParams,
-			Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-				s, err := excludeSpec(kind, in[0], at)
-				if err != nil || s == nil {
-					return in[0].Shape(), in[0].DType(), err
-				}
-				return s.outShape, s.outDType, nil
-			},
-			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-				s, err := excludeSpec(kind, in[0], at)
-				if err != nil {
-					return err
-				}
-				if s == nil { // every axis excluded: nothing to reduce
-					return ops.CopyCast(out[0], in[0])
-				}
-				return ops.ViaTemp(out[0], s.accDType, func(o *ndarray.NDArray) error {
-					if nan && ops.IsFloat(in[0].DType()) {
-						return nanReduce(kind, in[0], o, s)
-					}
-					return runReduce(kind, in[0], o, s)
-				})
-			},
-		})
+		registerExclude(d.name, d.doc, d.kind, d.nan)
 	}
 	ops.Register(&ops.Op{
 		Name: "norm",
@@ -114,6 +85,41 @@ func init() {
 				return err
 			}
 			return ops.ViaTemp(out[0], s.accDType, func(o *ndarray.NDArray) error { return runReduce(redArgmax, in[0], o, s) })
+		},
+	})
+}
+
+// registerExclude registers a reduction that takes MXNet's exclude parameter: sum, mean,
+// prod, max, min, their _axis forms, and nansum and nanprod (nan: NaN counts as the
+// identity, for the real dtypes only).
+func registerExclude(name, doc string, kind reduceKind, nan bool) {
+	var dts []ndarray.DType
+	if nan {
+		dts = nanDTypes
+	}
+	ops.Register(&ops.Op{
+		Name: name, Doc: doc, Category: ops.Reduction, Inputs: []string{"data"}, DTypes: dts, Params: excludeParams,
+		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
+			s, err := excludeSpec(kind, in[0], at)
+			if err != nil || s == nil {
+				return in[0].Shape(), in[0].DType(), err
+			}
+			return s.outShape, s.outDType, nil
+		},
+		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+			s, err := excludeSpec(kind, in[0], at)
+			if err != nil {
+				return err
+			}
+			if s == nil { // every axis excluded: nothing to reduce (MXNet copies)
+				return ops.CopyCast(out[0], in[0])
+			}
+			return ops.ViaTemp(out[0], s.accDType, func(o *ndarray.NDArray) error {
+				if nan && ops.IsFloat(in[0].DType()) {
+					return nanReduce(kind, in[0], o, s)
+				}
+				return runReduce(kind, in[0], o, s)
+			})
 		},
 	})
 }

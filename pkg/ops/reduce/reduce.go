@@ -84,26 +84,7 @@ func init() {
 		kind := r.kind
 		axisDoc := "None (the index into the flattened array) or a single axis"
 		if !kind.isArg() { // sum, mean, prod, max and min take MXNet's exclude (as sum_axis, ...)
-			ops.Register(&ops.Op{
-				Name: r.name, Doc: r.doc, Category: ops.Reduction, Inputs: []string{"data"}, Params: excludeParams,
-				Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-					s, err := excludeSpec(kind, in[0], at)
-					if err != nil || s == nil {
-						return in[0].Shape(), in[0].DType(), err
-					}
-					return s.outShape, s.outDType, nil
-				},
-				Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-					s, err := excludeSpec(kind, in[0], at)
-					if err != nil {
-						return err
-					}
-					if s == nil { // every axis excluded: nothing to reduce (MXNet copies)
-						return ops.CopyCast(out[0], in[0])
-					}
-					return ops.ViaTemp(out[0], s.accDType, func(o *ndarray.NDArray) error { return runReduce(kind, in[0], o, s) })
-				},
-			})
+			registerExclude(r.name, r.doc, kind, false)
 			continue
 		}
 		ops.Register(&ops.Op{

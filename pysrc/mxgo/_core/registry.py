@@ -135,7 +135,11 @@ def invoke_all(name, arrays, params=None, out=None):
     are of the first input's class. Operands are NDArrays or DLPack producers, as for
     invoke."""
     info = OPS[name]
-    attrs = _encode_params(name, info, params)
+    return _invoke_all(name, info, arrays, _encode_params(name, info, params), out)
+
+
+def _invoke_all(name, info, arrays, attrs, out):
+    """invoke_all with the parameters already in wire form."""
     if not arrays:
         raise MXNetTypeError("%s needs at least one array" % name)
     if out is not None and not isinstance(out, (list, tuple)):
@@ -161,13 +165,13 @@ def invoke_all(name, arrays, params=None, out=None):
     return list(out) if out is not None else results
 
 
-def _invoke_multi(name, arrays, params, out):
+def _invoke_multi(name, info, arrays, attrs, out):
     """invoke for an operator that may have several results: a list when it has, its one
     result (out as given) when it has one (topk with ret_typ other than 'both')."""
     if out is not None and not isinstance(out, (list, tuple)):
-        invoke_all(name, arrays, params, [out])
+        _invoke_all(name, info, arrays, attrs, [out])
         return out
-    res = invoke_all(name, arrays, params, out)
+    res = _invoke_all(name, info, arrays, attrs, out)
     return res[0] if len(res) == 1 and out is None else res
 
 
@@ -182,13 +186,13 @@ def invoke(name, arrays, params=None, out=None, tried_fast=False):
     attrs = _encode_params(name, info, params)
     multi = info.get("multi")  # C refuses a call of several results: invoke_all takes it
     if multi and isinstance(out, (list, tuple)):
-        return _invoke_multi(name, arrays, params, out)
+        return _invoke_multi(name, info, arrays, attrs, out)
     if not (tried_fast and not attrs):
         result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
         if result is not NotImplemented:
             return out if result is None else result
     if multi:
-        return _invoke_multi(name, arrays, params, out)
+        return _invoke_multi(name, info, arrays, attrs, out)
     foreign = False
     handles = []
     for i, a in enumerate(arrays):
