@@ -73,14 +73,12 @@ func (op *Op) invokeOne(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (
 
 // inferAll checks a call of an operator of several results and infers them.
 func (op *Op) inferAll(in, outs []*ndarray.NDArray, at Attrs) ([]Result, error) {
-	for _, o := range outs {
-		if err := op.checkCall(in, o); err != nil {
-			return nil, err
-		}
+	if err := op.checkCall(in, nil); err != nil {
+		return nil, err
 	}
-	if len(outs) == 0 {
-		if err := op.checkCall(in, nil); err != nil {
-			return nil, err
+	for _, o := range outs {
+		if !o.Storage().OnHost() {
+			return nil, noKernel("operator "+op.Name, o)
 		}
 	}
 	return op.InferOuts(in, at)
@@ -115,16 +113,15 @@ func (op *Op) invokeAll(in, outs []*ndarray.NDArray, at Attrs, want []Result) ([
 		op.Prepare(at)
 	}
 	push(in, res, func(ins, outs []*ndarray.NDArray) error {
-		for _, o := range outs {
-			if fresh {
-				break
+		if !fresh { // an input overlapping any out is read from a copy
+			for _, o := range outs {
+				sep, release, err := separate(ins, o, op.InPlace)
+				if err != nil {
+					return err
+				}
+				defer release()
+				ins = sep
 			}
-			sep, release, err := separate(ins, o, op.InPlace)
-			if err != nil {
-				return err
-			}
-			defer release()
-			ins = sep
 		}
 		return op.Kernel(ins, outs, at)
 	})
