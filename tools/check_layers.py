@@ -31,6 +31,7 @@ LAYERS = {
     "pkg/ops/unary": 2.5, "pkg/ops/gemm": 2.5,
     # operator families: one layer, so that no family imports another
     **{"pkg/ops/" + f: 3 for f in FAMILIES},
+    "pkg/autograd": 3,  # the tape: above the ops core, beside (never importing) the families
     "pkg/ops/all": 3.5,  # the blank-import list of the families a build contains
     "pkg/tvmffi": 4,
     "pkg/pybridge": 5,

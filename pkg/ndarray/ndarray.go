@@ -18,6 +18,7 @@ type NDArray struct {
 	strides  []int
 	offset   int
 	writable bool
+	entry    any // package autograd's record of what wrote this array (entry.go)
 }
 
 // Empty allocates a C-contiguous array with uninitialised contents on dev.

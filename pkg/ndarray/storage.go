@@ -47,6 +47,7 @@ type Storage struct {
 	mem     memSource     // where the memory came from, so finalize knows how to let it go
 	release func()        // hands foreign memory back to its producer; runs once
 	v       engine.Var    // orders the engine's work on this memory
+	graph   atomic.Int32  // arrays over this memory that a recorded graph uses (entry.go)
 }
 
 // memSource says where a storage's memory came from.

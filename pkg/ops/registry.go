@@ -57,6 +57,9 @@ type Op struct {
 	Prepare func(at Attrs)
 	// Kernel computes out[0] (every out, with InferOuts) from in; it runs on the engine.
 	Kernel func(in, out []*ndarray.NDArray, at Attrs) error
+	// Grad makes the operator differentiable (grad.go); nil: backward through it fails
+	// as MXNet's does for operators without FGradient.
+	Grad *Gradient
 }
 
 var registry = struct {

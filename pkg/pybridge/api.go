@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mxgo/mxgo/pkg/autograd"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -29,8 +30,16 @@ func DTypeNames() string {
 func Copy(dst, src int64, wait bool) (zero int, err error) {
 	defer guard(&err)
 	return 0, pyErr(with2(dst, src, func(d, s *ndarray.NDArray) error {
-		if err := ops.Copy(d, s); err != nil || !wait {
+		m := currentMode()
+		if err := autograd.CheckWrite(d, m); err != nil {
 			return err
+		}
+		if err := ops.Copy(d, s); err != nil {
+			return err
+		}
+		autograd.Record("copy", autograd.CopyGrad(s.DType()), []*ndarray.NDArray{s}, []*ndarray.NDArray{d}, m)
+		if !wait {
+			return nil
 		}
 		return ops.WaitToRead(d)
 	}))
@@ -56,7 +65,13 @@ func GetItem(h int64, key string) (v int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Index(k) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) {
+		v, err := a.Index(k)
+		if err == nil {
+			recordView(a, v, func() *ops.Gradient { return autograd.ViewGrad(a, v) })
+		}
+		return v, err
+	})
 }
 
 // Reshape returns h reshaped (a view when h is contiguous, a copy otherwise); shape may hold
@@ -72,7 +87,11 @@ func Reshape(h int64, shape string, reverse bool) (v int64, err error) {
 		if err != nil {
 			return nil, err
 		}
-		return ops.Reshape(a, dims)
+		v, err := ops.Reshape(a, dims)
+		if err == nil {
+			recordView(a, v, func() *ops.Gradient { return autograd.ReshapeGrad(a.Shape()) })
+		}
+		return v, err
 	})
 }
 
@@ -85,7 +104,13 @@ func Transpose(h int64, axes string) (v int64, err error) {
 			return 0, pyErr(err)
 		}
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.Transpose(perm) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) {
+		v, err := a.Transpose(perm)
+		if err == nil {
+			recordView(a, v, func() *ops.Gradient { return autograd.TransposeGrad(permOf(perm, a.NDim())) })
+		}
+		return v, err
+	})
 }
 
 // Arange fills h in C order with start, start+step, ...
@@ -190,7 +215,7 @@ func InvokeAll(opID int, ins, outs, attrs string) (v string, err error) {
 	if err != nil {
 		return "", pyErr(err)
 	}
-	res, err := op.InvokeAll(in, out, at)
+	res, err := autograd.InvokeAll(op, in, out, at, currentMode())
 	if err != nil {
 		return "", pyErr(err)
 	}
@@ -203,4 +228,16 @@ func InvokeAll(opID int, ins, outs, attrs string) (v string, err error) {
 		hs[i] = strconv.FormatInt(register(r), 10)
 	}
 	return strings.Join(hs, ","), nil
+}
+
+// permOf is Transpose's permutation: perm, or the axes reversed when it is empty.
+func permOf(perm []int, ndim int) []int {
+	if len(perm) > 0 {
+		return perm
+	}
+	rev := make([]int, ndim)
+	for i := range rev {
+		rev[i] = ndim - 1 - i
+	}
+	return rev
 }

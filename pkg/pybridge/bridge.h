@@ -10,6 +10,7 @@
 //   create.c     empty, fill, from_buffer                              (create.go)
 //   capsule.c    DLPack capsules: exports, imports, destructors        (capsule.go)
 //   invoke.c     operator calls                                        (invoke.go)
+//   autograd.c   the thread's autograd flags                           (autograd.go)
 //   exchange.c   DLPack's C exchange API: mxgo's tables, and other types' (exchange.go)
 //   numpy.c      from_numpy and NumPy views, without NumPy's headers
 //   byteview.c   ByteView, the buffer that pickle hands out of band
@@ -58,6 +59,11 @@ typedef struct {
 	mxgo_dl_quick* out_q;
 	uint64_t out_flags;
 } mxgo_borrowed;
+
+// autograd.c: the calling thread's autograd flags (autograd.Mode), read by Go.
+#define MXGO_AG_RECORDING 1
+#define MXGO_AG_TRAINING 2
+int mxgo_ag_mode(void);
 
 // The engine's busy count (engine.MirrorBusy; module.c): 0 when no operation is running
 // and no error is held, so an export cannot have anything to wait for.
@@ -168,6 +174,10 @@ PyObject* mxgo_exchange_counts(PyObject* self, PyObject* unused);
 
 // ---- invoke.c (module function)
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
+// autograd.c
+PyObject* mxgo_autograd_set(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* mxgo_autograd_mode(PyObject* self, PyObject* unused);
 
 // ---- numpy.c
 // An NDArray viewing NumPy array obj as from_dlpack(obj) would, or NotImplemented.

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/autograd"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -101,6 +102,9 @@ func mxgoFastEmpty(dtype C.int32_t, shape *C.char, shapeLen C.int, devType, devI
 func mxgoFastFill(h C.int64_t, isInt C.int, iv C.int64_t, re, im C.double, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
+	if err == nil {
+		err = autograd.CheckWrite(a, currentMode())
+	}
 	if err == nil {
 		err = ops.Fill(a, scalar(isInt != 0, int64(iv), float64(re), float64(im)))
 	}

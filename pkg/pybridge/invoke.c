@@ -153,11 +153,12 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	int kind;
 	// The tuple, its operands and attrs stay alive through the call: the caller holds them.
 	mxgo_borrowed* b = foreign ? &f.b : NULL;
+	int ag = mxgo_ag_mode(); // read on the caller's thread, whose flags they are
 	if (tiny(args[1], hs, f.b.ts, out, f.b.out)) {
-		kind = mxgoFastInvoke((int)op, hs, (int)k, out_h, b, (char*)attrs, (int)alen, &h, &d, &msg);
+		kind = mxgoFastInvoke((int)op, hs, (int)k, out_h, b, (char*)attrs, (int)alen, ag, &h, &d, &msg);
 	} else {
 		Py_BEGIN_ALLOW_THREADS
-		kind = mxgoFastInvoke((int)op, hs, (int)k, out_h, b, (char*)attrs, (int)alen, &h, &d, &msg);
+		kind = mxgoFastInvoke((int)op, hs, (int)k, out_h, b, (char*)attrs, (int)alen, ag, &h, &d, &msg);
 		Py_END_ALLOW_THREADS
 	}
 	if (kind == MXGO_TAKE_OWNING) result = Py_NewRef(Py_NotImplemented);

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/mxgo/mxgo/pkg/autograd"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -29,20 +30,20 @@ const takeOwning = -3
 // mxgoFastInvoke runs operator opID on the n arrays whose handles are at hs, into out
 // when it is not 0, with attrs (attrsLen bytes, "name=value;..." in each parameter's
 // wire form). Without out, *res receives a new handle of the result, described in d;
-// with out, *res is 0. Where a handle is 0 the array is borrowed from f, which holds
+// with out, *res is 0. ag is the calling thread's autograd flags (autograd.c). Where a handle is 0 the array is borrowed from f, which holds
 // other frameworks' memory (read only), and out too when f.out is not nil: then the call
 // is finished before this returns. Unlike the other fast-path exports it is called with
 // the GIL released (see invoke.c): a small ready operation runs here, on the caller.
 //
 //export mxgoFastInvoke
 func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo_borrowed,
-	attrs *C.char, attrsLen C.int, res *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
+	attrs *C.char, attrsLen C.int, ag C.int, res *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	*res = 0
 	handles := unsafe.Slice((*int64)(unsafe.Pointer(hs)), int(n))
 	b := borrowed{from: f} // on the stack: nothing keeps a pointer to it
 	defer b.release()
-	r, err := invoke(int(opID), handles, int64(out), C.GoStringN(attrs, attrsLen), &b)
+	r, err := invoke(int(opID), handles, int64(out), C.GoStringN(attrs, attrsLen), modeOf(ag), &b)
 	if errors.Is(err, ops.ErrSeveralResults) {
 		return takeOwning // Python takes it through InvokeAll (op.invoke_all)
 	}
@@ -143,7 +144,7 @@ func (b *borrowed) release() {
 	}
 }
 
-func invoke(opID int, handles []int64, out int64, attrs string, b *borrowed) (*ndarray.NDArray, error) {
+func invoke(opID int, handles []int64, out int64, attrs string, m autograd.Mode, b *borrowed) (*ndarray.NDArray, error) {
 	table := opTable()
 	if opID < 0 || opID >= len(table) {
 		return nil, mxerr.ValueErr("unknown operator id %d", opID)
@@ -174,7 +175,7 @@ func invoke(opID int, handles []int64, out int64, attrs string, b *borrowed) (*n
 	if err != nil {
 		return nil, err
 	}
-	r, err := op.Invoke(in, o, at)
+	r, err := autograd.Invoke(op, in, o, at, m)
 	if werr := b.finish(r); err == nil && werr != nil {
 		r.Release()
 		return nil, werr

@@ -8,21 +8,21 @@ DLPack-speaking framework.
 The package is laid out as MXNet 1.9.1's, so that MXNet's imports resolve: base (mx.base:
 the Go extension mxgo._gen that setup.py generates, its C fast path, errors, dtypes),
 context (mx.context: devices), _core (the array core that every namespace shares: DLPack
-import, allocation and NumPy copies, the operator registry), ndarray (mx.nd), test_utils
+import, allocation and NumPy copies, the operator registry), autograd (mx.autograd:
+recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd), test_utils
 (mx.test_utils) and tvm_bridge (mx.tvm_bridge; it needs tvm_ffi, so ``import mxgo`` leaves
 it out).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context ← _core ← ndarray ← test_utils, tvm_bridge
+    _gen ← base ← context ← _core ← autograd ← ndarray ← test_utils, tvm_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
-come take their places over _core, as MXNet's sit over its array core: mx.autograd, whose
-calls NDArray's attach_grad and backward make, below ndarray; numpy/ (mx.np) and
+come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
 numpy_extension/ (mx.npx) beside ndarray, their arrays the same Go arrays; gluon/ (mx.gluon)
 above them.
 """
-from . import context, test_utils
+from . import autograd, context, test_utils
 from . import ndarray
 from . import ndarray as nd
 from .base import MXNetError
@@ -31,5 +31,5 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

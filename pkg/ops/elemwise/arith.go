@@ -45,13 +45,17 @@ func apply[T number](op BinaryOp, x, y T, integral bool) T {
 // The arithmetic operators, as registered: broadcasting array forms and the scalar
 // forms Python's operators use for `x + 2` and `2 - x`.
 var arithOps = []struct {
-	name, doc string
-	op        BinaryOp
+	name, doc   string
+	op          BinaryOp
+	grad, sgrad *ops.Gradient // the array form's and the scalar form's
 }{
-	{"add", "Adds arrays elementwise, with NumPy broadcasting.", Add},
-	{"subtract", "Subtracts arrays elementwise, with NumPy broadcasting.", Sub},
-	{"multiply", "Multiplies arrays elementwise, with NumPy broadcasting.", Mul},
-	{"divide", "Divides arrays elementwise, with NumPy broadcasting. Integer division truncates and x / 0 is 0.", Div},
+	{"add", "Adds arrays elementwise, with NumPy broadcasting.", Add, ops.GradExpr("g", "g"), ops.GradExpr("g")},
+	{"subtract", "Subtracts arrays elementwise, with NumPy broadcasting.", Sub,
+		ops.GradExpr("g", "-g"), ops.GradExprRev("g", "-g")},
+	{"multiply", "Multiplies arrays elementwise, with NumPy broadcasting.", Mul,
+		ops.GradExpr("g * b", "g * a"), ops.GradExpr("g * $scalar")},
+	{"divide", "Divides arrays elementwise, with NumPy broadcasting. Integer division truncates and x / 0 is 0.", Div,
+		ops.GradExpr("g / b", "-(g * a / (b * b))"), ops.GradExprRev("g / $scalar", "-(g * $scalar / (x * x))")},
 }
 
 // arithDTypes are the dtypes + - * / accept (bool has no arithmetic in MXNet).
@@ -68,6 +72,7 @@ func init() {
 			Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 				return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error { return runBinary(op, out[0], in[0], in[1], nil, false) })
 			},
+			Grad: a.grad,
 		})
 		ops.Register(&ops.Op{
 			Name: "_" + a.name + "_scalar", Doc: a.doc + " (one operand a Python number, converted to the array's dtype)",
@@ -81,6 +86,7 @@ func init() {
 				s := at.Scalar("scalar")
 				return runBinary(op, out[0], in[0], nil, &s, at.Bool("reverse"))
 			},
+			Grad: a.sgrad,
 		})
 	}
 }

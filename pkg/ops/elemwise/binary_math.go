@@ -3,6 +3,7 @@ package elemwise
 import (
 	"math"
 	"math/cmplx"
+	"strconv"
 
 	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/ops/unary"
@@ -22,20 +23,23 @@ const (
 
 var mathOps = []struct {
 	name, doc string
-	op        mathOp
-	dtypes    []ndarray.DType
+	op          mathOp
+	dtypes      []ndarray.DType
+	grad, sgrad *ops.Gradient // the array form's and the scalar form's (MXNet's ties: maximum's lhs takes them)
 }{
 	{"power", "First array raised to the powers of the second, elementwise, with NumPy broadcasting. " +
 		"Integer powers are exact and wrap. A negative integer exponent (in an array, or a scalar, converted " +
 		"to the array's dtype first) gives what MXNet gives: the truncated reciprocal (1 for a base of 1, -1 or 1 " +
-		"for -1, 0 otherwise) and, for a base of 0, infinity converted as C does (int32's and int64's minimum).", mPow, ops.NumericDTypes},
+		"for -1, 0 otherwise) and, for a base of 0, infinity converted as C does (int32's and int64's minimum).", mPow, ops.NumericDTypes,
+		ops.GradExpr("g * b * a ** (b - 1)", "g * y * log(a)"), powerScalarGrad},
 	{"maximum", "Elementwise maximum, with NumPy broadcasting. NaN propagates (complex numbers compare lexicographically, as in NumPy).",
-		mMax, ops.AllDTypes},
+		mMax, ops.AllDTypes, ops.GradExpr("g * (a >= b)", "g * (a < b)"), ops.GradExpr("g * (x >= $scalar)")},
 	{"minimum", "Elementwise minimum, with NumPy broadcasting. NaN propagates (complex numbers compare lexicographically, as in NumPy).",
-		mMin, ops.AllDTypes},
+		mMin, ops.AllDTypes, ops.GradExpr("g * (a <= b)", "g * (a > b)"), ops.GradExpr("g * (x <= $scalar)")},
 	{"modulo", "Remainder of the division of the first array by the second, elementwise, with NumPy broadcasting " +
 		"(NDArray's %). As in MXNet (and Python), the result has the sign of the divisor; x % 0 is 0.",
-		mMod, ops.DTypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128)},
+		mMod, ops.DTypesExcept(ndarray.Bool, ndarray.Complex64, ndarray.Complex128),
+		ops.GradExpr("g", "-(g * floor(a / b))"), ops.GradExprRev("g", "-(g * floor($scalar / x))")},
 }
 
 func init() {
@@ -52,6 +56,7 @@ func init() {
 					return nil
 				})
 			},
+			Grad: m.grad,
 		})
 		ops.Register(&ops.Op{
 			Name: "_" + name + "_scalar", Doc: m.doc + " (one operand a Python number, converted to the array's dtype first, as in MXNet)",
@@ -73,9 +78,29 @@ func init() {
 					}
 				})
 			},
+			Grad: m.sgrad,
 		})
 	}
 }
+
+// powerScalarGrad is the gradient of x ** s and, reversed, s ** x (s * x**(s-1), and
+// s**x * ln s).
+var powerScalarGrad = func() *ops.Gradient {
+	fwd := ops.GradExpr("g * $scalar * x ** ($scalar - 1)")
+	return &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+		if !c.Attrs.Bool("reverse") {
+			return fwd.Func(c)
+		}
+		gy, err := c.Call("multiply", "", c.OutGrad[0], c.Out[0])
+		if err != nil {
+			return nil, err
+		}
+		defer gy.Release()
+		ln := math.Log(ops.ScalarFloat(c.Attrs.Scalar("scalar")))
+		r, err := c.Call("_multiply_scalar", "scalar=f:"+strconv.FormatFloat(ln, 'g', -1, 64), gy)
+		return []*ndarray.NDArray{r}, err
+	}}
+}()
 
 // powerByUnary computes x ** 2 and x ** 0.5 for floating-point x as square and sqrt, as
 // NumPy does (faster, and exact for squares); it reports whether it did.

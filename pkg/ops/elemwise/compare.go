@@ -50,6 +50,7 @@ func init() {
 					})
 				})
 			},
+			Grad: ops.ZeroGrad,
 		})
 		ops.Register(&ops.Op{
 			Name: "_" + c.name + "_scalar", Doc: "data " + c.sym + " scalar" + cmpDoc + " As in MXNet, the number is first " +
@@ -77,6 +78,7 @@ func init() {
 					return nil
 				})
 			},
+			Grad: ops.ZeroGrad,
 		})
 	}
 }

@@ -33,6 +33,8 @@ type mxUnaryDef struct {
 	fn func(at ops.Attrs, dt ndarray.DType) func(float64) float64
 	// f32 is an optional float32 row kernel (dst[i] from src[i], dst may be src).
 	f32 func(at ops.Attrs) func(dst, src []float32)
+	// grad is the derivative; nil where mxgo has none yet (gamma, gammaln, hard_sigmoid, smooth_l1)
+	grad *ops.Gradient
 }
 
 // plain wraps a parameterless function.
@@ -49,51 +51,51 @@ var (
 	degrees32   = func(x float64) float64 { return x * float64(deg32) }
 	radians32   = func(x float64) float64 { return x * float64(rad32) }
 	mxUnaryDefs = []mxUnaryDef{
-		{name: "arccos", doc: "Inverse cosine, elementwise (NaN outside [-1, 1]).", fn: plain(math.Acos)},
-		{name: "arcsin", doc: "Inverse sine, elementwise (NaN outside [-1, 1]).", fn: plain(math.Asin)},
-		{name: "arctan", doc: "Inverse tangent, elementwise.", fn: plain(math.Atan)},
-		{name: "arccosh", doc: "Inverse hyperbolic cosine, elementwise (NaN below 1).", fn: plain(math.Acosh)},
-		{name: "arcsinh", doc: "Inverse hyperbolic sine, elementwise.", fn: plain(math.Asinh)},
-		{name: "arctanh", doc: "Inverse hyperbolic tangent, elementwise (±inf at ±1, NaN beyond).", fn: plain(math.Atanh)},
-		{name: "cosh", doc: "Hyperbolic cosine, elementwise.", fn: plain(math.Cosh)},
-		{name: "sinh", doc: "Hyperbolic sine, elementwise.", fn: plain(math.Sinh)},
-		{name: "tan", doc: "Tangent, elementwise (radians).", fn: plain(math.Tan)},
-		{name: "cbrt", doc: "Cube root, elementwise (negative for negative x).", fn: plain(math.Cbrt)},
-		{name: "rcbrt", doc: "Reciprocal cube root, elementwise: 1 / cbrt(x).", fn: plain(func(x float64) float64 { return 1 / math.Cbrt(x) })},
+		{name: "arccos", doc: "Inverse cosine, elementwise (NaN outside [-1, 1]).", fn: plain(math.Acos), grad: ops.GradExpr("-g / sqrt(1 - x * x)")},
+		{name: "arcsin", doc: "Inverse sine, elementwise (NaN outside [-1, 1]).", fn: plain(math.Asin), grad: ops.GradExpr("g / sqrt(1 - x * x)")},
+		{name: "arctan", doc: "Inverse tangent, elementwise.", fn: plain(math.Atan), grad: ops.GradExpr("g / (1 + x * x)")},
+		{name: "arccosh", doc: "Inverse hyperbolic cosine, elementwise (NaN below 1).", fn: plain(math.Acosh), grad: ops.GradExpr("g / sqrt(x * x - 1)")},
+		{name: "arcsinh", doc: "Inverse hyperbolic sine, elementwise.", fn: plain(math.Asinh), grad: ops.GradExpr("g / sqrt(x * x + 1)")},
+		{name: "arctanh", doc: "Inverse hyperbolic tangent, elementwise (±inf at ±1, NaN beyond).", fn: plain(math.Atanh), grad: ops.GradExpr("g / (1 - x * x)")},
+		{name: "cosh", doc: "Hyperbolic cosine, elementwise.", fn: plain(math.Cosh), grad: ops.GradExpr("g * sinh(x)")},
+		{name: "sinh", doc: "Hyperbolic sine, elementwise.", fn: plain(math.Sinh), grad: ops.GradExpr("g * cosh(x)")},
+		{name: "tan", doc: "Tangent, elementwise (radians).", fn: plain(math.Tan), grad: ops.GradExpr("g * (1 + y * y)")},
+		{name: "cbrt", doc: "Cube root, elementwise (negative for negative x).", fn: plain(math.Cbrt), grad: ops.GradExpr("g / (3 * y * y)")},
+		{name: "rcbrt", doc: "Reciprocal cube root, elementwise: 1 / cbrt(x).", fn: plain(func(x float64) float64 { return 1 / math.Cbrt(x) }), grad: ops.GradExpr("-g * y / (3 * x)")},
 		{name: "rsqrt", doc: "Reciprocal square root, elementwise: 1 / sqrt(x).", fn: plain(func(x float64) float64 { return 1 / math.Sqrt(x) }),
-			f32: func(ops.Attrs) func(dst, src []float32) { return rsqrt32Rows }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return rsqrt32Rows }, grad: ops.GradExpr("-(0.5 * g * y / x)")},
 		{name: "reciprocal", doc: "Reciprocal, elementwise: 1 / x (±inf at ±0).", fn: plain(func(x float64) float64 { return 1 / x }),
-			f32: func(ops.Attrs) func(dst, src []float32) { return reciprocal32Rows }},
-		{name: "expm1", doc: "e**x - 1, elementwise, accurate near 0.", fn: plain(math.Expm1)},
-		{name: "log1p", doc: "log(1 + x), elementwise, accurate near 0.", fn: plain(math.Log1p)},
-		{name: "log2", doc: "Base-2 logarithm, elementwise.", fn: plain(math.Log2)},
-		{name: "log10", doc: "Base-10 logarithm, elementwise.", fn: plain(math.Log10)},
-		{name: "erf", doc: "Gauss error function, elementwise.", fn: plain(math.Erf)},
+			f32: func(ops.Attrs) func(dst, src []float32) { return reciprocal32Rows }, grad: ops.GradExpr("-(g * y * y)")},
+		{name: "expm1", doc: "e**x - 1, elementwise, accurate near 0.", fn: plain(math.Expm1), grad: ops.GradExpr("g * exp(x)")},
+		{name: "log1p", doc: "log(1 + x), elementwise, accurate near 0.", fn: plain(math.Log1p), grad: ops.GradExpr("g / (x + 1)")},
+		{name: "log2", doc: "Base-2 logarithm, elementwise.", fn: plain(math.Log2), grad: ops.GradExpr("g / (x * 0.6931471805599453)")},
+		{name: "log10", doc: "Base-10 logarithm, elementwise.", fn: plain(math.Log10), grad: ops.GradExpr("g / (x * 2.302585092994046)")},
+		{name: "erf", doc: "Gauss error function, elementwise.", fn: plain(math.Erf), grad: ops.GradExpr("g * 1.1283791670955126 * exp(-(x * x))")},
 		{name: "erfinv", doc: "Inverse error function, elementwise (±inf at ±1, NaN beyond; for integer arrays 0 " +
-			"beyond, MXNet's NaN of an integer type).", fn: erfinvFn},
+			"beyond, MXNet's NaN of an integer type).", fn: erfinvFn, grad: ops.GradExpr("g * 0.886226925452758 * exp(y * y)")},
 		{name: "gamma", doc: "Gamma function, elementwise (NaN at negative integers, ±inf at ±0).", fn: plain(math.Gamma)},
 		{name: "gammaln", doc: "Natural logarithm of the absolute value of the gamma function, elementwise.", fn: plain(lgammaAbs)},
 		{name: "degrees", doc: "Converts radians to degrees, elementwise, by 180/pi rounded to float32 as in MXNet.",
-			fn: plain(degrees32), f32: func(ops.Attrs) func(dst, src []float32) { return scale32Rows(deg32) }},
+			fn: plain(degrees32), f32: func(ops.Attrs) func(dst, src []float32) { return scale32Rows(deg32) }, grad: ops.GradExpr("degrees(g)")},
 		{name: "radians", doc: "Converts degrees to radians, elementwise, by pi/180 rounded to float32 as in MXNet.",
-			fn: plain(radians32), f32: func(ops.Attrs) func(dst, src []float32) { return scale32Rows(rad32) }},
+			fn: plain(radians32), f32: func(ops.Attrs) func(dst, src []float32) { return scale32Rows(rad32) }, grad: ops.GradExpr("radians(g)")},
 		{name: "fix", doc: "Rounds toward zero, elementwise (as trunc).", exactInt: true, fn: plain(math.Trunc),
-			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rTrunc) }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rTrunc) }, grad: ops.ZeroGrad},
 		{name: "trunc", doc: "Rounds toward zero, elementwise.", exactInt: true, fn: plain(math.Trunc),
-			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rTrunc) }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rTrunc) }, grad: ops.ZeroGrad},
 		{name: "rint", doc: "Rounds to the nearest integer, elementwise; as in MXNet, halves go down (rint(2.5) is 2, " +
 			"rint(3.5) is 3, rint(-0.5) is -1).", exactInt: true, fn: plain(rintDown),
-			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rHalfDown) }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rHalfDown) }, grad: ops.ZeroGrad},
 		{name: "round", doc: "Rounds to the nearest integer, elementwise, halves away from zero.", exactInt: true, fn: plain(math.Round),
-			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rAway) }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rAway) }, grad: ops.ZeroGrad},
 		{name: "ceil", doc: "Ceiling, elementwise: the smallest integer not below x.", exactInt: true, fn: plain(math.Ceil),
-			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rCeil) }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rCeil) }, grad: ops.ZeroGrad},
 		{name: "floor", doc: "Floor, elementwise: the largest integer not above x.", exactInt: true, fn: plain(math.Floor),
-			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rFloor) }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rFloor) }, grad: ops.ZeroGrad},
 		{name: "softsign", doc: "Softsign, elementwise: x / (1 + |x|).", fn: plain(func(x float64) float64 { return x / (1 + math.Abs(x)) }),
-			f32: func(ops.Attrs) func(dst, src []float32) { return softsign32Rows }},
+			f32: func(ops.Attrs) func(dst, src []float32) { return softsign32Rows }, grad: ops.GradExpr("g / ((1 + abs(x)) * (1 + abs(x)))")},
 		{name: "logical_not", doc: "Logical not, elementwise: 1 where x is 0, else 0 (NaN counts as true), in the input's dtype.",
-			fn: plain(func(x float64) float64 { return b2f(x == 0) }), f32: func(ops.Attrs) func(dst, src []float32) { return logicalNot32Rows }},
+			fn: plain(func(x float64) float64 { return b2f(x == 0) }), f32: func(ops.Attrs) func(dst, src []float32) { return logicalNot32Rows }, grad: ops.ZeroGrad},
 		{name: "hard_sigmoid", doc: "Hard sigmoid, elementwise: alpha*x + beta clipped to [0, 1] (NaN stays NaN). alpha " +
 			"and beta are stored as float32, as in MXNet. Floating-point arrays only (MXNet has no integer kernel).",
 			floatOnly: true,
@@ -132,6 +134,7 @@ func init() {
 			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: ops.Elementwise, Inputs: []string{"data"},
 			Params: d.params, DTypes: dtypes, InPlace: true, Infer: ops.InferSame,
 			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error { return d.run(out[0], in[0], at) },
+			Grad:   d.grad,
 		})
 	}
 }

@@ -25,6 +25,7 @@ func init() {
 				d.Run(out[0], in[0])
 				return nil
 			},
+			Grad: d.Grad,
 		})
 	}
 }

@@ -32,26 +32,27 @@ type Def struct {
 	real      func(float64) float64       // floats (and integers, for floatFn)
 	cplx      func(complex128) complex128 // complex dtypes (nil where not supported)
 	f32       func(dst, src []float32)    // optional float32 row kernel (exp32.go), faster than real
+	Grad      *ops.Gradient               // the derivative (ops.GradExpr)
 }
 
 var Defs = []Def{
 	{"negative", "Numerical negative, elementwise: -x. Unsigned integers wrap, as in NumPy; bool is not supported (NumPy refuses it too).",
-		uNeg, ops.NumericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }, nil},
+		uNeg, ops.NumericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }, nil, ops.GradExpr("-g")},
 	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
-		uAbs, ops.AllDTypes, math.Abs, nil, nil},
+		uAbs, ops.AllDTypes, math.Abs, nil, nil, ops.GradExpr("g * sign(x)")},
 	{"sign", "Sign of each element: -1, 0 or 1 (NaN stays NaN), in the input's dtype. Not defined for bool or complex arrays.",
-		uSign, ops.RealNumericDTypes, signFloat, nil, nil},
+		uSign, ops.RealNumericDTypes, signFloat, nil, nil, ops.ZeroGrad},
 	{"square", "Square of each element, in the input's dtype (integers wrap).",
-		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, nil},
+		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, nil, ops.GradExpr("2 * x * g")},
 	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
-		uRelu, ops.RealNumericDTypes, reluFloat, nil, nil},
-	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows},
-	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil},
-	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, nil},
-	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil},
-	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil},
-	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, cmplx.Tanh, tanh32Rows},
-	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", FloatFn, ops.RealDTypes, sigmoid, nil, sigmoid32Rows},
+		uRelu, ops.RealNumericDTypes, reluFloat, nil, nil, ops.GradExpr("g * (y > 0)")},
+	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows, ops.GradExpr("g * y")},
+	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil, ops.GradExpr("g / x")},
+	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, nil, ops.GradExpr("g / (2 * y)")},
+	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil, ops.GradExpr("g * cos(x)")},
+	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil, ops.GradExpr("-g * sin(x)")},
+	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, cmplx.Tanh, tanh32Rows, ops.GradExpr("g * (1 - y * y)")},
+	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", FloatFn, ops.RealDTypes, sigmoid, nil, sigmoid32Rows, ops.GradExpr("g * y * (1 - y)")},
 }
 
 // ResultDType is the output dtype for an input of dtype dt.

@@ -18,6 +18,7 @@ from .._core.array import (FLOAT32, borrow_numpy, copy_from_numpy, copy_into_num
                            numpy_values, shape_str)
 from ..base import (BFLOAT16, DTYPE_NAMES, ITEMSIZES, NUMPY_BFLOAT16, MXNetError, MXNetIndexError, MXNetTypeError,
                     MXNetValueError, call, core, dtype_code, fastpath, mxnet_error, numpy_dtype)
+from .. import autograd as _autograd
 from ..context import Context
 from . import indexing as _indexing
 from . import layout as _layout
@@ -213,6 +214,31 @@ class NDArray(fastpath.NDArrayBase):
         """The transposed view (axes reversed)."""
         return self.transpose()
 
+    # ---- autograd (mx.autograd) -----------------------------------------------------------
+    def attach_grad(self, grad_req="write", stype=None):
+        """Makes this array a variable: ``backward`` stores its gradient in ``.grad``, a
+        new zero array, by ``grad_req`` ('write', 'add' or 'null')."""
+        if stype not in (None, "default"):
+            raise MXNetValueError("attach_grad: mxgo has only dense arrays (stype 'default'), got %r" % (stype,))
+        grad = empty(self._shape, ctx=self.context, dtype=DTYPE_NAMES[self._code])
+        fastpath.fill(grad, True, 0, 0.0, 0.0)
+        _autograd.mark_variables(self, grad, grad_req)
+
+    @property
+    def grad(self):
+        """The gradient buffer of a variable (``attach_grad``), None for other arrays."""
+        h = call(core.GradOf, self._h)
+        return NDArray(h) if h else None
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """Computes the gradient of this array with respect to the variables it was
+        recorded from (``out_grad``: its own gradient, ones by default)."""
+        _autograd.backward(self, None if out_grad is None else [out_grad], retain_graph, train_mode)
+
+    def detach(self):
+        """This array's memory as an array that takes part in no recorded graph."""
+        return NDArray(call(core.Detach, self._h))
+
     def __getitem__(self, key):
         if _indexing.is_advanced(key):
             return _indexing.getitem(self, key)
@@ -228,6 +254,9 @@ class NDArray(fastpath.NDArrayBase):
         if not target._writable:
             raise MXNetValueError("assignment destination is read-only")
         if isinstance(value, NDArray):
+            if target is not self and _autograd.is_recording() and call(core.InGraph, value._h):
+                raise MXNetError("x[key] = value, with a recorded value, is not differentiable in mxgo yet: "
+                                 "build the array with operators (concat, where, ...) inside autograd.record()")
             if value._shape == target._shape:
                 call(core.Copy, target._h, value._h, False)
                 return

@@ -1,0 +1,109 @@
+package ops
+
+import (
+	"strconv"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Gradients. An operator is differentiable when its Grad is set: given the gradient of
+// each of its results, Grad returns the gradient of each input, computed by calling
+// operators (GradCtx.Call) rather than by touching memory. So a gradient runs on the
+// engine like every operation, and when package autograd records those calls (a graph
+// of the gradient, create_graph) it gets higher-order gradients for nothing, as MXNet's
+// FGradient, which builds its backward from graph nodes, does.
+
+// GradFunc computes an operator's input gradients; an input that gets no gradient (a
+// non-differentiable operand such as an index, or one not in the graph) may get nil,
+// which counts as zero.
+type GradFunc func(c *GradCtx) ([]*ndarray.NDArray, error)
+
+// Gradient is an operator's gradient: Func, and which arrays of the call it reads.
+type Gradient struct {
+	Func GradFunc
+	Uses GradUses
+}
+
+// GradUses says which of a call's arrays its gradient reads, so that recording keeps
+// only those alive until backward (the shapes and dtypes of the inputs are always kept).
+type GradUses uint8
+
+const (
+	UsesInputs  GradUses = 1 << iota // GradCtx.In
+	UsesOutputs                      // GradCtx.Out
+)
+
+// GradCtx is one call's gradient: the recorded call and the gradients of its results.
+type GradCtx struct {
+	Op      *Op
+	Attrs   Attrs
+	In, Out []*ndarray.NDArray // the call's arrays, where the operator's GradUses keeps them (else nil)
+	Shapes  [][]int            // every input's shape
+	DTypes  []ndarray.DType    // every input's dtype
+	OutGrad []*ndarray.NDArray // the gradient of each result, zeros where none flowed
+	Need    []bool             // which inputs take part in the graph (the others' gradients are dropped)
+	// Run runs an operator for the gradient; package autograd records it when the
+	// gradient itself is being differentiated.
+	Run func(op *Op, in []*ndarray.NDArray, at Attrs) (*ndarray.NDArray, error)
+}
+
+// Call runs operator name with attrs in their wire form ("axis=0;keepdims=1") on in and
+// returns its result, which the caller releases.
+func (c *GradCtx) Call(name, attrs string, in ...*ndarray.NDArray) (*ndarray.NDArray, error) {
+	op, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	at, err := ParseAttrs(op, attrs)
+	if err != nil {
+		return nil, err
+	}
+	return c.Run(op, in, at)
+}
+
+// ZeroGrad is the Gradient of operators whose result is constant almost everywhere in their
+// inputs (comparisons, rounding, argmax, ...): every input gets a zero gradient, as
+// MXNet's MakeZeroGradNodes gives.
+var ZeroGrad = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+	return make([]*ndarray.NDArray, len(c.Shapes)), nil
+}}
+
+// ErrNotDifferentiable is what backward through an operator without Grad gives.
+func ErrNotDifferentiable(op *Op) error {
+	return mxerr.New(mxerr.MXNet, "Operator %s is non-differentiable because it didn't register FGradient attribute.", op.Name)
+}
+
+// SumTo sums g (of a broadcast shape) down to shape, the gradient of broadcasting an
+// operand of that shape; g itself (with a new reference) when it has it already.
+func (c *GradCtx) SumTo(g *ndarray.NDArray, shape []int) (*ndarray.NDArray, error) {
+	gs := g.Shape()
+	if ndarray.SameShape(gs, shape) == nil {
+		return g.ShareWithEntry(), nil
+	}
+	lead := len(gs) - len(shape)
+	var axes []int
+	for i := range gs {
+		if i < lead || (shape[i-lead] == 1 && gs[i] != 1) {
+			axes = append(axes, i)
+		}
+	}
+	s, err := c.Call("sum", "axis="+WireInts(axes)+";keepdims=1", g)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Release()
+	return c.Call("reshape", "shape="+WireInts(shape), s)
+}
+
+// WireInts is ints in their wire form, "0,2" (a ParamAxes or ParamShape value).
+func WireInts(v []int) string {
+	b := make([]byte, 0, 4*len(v))
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(b)
+}
