@@ -11,8 +11,8 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/autograd"
+	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"

@@ -22,7 +22,7 @@ const (
 )
 
 var mathOps = []struct {
-	name, doc string
+	name, doc   string
 	op          mathOp
 	dtypes      []ndarray.DType
 	grad, sgrad *ops.Gradient // the array form's and the scalar form's (MXNet's ties: maximum's lhs takes them)
