@@ -24,6 +24,7 @@ class Case:
     code: str
     names: tuple
     id: str = ""
+    grad: bool = False  # a gradient case (mxnet_diff_grad.py): the coverage report's gradient column
 
     def label(self):
         return self.id or self.code.splitlines()[-1][:60]

@@ -72,7 +72,7 @@ var (
 		{name: "log10", doc: "Base-10 logarithm, elementwise.", fn: plain(math.Log10), grad: ops.GradExpr("g / (x * 2.302585092994046)")},
 		{name: "erf", doc: "Gauss error function, elementwise.", fn: plain(math.Erf), grad: ops.GradExpr("g * 1.1283791670955126 * exp(-(x * x))")},
 		{name: "erfinv", doc: "Inverse error function, elementwise (±inf at ±1, NaN beyond; for integer arrays 0 " +
-			"beyond, MXNet's NaN of an integer type).", fn: erfinvFn, grad: ops.GradExpr("g * 0.886226925452758 * exp(y * y)")},
+			"beyond, MXNet's NaN of an integer type).", fn: erfinvFn, grad: ops.GradExpr("g * 0.8862269520759583 * exp(y * y)")}, // sqrt(pi)/2 in float32, as MXNet has it,
 		{name: "gamma", doc: "Gamma function, elementwise (NaN at negative integers, ±inf at ±0).", fn: plain(math.Gamma)},
 		{name: "gammaln", doc: "Natural logarithm of the absolute value of the gamma function, elementwise.", fn: plain(lgammaAbs)},
 		{name: "degrees", doc: "Converts radians to degrees, elementwise, by 180/pi rounded to float32 as in MXNet.",

@@ -1,0 +1,75 @@
+"""Differential cases (mxnet_diff.py) for gradients: each records an expression of
+attached arrays under ``mx.autograd.record()``, runs backward with a head gradient that is
+not all ones, and compares the result and every input's gradient with MXNet 1.9.1's.
+``grad_case`` writes such a snippet; other modules (mxnet_diff_grad_*.py) use it too.
+Left out: erf's float64 gradient, which MXNet 1.9.1 computes with float32 rounding
+somewhere (8 digits agree; mxgo's is exact to float64). Cases carry ``grad=True``: tools/mxnet_coverage.py counts them in its gradient column.
+"""
+from mxnet_diff import Case
+
+CASES = []
+
+
+def grad_case(expr, names, inputs, id="", head=True, cases=CASES):
+    """Adds a case computing ``y = expr`` from ``inputs`` ({name: (data, dtype)}, each
+    attached) while recording, then ``y.backward(head)``; r is [y, each input's grad].
+    head=False uses MXNet's default head gradient (ones)."""
+    code = ""
+    for name, (data, dt) in inputs.items():
+        code += "%s = mx.nd.array(%s, dtype=%r)\n%s.attach_grad()\n" % (name, data, dt, name)
+    code += "with mx.autograd.record():\n    y = %s\n" % expr
+    if head:
+        code += "y.backward(mx.nd.array(np.linspace(0.5, 1.5, y.size).reshape(y.shape), dtype=y.dtype))\n"
+    else:
+        code += "y.backward()\n"
+    code += "r = [y, %s]\n" % ", ".join("%s.grad" % n for n in inputs)
+    cases.append(Case(code, tuple(names), id, grad=True))
+
+
+M23 = "[[0.5, -1.25, 2.0], [3.5, -0.75, 0.25]]"
+ROW3 = "[1.5, -0.5, 2.0]"
+POS23 = "[[0.5, 1.25, 2.0], [3.5, 0.75, 7.0]]"
+IN23 = "[[0.5, -0.25, 0.9], [-0.9, 0.1, 0.75]]"
+ABOVE1 = "[[1.5, 1.25, 2.0], [3.5, 10.0, 1.5]]"
+
+# arithmetic, with broadcasting, and its scalar forms (both orders)
+for sym in "+-*/":
+    for dt in ("float32", "float64"):
+        grad_case("a %s b" % sym, ("NDArray.__%s__" % {"+": "add", "-": "sub", "*": "mul", "/": "truediv"}[sym],),
+                  {"a": (M23, dt), "b": (POS23, dt)})
+    grad_case("mx.nd.broadcast_%s(a, b)" % {"+": "add", "-": "sub", "*": "mul", "/": "div"}[sym],
+              ("nd.broadcast_%s" % {"+": "add", "-": "sub", "*": "mul", "/": "div"}[sym],),
+              {"a": (M23, "float32"), "b": ("[%s]" % ROW3.replace("-0.5", "0.5"), "float32")})
+    grad_case("a %s 2.5" % sym, ("NDArray.__%s__" % {"+": "add", "-": "sub", "*": "mul", "/": "truediv"}[sym],),
+              {"a": (M23, "float32")})
+    grad_case("2.5 %s a" % sym, ("NDArray.__r%s__" % {"+": "add", "-": "sub", "*": "mul", "/": "truediv"}[sym],),
+              {"a": (POS23, "float32")})
+grad_case("a ** b", ("NDArray.__pow__",), {"a": (POS23, "float32"), "b": (M23, "float32")})
+grad_case("a ** 3", ("NDArray.__pow__",), {"a": (M23, "float32")})
+grad_case("2 ** a", ("NDArray.__rpow__",), {"a": (M23, "float32")})
+for fn in ("maximum", "minimum"):
+    grad_case("mx.nd.%s(a, b)" % fn, ("nd." + fn,), {"a": (M23, "float32"), "b": ("[[0.5, 1, 0], [3.5, 0, 1]]", "float32")})
+    grad_case("mx.nd.%s(a, 0.5)" % fn, ("nd." + fn,), {"a": (M23, "float32")})
+grad_case("mx.nd.modulo(a, b)", ("nd.modulo",), {"a": (POS23, "float32"), "b": ("[[0.3, 0.5, 0.7], [1.5, 0.25, 2]]", "float32")})
+grad_case("-a", ("NDArray.__neg__",), {"a": (M23, "float32")})
+
+# the unary functions, each in its domain
+UNARY = {"exp": M23, "log": POS23, "sqrt": POS23, "sin": M23, "cos": M23, "tanh": M23, "sigmoid": M23,
+         "relu": M23, "abs": M23, "square": M23, "negative": M23, "arccos": IN23, "arcsin": IN23, "arctan": M23,
+         "arccosh": ABOVE1, "arcsinh": M23, "arctanh": IN23, "cosh": M23, "sinh": M23, "tan": IN23, "cbrt": POS23,
+         "rcbrt": POS23, "rsqrt": POS23, "reciprocal": M23, "expm1": M23, "log1p": POS23, "log2": POS23,
+         "log10": POS23, "erf": M23, "erfinv": IN23, "degrees": M23, "radians": M23, "softsign": M23}
+for fn, data in UNARY.items():
+    for dt in ("float32",) if fn == "erf" else ("float32", "float64"):
+        grad_case("mx.nd.%s(a)" % fn, ("nd." + fn,), {"a": (data, dt)})
+# constant almost everywhere: zero gradients
+for fn in ("round", "floor", "ceil", "fix", "rint", "trunc"):
+    grad_case("mx.nd.%s(a) * a" % fn, ("nd." + fn,), {"a": (M23, "float32")})
+for sym in ("<", ">", "<=", ">=", "==", "!="):
+    grad_case("(a %s b) * a" % sym, ("NDArray.__%s__" % {"<": "lt", ">": "gt", "<=": "le", ">=": "ge", "==": "eq",
+                                                         "!=": "ne"}[sym],),
+              {"a": (M23, "float32"), "b": ("[[0.5, 1, 0], [3.5, 0, 1]]", "float32")})
+
+# paths: one input used twice, default head gradient, a chain
+grad_case("a * a + mx.nd.sin(a) * b", ("NDArray.__mul__",), {"a": (M23, "float32"), "b": (POS23, "float32")})
+grad_case("mx.nd.exp(mx.nd.tanh(a) * 2) / (a * a + 1)", ("nd.exp",), {"a": (M23, "float64")}, head=False)
