@@ -73,3 +73,58 @@ for sym in ("<", ">", "<=", ">=", "==", "!="):
 # paths: one input used twice, default head gradient, a chain
 grad_case("a * a + mx.nd.sin(a) * b", ("NDArray.__mul__",), {"a": (M23, "float32"), "b": (POS23, "float32")})
 grad_case("mx.nd.exp(mx.nd.tanh(a) * 2) / (a * a + 1)", ("nd.exp",), {"a": (M23, "float64")}, head=False)
+
+# reductions: axes, keepdims, exclude; max/min ties share the gradient (MXNet's eq mask)
+T234 = "np.arange(24).reshape(2, 3, 4) * 0.25 - 2.5"
+TIES = "[[1.0, 3.0, 3.0], [2.0, 2.0, -1.0]]"
+for fn in ("sum", "mean", "prod", "max", "min", "nansum"):
+    data = T234 if fn != "prod" else "np.linspace(0.5, 1.5, 24).reshape(2, 3, 4)"
+    for kw in ("", "axis=1", "axis=(0, 2)", "axis=1, keepdims=True", "axis=-1, exclude=True", "axis=()"):
+        grad_case("mx.nd.%s(a%s)" % (fn, ", " + kw if kw else ""), ("nd." + fn,), {"a": (data + ".tolist()", "float32")})
+for fn in ("max", "min"):
+    grad_case("mx.nd.%s(a, axis=1)" % fn, ("nd." + fn,), {"a": (TIES, "float32")}, id="%s ties" % fn)
+    grad_case("mx.nd.%s(a)" % fn, ("nd." + fn,), {"a": (TIES, "float64")}, id="%s ties everywhere" % fn)
+for fn in ("sum_axis", "max_axis", "min_axis"):
+    grad_case("mx.nd.%s(a, axis=0)" % fn, ("nd." + fn,), {"a": (M23, "float32")})
+grad_case("a.sum(axis=1) * a.mean()", ("NDArray.sum", "NDArray.mean"), {"a": (M23, "float64")})
+for fn in ("argmax", "argmin"):
+    grad_case("mx.nd.%s(a, axis=1).reshape((2, 1)) * a" % fn, ("nd." + fn,), {"a": (M23, "float32")})
+
+# layout: each moves elements; the gradient moves them back
+grad_case("mx.nd.transpose(a, axes=(2, 0, 1))", ("nd.transpose",), {"a": (T234 + ".tolist()", "float32")})
+grad_case("mx.nd.transpose(a)", ("nd.transpose",), {"a": (T234 + ".tolist()", "float32")})
+grad_case("a.T", ("NDArray.T",), {"a": (M23, "float32")})
+grad_case("a.transpose((1, 0))", ("NDArray.transpose",), {"a": (M23, "float32")})
+grad_case("mx.nd.reshape(a, shape=(-1, 2))", ("nd.reshape",), {"a": (M23, "float32")})
+grad_case("a.reshape((3, 2)) * a.reshape((3, 2))", ("NDArray.reshape",), {"a": (M23, "float32")})
+grad_case("mx.nd.expand_dims(a, axis=1)", ("nd.expand_dims",), {"a": (M23, "float32")})
+grad_case("mx.nd.flatten(a)", ("nd.flatten",), {"a": (T234 + ".tolist()", "float32")})
+grad_case("mx.nd.swapaxes(a, dim1=0, dim2=2)", ("nd.swapaxes",), {"a": (T234 + ".tolist()", "float32")})
+grad_case("mx.nd.flip(a, axis=1)", ("nd.flip",), {"a": (M23, "float32")})
+grad_case("mx.nd.concat(a, b, dim=0)", ("nd.concat",), {"a": (M23, "float32"), "b": (POS23, "float32")})
+grad_case("mx.nd.concat(a, b, a, dim=1)", ("nd.concat",), {"a": (M23, "float32"), "b": (POS23, "float32")})
+grad_case("mx.nd.stack(a, b, axis=1)", ("nd.stack",), {"a": (M23, "float32"), "b": (POS23, "float32")})
+grad_case("mx.nd.slice(a, begin=(0, 1), end=(2, 3))", ("nd.slice",), {"a": (M23, "float32")})
+grad_case("mx.nd.slice(a, begin=(None, 2), end=(None, None), step=(1, -1))", ("nd.slice",), {"a": (M23, "float32")})
+grad_case("mx.nd.slice_axis(a, axis=1, begin=1, end=3)", ("nd.slice_axis",), {"a": (M23, "float32")})
+grad_case("mx.nd.split(a, num_outputs=3, axis=1)[1]", ("nd.split",), {"a": (M23, "float32")})
+grad_case("mx.nd.split(a, num_outputs=2, axis=0, squeeze_axis=True)[0] * 2", ("nd.split",), {"a": (M23, "float32")})
+grad_case("mx.nd.broadcast_to(a, shape=(2, 3))", ("nd.broadcast_to",), {"a": ("[[1.5, -0.5, 2.0]]", "float32")})
+grad_case("mx.nd.broadcast_axis(a, axis=1, size=4)", ("nd.broadcast_axis",), {"a": ("[[1.5], [-0.5]]", "float32")})
+grad_case("mx.nd.cast(a, dtype='float64')", ("nd.cast",), {"a": (M23, "float32")})
+grad_case("a.astype('float64') * 2", ("NDArray.astype",), {"a": (M23, "float32")})
+grad_case("mx.nd.add_n(a, b, a)", ("nd.add_n",), {"a": (M23, "float32"), "b": (POS23, "float32")})
+grad_case("mx.nd.identity(a) * a", ("nd.identity",), {"a": (M23, "float32")})
+for fn in ("stop_gradient", "BlockGrad"):
+    grad_case("mx.nd.%s(a) * a" % fn, ("nd." + fn,), {"a": (M23, "float32")})
+grad_case("mx.nd.zeros_like(a) + mx.nd.ones_like(a) * a", ("nd.zeros_like", "nd.ones_like"), {"a": (M23, "float32")})
+grad_case("mx.nd.clip(a, -1.0, 2.0)", ("nd.clip",), {"a": ("[[0.5, -1.25, 2.0], [3.5, -1.0, 0.25]]", "float32")})
+grad_case("mx.nd.where(c, a, b)", ("nd.where",), {"c": ("[[1, 0, 1], [0, 0, 1]]", "float32"), "a": (M23, "float32"),
+                                                  "b": (POS23, "float32")})
+grad_case("mx.nd.where(c, a, b)", ("nd.where",), {"c": ("[1, 0]", "float32"), "a": (M23, "float32"),
+                                                  "b": (POS23, "float32")}, id="where picks rows")
+# basic indexing under record: views whose gradient lands in place
+grad_case("a[1]", ("NDArray.__getitem__",), {"a": (M23, "float32")})
+grad_case("a[:, 1:3] * 2", ("NDArray.__getitem__",), {"a": (M23, "float32")})
+grad_case("a[::-1, ::2]", ("NDArray.__getitem__",), {"a": (M23, "float32")})
+grad_case("a[0, 1]", ("NDArray.__getitem__",), {"a": (M23, "float32")})

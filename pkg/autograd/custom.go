@@ -75,17 +75,3 @@ func TransposeGrad(perm []int) *ops.Gradient {
 		return []*ndarray.NDArray{g}, err
 	}}
 }
-
-// CopyGrad is the gradient of a copy (copyto, astype) from an array of dtype from: the
-// gradient cast back to it.
-func CopyGrad(from ndarray.DType) *ops.Gradient {
-	attrs := "dtype=" + from.String()
-	return &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
-		g := c.OutGrad[0]
-		if g.DType() == from {
-			return []*ndarray.NDArray{g.ShareWithEntry()}, nil
-		}
-		r, err := c.Call("Cast", attrs, g)
-		return []*ndarray.NDArray{r}, err
-	}}
-}

@@ -115,6 +115,7 @@ func (a *NDArray) Release() {
 	}
 	s := a.storage
 	a.storage = nil
+	a.entry = nil // a dead array keeps no recorded graph alive
 	s.releaseRef()
 }
 

@@ -81,7 +81,9 @@ func shareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
 
 func ReleaseAll(arrs []*ndarray.NDArray) {
 	for _, a := range arrs {
-		a.Release()
+		if a != nil { // gradients leave nil where an input gets none
+			a.Release()
+		}
 	}
 }
 

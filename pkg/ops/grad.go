@@ -107,3 +107,94 @@ func WireInts(v []int) string {
 	}
 	return string(b)
 }
+
+// ReshapeBack is the Gradient of operators that only change their input's shape
+// (reshape, expand_dims, squeeze, flatten): the gradient reshaped to the input's.
+// Inputs after the first (reshape_like's model) get none.
+var ReshapeBack = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+	g, err := c.Call("reshape", "shape="+WireInts(c.Shapes[0]), c.OutGrad[0])
+	grads := make([]*ndarray.NDArray, len(c.Shapes))
+	grads[0] = g
+	return grads, err
+}}
+
+// SelfInverse is the Gradient of operators that are their own inverse with the same
+// parameters (swapaxes, flip): the operator applied to the gradient.
+var SelfInverse = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+	g, err := c.Run(c.Op, []*ndarray.NDArray{c.OutGrad[0]}, c.Attrs)
+	return []*ndarray.NDArray{g}, err
+}}
+
+// RegionGrad is the Gradient of operators whose result copies a region of their first
+// input (slice, slice_axis, slice_like, split): zeros of the input's shape with the
+// result's gradient copied into the region, which region lays out over z (an array of
+// the input's shape) as the forward lays it out over its input (out is the result's
+// shape). Not recorded: such gradients have no second order.
+func RegionGrad(region func(z *ndarray.NDArray, out []int, at Attrs) (shape, strides []int, off int, err error)) *Gradient {
+	return &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+		g := c.OutGrad[0]
+		z, err := ndarray.Empty(c.DTypes[0], c.Shapes[0], g.Device())
+		if err != nil {
+			return nil, err
+		}
+		grads := make([]*ndarray.NDArray, len(c.Shapes))
+		grads[0] = z
+		if err = Fill(z, Scalar{}); err == nil {
+			err = copyIntoRegion(z, g, c.Attrs, region)
+		}
+		if err != nil {
+			z.Release()
+			return nil, err
+		}
+		return grads, nil
+	}}
+}
+
+func copyIntoRegion(z, g *ndarray.NDArray, at Attrs, region func(*ndarray.NDArray, []int, Attrs) ([]int, []int, int, error)) error {
+	shape, strides, off, err := region(z, g.Shape(), at)
+	if err != nil {
+		return err
+	}
+	part, err := ndarray.View(z.Storage(), z.DType(), shape, strides, off, true)
+	if err != nil {
+		return err
+	}
+	defer part.Release()
+	src, err := Reshape(g, shape) // a split's squeezed axis: the same elements
+	if err != nil {
+		return err
+	}
+	defer src.Release()
+	return Copy(part, src)
+}
+
+// PassThrough is the Gradient of operators whose every input adds into the result
+// unchanged (identity, add_n): each input gets the result's gradient.
+var PassThrough = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+	grads := make([]*ndarray.NDArray, len(c.Shapes))
+	for i := range grads {
+		grads[i] = c.OutGrad[0].ShareWithEntry()
+	}
+	return grads, nil
+}}
+
+// CastBack is the Gradient of dtype conversions (cast, and NDArray's astype and copyto):
+// the gradient converted back to the input's dtype.
+var CastBack = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+	g := c.OutGrad[0]
+	if g.DType() == c.DTypes[0] {
+		return []*ndarray.NDArray{g.ShareWithEntry()}, nil
+	}
+	r, err := c.Call("Cast", "dtype="+c.DTypes[0].String(), g)
+	return []*ndarray.NDArray{r}, err
+}}
+
+// SumBack is the Gradient of operators that broadcast their first input (broadcast_to,
+// broadcast_axis, broadcast_like): the gradient summed back to its shape (SumTo); other
+// inputs, read only for their shapes, get none.
+var SumBack = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
+	g, err := c.SumTo(c.OutGrad[0], c.Shapes[0])
+	grads := make([]*ndarray.NDArray, len(c.Shapes))
+	grads[0] = g
+	return grads, err
+}}

@@ -202,6 +202,9 @@ func (p *gparser) parse() *gnode {
 	if p.skip(); p.pos != len(p.src) {
 		p.fail("unexpected %q", p.src[p.pos:])
 	}
+	if n.isNum() {
+		p.fail("a gradient of numbers only")
+	}
 	return n
 }
 

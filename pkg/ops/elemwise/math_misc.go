@@ -5,8 +5,8 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// MXNet 1.x's add_n (ElementWiseSum), identity (stop_gradient, BlockGrad: mxgo has no
-// autograd, so they are copies) and Cast.
+// MXNet 1.x's add_n (ElementWiseSum), identity, stop_gradient (BlockGrad: a copy that
+// stops gradients) and Cast.
 
 func init() {
 	ops.RegisterAs(&ops.Op{
@@ -36,13 +36,19 @@ func init() {
 			}
 			return nil
 		},
+		Grad: ops.PassThrough,
 	}, "add_n", "ElementWiseSum")
-	ops.RegisterAs(&ops.Op{
-		Doc: "A copy of the array (MXNet's identity; stop_gradient and BlockGrad, which only stop gradients " +
-			"there, are the same here: mxgo has no autograd).",
+	identity := ops.Op{
+		Name: "identity", Doc: "A copy of the array (MXNet's identity), through which gradients pass.",
 		Category: ops.Elementwise, Inputs: []string{"data"}, InPlace: true, Infer: ops.InferSame,
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return ndarray.CopyInto(out[0], in[0]) },
-	}, "identity", "stop_gradient", "BlockGrad")
+		Grad:   ops.PassThrough,
+	}
+	ops.Register(&identity)
+	stop := identity
+	stop.Doc, stop.Grad = "A copy of the array that stops gradients: what flows back through it is zero (MXNet's "+
+		"stop_gradient, also BlockGrad).", ops.ZeroGrad
+	ops.RegisterAs(&stop, "stop_gradient", "BlockGrad")
 	// (not an alias of cast: shape.go registers that after this file's init runs)
 	ops.Register(&ops.Op{
 		Name: "Cast", Doc: "MXNet's Cast: converts an array to another dtype, as cast does (C casts: floats " +
@@ -53,5 +59,6 @@ func init() {
 			return in[0].Shape(), at.DType("dtype"), nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return ops.CopyCast(out[0], in[0]) },
+		Grad:   ops.CastBack,
 	})
 }

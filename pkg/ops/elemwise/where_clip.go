@@ -12,7 +12,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "where", Category: ops.Broadcast, Inputs: []string{"condition", "x", "y"}, DTypes: ops.AllDTypes, InPlace: true,
+		Name: "where", Grad: whereGrad, Category: ops.Broadcast, Inputs: []string{"condition", "x", "y"}, DTypes: ops.AllDTypes, InPlace: true,
 		Doc: "Elements of x where condition is true (nonzero), of y elsewhere; all three broadcast together " +
 			"(NumPy broadcasting), except that, as in MXNet, a 1-D condition as long as the first axis of x " +
 			"(and y) picks whole rows: x[i] where condition[i] is true, else y[i].\n\nThe condition may have " +
@@ -42,7 +42,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "clip", Category: ops.Elementwise, Inputs: []string{"data"}, DTypes: ops.RealNumericDTypes, InPlace: true,
+		Name: "clip", Grad: ops.GradExpr("g * (x >= $a_min) * (x <= $a_max)"), Category: ops.Elementwise, Inputs: []string{"data"}, DTypes: ops.RealNumericDTypes, InPlace: true,
 		Doc: "Limits the values of data to [a_min, a_max]: minimum(maximum(data, a_min), a_max), as NumPy's clip " +
 			"(so a_min > a_max gives a_max, and NaN propagates).\n\nThe result keeps data's dtype: floating-point " +
 			"arrays use the bounds rounded to their dtype; integer arrays round them inward (a_min up, a_max down) " +
@@ -197,3 +197,31 @@ func saturate[T ops.IntElem](v float64) T {
 	}
 	return T(uint64(v))
 }
+
+// whereGrad gives x the gradient where the condition holds and y the rest (where of the
+// gradient and zeros, so MXNet's row form of the condition applies as in the forward);
+// the condition gets none.
+var whereGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	g := c.OutGrad[0]
+	zero, err := c.Call("zeros_like", "", g)
+	if err != nil {
+		return nil, err
+	}
+	defer zero.Release()
+	grads := make([]*ndarray.NDArray, 3)
+	for i, pair := range [][2]*ndarray.NDArray{{g, zero}, {zero, g}} {
+		if !c.Need[i+1] {
+			continue
+		}
+		w, err := c.Call("where", "", c.In[0], pair[0], pair[1])
+		if err == nil {
+			grads[i+1], err = c.SumTo(w, c.Shapes[i+1])
+			w.Release()
+		}
+		if err != nil {
+			ops.ReleaseAll(grads)
+			return nil, err
+		}
+	}
+	return grads, nil
+}}

@@ -19,7 +19,7 @@ func init() {
 	}{{"zeros_like", 0}, {"ones_like", 1}} {
 		fillWith := ops.Scalar{IsInt: true, Int: c.v, Value: complex(float64(c.v), 0)}
 		ops.Register(&ops.Op{
-			Name: c.name, Doc: "Returns an array of " + map[int64]string{0: "zeros", 1: "ones"}[c.v] +
+			Name: c.name, Grad: ops.ZeroGrad, Doc: "Returns an array of " + map[int64]string{0: "zeros", 1: "ones"}[c.v] +
 				" with the input's shape and dtype (its values are not read).",
 			Category: ops.Elementwise, Inputs: []string{"data"}, InPlace: true,
 			Infer: ops.InferSame,

@@ -35,9 +35,10 @@ func init() {
 			}
 			return moveFromView(out[0], in[0], shape, strides, off)
 		},
+		Grad: ops.RegionGrad(sliceRegion),
 	}, "slice", "crop")
 	ops.Register(&ops.Op{
-		Name: "slice_like",
+		Name: "slice_like", Grad: ops.RegionGrad(sliceLikeRegion),
 		Doc: "Slices data to the shape of shape_like on the given axes, keeping the start of each axis.\n\n" +
 			"axes=() or None (the default) means every axis, and then both arrays have the same number of " +
 			"dimensions. shape_like's size on each axis may not exceed data's.",
@@ -55,7 +56,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "reshape_like",
+		Name: "reshape_like", Grad: ops.ReshapeBack,
 		Doc: "Reshapes lhs (in C order, a copy) to lhs.shape[:lhs_begin] + rhs.shape[rhs_begin:rhs_end] + " +
 			"lhs.shape[lhs_end:].\n\nBy default the whole of lhs takes rhs's whole shape. Negative bounds " +
 			"count from the end; each range must be non-empty and the sizes must agree.",
@@ -73,7 +74,7 @@ func init() {
 		Kernel: reshapeKernel,
 	})
 	ops.Register(&ops.Op{
-		Name:     "shape_array",
+		Name: "shape_array", Grad: ops.ZeroGrad,
 		Doc:      "Returns the shape of an array as a 1-D int64 array.",
 		Category: ops.General, Inputs: []string{"data"},
 		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
@@ -82,7 +83,7 @@ func init() {
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return storeInts(out[0], in[0].Shape()) },
 	})
 	ops.Register(&ops.Op{
-		Name:     "size_array",
+		Name: "size_array", Grad: ops.ZeroGrad,
 		Doc:      "Returns the number of elements of an array as an int64 array of shape (1,).",
 		Category: ops.General, Inputs: []string{"data"},
 		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
@@ -91,7 +92,7 @@ func init() {
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return storeInts(out[0], []int{in[0].Size()}) },
 	})
 	ops.Register(&ops.Op{
-		Name: "_split_part",
+		Name: "_split_part", Grad: ops.RegionGrad(splitRegion),
 		Doc: "One output of split/SliceChannel (num_outputs equal parts) or split_v2 (parts starting at " +
 			"indices): the part numbered part along axis, without the axis when squeeze_axis.",
 		Category: ops.General, Inputs: []string{"data"},

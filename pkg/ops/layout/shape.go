@@ -12,7 +12,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "transpose",
+		Name: "transpose", Grad: transposeGrad,
 		Doc: "Permutes the axes of an array (a copy; x.T and x.transpose() are views).\n\n" +
 			"axes=None reverses the axes; otherwise axes names every axis once, as in NumPy.",
 		Category: ops.General, Inputs: []string{"data"},
@@ -60,9 +60,10 @@ func init() {
 			return shape, in[0].DType(), nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return reshapeInto(out[0], in[0]) },
+		Grad:   ops.ReshapeBack,
 	}, "reshape", "Reshape")
 	ops.RegisterAs(&ops.Op{
-		Name: "concat",
+		Name: "concat", Grad: joinGrad(false),
 		Doc: "Joins arrays along an existing axis.\n\n" +
 			"All arrays have the same dtype, the same number of dimensions (at least one) and the same " +
 			"shape except along dim. The default dim=1 is MXNet's (NumPy's concatenate uses 0).",
@@ -88,7 +89,7 @@ func init() {
 		},
 	}, "concat", "Concat")
 	ops.Register(&ops.Op{
-		Name: "stack",
+		Name: "stack", Grad: joinGrad(true),
 		Doc: "Joins arrays along a new axis.\n\n" +
 			"All arrays have the same shape and dtype; the result has one more dimension, of length the " +
 			"number of arrays, at position axis.",
@@ -111,7 +112,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "cast",
+		Name: "cast", Grad: ops.CastBack,
 		Doc: "Converts an array to another dtype, as NumPy's astype does (C casts: floats truncate " +
 			"toward zero into integers, complex numbers lose their imaginary part).",
 		Category: ops.Elementwise, Inputs: []string{"data"},

@@ -16,7 +16,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "expand_dims",
+		Name: "expand_dims", Grad: ops.ReshapeBack,
 		Doc: "Inserts an axis of length 1 at position axis (a copy; x.expand_dims(axis, inplace=True) is a view).\n\n" +
 			"axis counts in the result: -ndim-1 <= axis <= ndim.",
 		Category: ops.General, Inputs: []string{"data"},
@@ -32,7 +32,7 @@ func init() {
 		Kernel: reshapeKernel,
 	})
 	ops.Register(&ops.Op{
-		Name: "squeeze",
+		Name: "squeeze", Grad: ops.ReshapeBack,
 		Doc: "Removes axes of length 1 (a copy; x.squeeze(inplace=True) is a view).\n\n" +
 			"axis=None removes every axis of length 1; a named axis must have length 1. As in MXNet, " +
 			"squeezing every axis of an array leaves shape (1,).",
@@ -57,6 +57,7 @@ func init() {
 			return []int{s[0], rest}, in[0].DType(), nil
 		},
 		Kernel: reshapeKernel,
+		Grad:   ops.ReshapeBack,
 	}, "flatten", "Flatten")
 	ops.RegisterAs(&ops.Op{
 		Doc:      "Interchanges two axes of an array (a copy). Negative axes count from the end.",
@@ -79,6 +80,7 @@ func init() {
 			}
 			return moveFromView(out[0], in[0], permute(in[0].Shape(), perm), permute(in[0].Strides(), perm), in[0].Offset())
 		},
+		Grad: ops.SelfInverse,
 	}, "swapaxes", "SwapAxis")
 	ops.RegisterAs(&ops.Op{
 		Doc: "Reverses the order of the elements along the given axes (a copy).\n\n" +
@@ -104,9 +106,10 @@ func init() {
 			}
 			return moveFromView(out[0], a, a.Shape(), strides, off)
 		},
+		Grad: ops.SelfInverse,
 	}, "flip", "reverse")
 	ops.Register(&ops.Op{
-		Name: "slice_axis",
+		Name: "slice_axis", Grad: ops.RegionGrad(sliceAxisRegion),
 		Doc: "Takes elements begin <= i < end along one axis (a copy).\n\n" +
 			"Negative begin and end count from the end; end=None is the axis' length. As in MXNet, " +
 			"the slice must be in range and not empty.",

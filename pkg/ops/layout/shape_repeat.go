@@ -101,7 +101,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "broadcast_to",
+		Name: "broadcast_to", Grad: ops.SumBack,
 		Doc: "Broadcasts an array to a shape with as many axes: axes of length 1 repeat (a copy).\n\n" +
 			"A 0 in shape keeps the input's length there (MXNet's convention). NDArray.broadcast_to " +
 			"also accepts more axes (added in front).",
@@ -130,7 +130,7 @@ func init() {
 		Kernel: broadcastCopy,
 	})
 	ops.Register(&ops.Op{
-		Name: "broadcast_like",
+		Name: "broadcast_like", Grad: ops.SumBack,
 		Doc: "Broadcasts lhs to the shape of rhs (a copy; only rhs's shape is read).\n\n" +
 			"Without axes both have as many axes and lhs's differ from rhs's only where they are 1. " +
 			"With lhs_axes and rhs_axes (both, of one non-zero length), axis lhs_axes[i] of lhs, which " +
@@ -174,6 +174,7 @@ func init() {
 			return out, in[0].DType(), nil
 		},
 		Kernel: broadcastCopy,
+		Grad:   ops.SumBack,
 	}, "broadcast_axis", "broadcast_axes")
 }
 

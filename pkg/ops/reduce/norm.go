@@ -121,6 +121,7 @@ func registerExclude(name, doc string, kind reduceKind, nan bool) {
 				return runReduce(kind, in[0], o, s)
 			})
 		},
+		Grad: reduceGrad(kind, nan),
 	})
 }
 

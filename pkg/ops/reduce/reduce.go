@@ -107,6 +107,7 @@ func init() {
 				}
 				return ops.ViaTemp(out[0], s.accDType, func(o *ndarray.NDArray) error { return runReduce(kind, in[0], o, s) })
 			},
+			Grad: ops.ZeroGrad, // argmax, argmin
 		})
 	}
 }
