@@ -10,11 +10,19 @@ import (
 // computes outs from in itself and records the step with the gradient that undoes it.
 
 // Record records outs as computed from in by a step named name, differentiated by g,
-// when m is recording and an input takes part.
-func Record(name string, g *ops.Gradient, in, outs []*ndarray.NDArray, m Mode) {
-	if m.Recording {
-		record(name, nil, g, nil, in, outs)
+// when m is recording and an input takes part. onFree, when not nil, runs once when the
+// step is released (by backward, or when its graph is collected); it is how a step lets
+// go of what it holds outside Go. Record reports whether it recorded (if not, onFree
+// never runs).
+func Record(name string, g *ops.Gradient, in, outs []*ndarray.NDArray, m Mode, onFree func()) bool {
+	if !m.Recording {
+		return false
 	}
+	k := record(name, nil, g, nil, in, outs)
+	if k != nil {
+		k.onFree = onFree
+	}
+	return k != nil
 }
 
 // ViewGrad is the gradient of view, a view of src (basic indexing): the view's

@@ -66,6 +66,7 @@ type result struct {
 // dropped without backward) lets them go when it is collected.
 type kept struct {
 	in, out []*ndarray.NDArray
+	onFree  func() // what a custom step holds outside Go (a Python Function), let go
 }
 
 // variable is a leaf's gradient buffer and request.
@@ -157,8 +158,9 @@ func InvokeAll(op *ops.Op, in, outs []*ndarray.NDArray, at ops.Attrs, m Mode) ([
 	return res, nil
 }
 
-// record adds a node for a call whose results are outs, when an input takes part.
-func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*ndarray.NDArray) {
+// record adds a node for a call whose results are outs, when an input takes part, and
+// returns what the node keeps (nil when nothing was recorded).
+func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*ndarray.NDArray) *kept {
 	var inputs []*entry
 	for i, a := range in {
 		if e := entryOf(a); e != nil {
@@ -169,7 +171,7 @@ func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*
 		}
 	}
 	if inputs == nil {
-		return // nothing to differentiate: MXNet records only what needs a gradient
+		return nil // nothing to differentiate: MXNet records only what needs a gradient
 	}
 	n := &node{name: name, grad: g, op: op, attrs: at, inputs: inputs, seq: seq.Add(1),
 		shapes: make([][]int, len(in)), dtypes: make([]ndarray.DType, len(in)), outs: make([]result, len(outs))}
@@ -190,17 +192,21 @@ func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*
 		o.Storage().UseInGraph(1)
 		o.SetGradEntry(&entry{n: n, index: i})
 	}
+	return k
 }
 
 // releaseOnce releases k's arrays the first time it is called (backward, or the node's
 // collection, whichever comes first).
 func (k *kept) releaseOnce() {
 	keptMu.Lock()
-	in, out := k.in, k.out
-	k.in, k.out = nil, nil
+	in, out, onFree := k.in, k.out, k.onFree
+	k.in, k.out, k.onFree = nil, nil, nil
 	keptMu.Unlock()
 	ops.ReleaseAll(in)
 	ops.ReleaseAll(out)
+	if onFree != nil {
+		onFree()
+	}
 }
 
 var keptMu sync.Mutex

@@ -37,7 +37,7 @@ func Copy(dst, src int64, wait bool) (zero int, err error) {
 		if err := ops.Copy(d, s); err != nil {
 			return err
 		}
-		autograd.Record("copy", ops.CastBack, []*ndarray.NDArray{s}, []*ndarray.NDArray{d}, m)
+		autograd.Record("copy", ops.CastBack, []*ndarray.NDArray{s}, []*ndarray.NDArray{d}, m, nil)
 		if !wait {
 			return nil
 		}

@@ -143,6 +143,6 @@ func lookupOptList(list string) ([]*ndarray.NDArray, error) {
 // recordView records v, derived from a by a view-making method, when recording.
 func recordView(a, v *ndarray.NDArray, g func() *ops.Gradient) {
 	if m := currentMode(); m.Recording && autograd.Takes(a) {
-		autograd.Record("view", g(), []*ndarray.NDArray{a}, []*ndarray.NDArray{v}, m)
+		autograd.Record("view", g(), []*ndarray.NDArray{a}, []*ndarray.NDArray{v}, m, nil)
 	}
 }

@@ -79,7 +79,11 @@ void mxgo_release_owner(void* owner);
 // success, otherwise an mxerr.Kind with a malloc'd message in *msg that the caller
 // frees. Never runs Python once the interpreter is finalizing (or after mxgo's exit
 // hook): then it returns MXNetError's kind without taking the GIL.
-int mxgo_run_callback(int64_t id, int run, char** msg);
+// which is MXGO_RUN_ASYNC (run_async's callables) or MXGO_RUN_FUNCTION (the backward of
+// an autograd.Function, function.go).
+#define MXGO_RUN_ASYNC 0
+#define MXGO_RUN_FUNCTION 1
+int mxgo_run_callback(int which, int64_t id, int run, char** msg);
 
 #ifdef Py_PYTHON_H
 // Whether the interpreter is finalizing: public (Py_IsFinalizing) from CPython 3.13, which

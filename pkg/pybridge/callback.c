@@ -26,7 +26,10 @@
 #include "bridge.h"
 #include "_cgo_export.h"
 
-static PyObject* runner;  // runner(id, run) -> None or (kind, message); set under the GIL
+// runners[which](id, run) -> None or (kind, message); set under the GIL. MXGO_RUN_ASYNC's
+// runs run_async's callables; MXGO_RUN_FUNCTION's runs autograd.Function backwards.
+static PyObject* runners[2];
+static const char* const runner_names[2] = {"run_async", "autograd.Function"};
 static atomic_int closed; // set under the GIL by close(); read before taking it
 
 static char* dup_msg(const char* s) {
@@ -56,29 +59,41 @@ static int from_exception(const char* what, char** msg) {
 	return MXGO_KIND_MXNET;
 }
 
-int mxgo_run_callback(int64_t id, int run, char** msg) {
-	static const char* const shutting_down =
-		"run_async: the callback was not run: the Python interpreter is shutting down";
+// shutting_down is the message of a callback not run at exit.
+static char* shutting_down(int which) {
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s: the callback was not run: the Python interpreter is shutting down", runner_names[which]);
+	return dup_msg(buf);
+}
+
+// failed is from_exception with the runner's name in front.
+static int failed(int which, const char* what, char** msg) {
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s: the callback runner %s", runner_names[which], what);
+	return from_exception(buf, msg);
+}
+
+int mxgo_run_callback(int which, int64_t id, int run, char** msg) {
 	*msg = NULL;
 	if (atomic_load(&closed) || mxgo_finalizing()) {
-		*msg = dup_msg(shutting_down);
+		*msg = shutting_down(which);
 		return MXGO_KIND_MXNET;
 	}
 	PyGILState_STATE st = PyGILState_Ensure();
 	int kind = -1;
 	if (atomic_load(&closed) || mxgo_finalizing()) { // close() ran while we waited for the GIL
-		*msg = dup_msg(shutting_down);
+		*msg = shutting_down(which);
 		kind = MXGO_KIND_MXNET;
-	} else if (!runner) {
-		*msg = dup_msg("run_async: no callback runner is registered");
+	} else if (!runners[which]) {
+		*msg = dup_msg("no callback runner is registered");
 		kind = MXGO_KIND_MXNET;
 	} else {
-		PyObject* fn = runner;
+		PyObject* fn = runners[which];
 		Py_INCREF(fn);
 		PyObject* r = PyObject_CallFunction(fn, "Li", (long long)id, run);
 		Py_DECREF(fn);
 		if (!r) {
-			kind = from_exception("run_async: the callback runner failed", msg);
+			kind = failed(which, "failed", msg);
 		} else if (r != Py_None) {
 			int k;
 			const char* text;
@@ -86,7 +101,7 @@ int mxgo_run_callback(int64_t id, int run, char** msg) {
 				kind = k < 0 ? MXGO_KIND_MXNET : k;
 				*msg = dup_msg(text);
 			} else {
-				kind = from_exception("run_async: the callback runner returned a bad result", msg);
+				kind = failed(which, "returned a bad result", msg);
 			}
 		}
 		Py_XDECREF(r);
@@ -98,13 +113,17 @@ int mxgo_run_callback(int64_t id, int run, char** msg) {
 
 // ---- the mxgo._callback module -----------------------------------------------------
 
-static PyObject* set_runner(PyObject* self, PyObject* fn) {
-	if (!PyCallable_Check(fn)) {
-		PyErr_SetString(PyExc_TypeError, "set_runner needs a callable");
+// set_runner(which, fn): fn(id, run) becomes runner which.
+static PyObject* set_runner(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+	if (n != 2 || !PyCallable_Check(args[1])) {
+		PyErr_SetString(PyExc_TypeError, "set_runner(which, fn) needs a callable");
 		return NULL;
 	}
-	Py_INCREF(fn);
-	Py_XSETREF(runner, fn);
+	long which = PyLong_AsLong(args[0]);
+	if (which == -1 && PyErr_Occurred()) return NULL;
+	if (which != MXGO_RUN_ASYNC && which != MXGO_RUN_FUNCTION) return PyErr_Format(PyExc_ValueError, "set_runner: no runner %ld", which);
+	Py_INCREF(args[1]);
+	Py_XSETREF(runners[which], args[1]);
 	Py_RETURN_NONE;
 }
 
@@ -142,7 +161,8 @@ static PyObject* export_nowait(PyObject* self, PyObject* const* args, Py_ssize_t
 }
 
 static PyMethodDef methods[] = {
-	{"set_runner", set_runner, METH_O, "set_runner(fn): fn(id, run) runs (or, run false, drops) callback id"},
+	{"set_runner", (PyCFunction)(void (*)(void))set_runner, METH_FASTCALL,
+	 "set_runner(which, fn): fn(id, run) runs (or, run false, drops) callback id of kind which (0 run_async, 1 Function)"},
 	{"close", close_runner, METH_NOARGS, "close(): run no more callbacks (interpreter exit)"},
 	{"closed", is_closed, METH_NOARGS, "closed() -> whether close() was called"},
 	{"export", (PyCFunction)(void (*)(void))export_nowait, METH_FASTCALL,

@@ -35,21 +35,22 @@ func RunAsync(id int64, reads, writes string) (zero int, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return 0, pyErr(ops.PushFunc(rs, ws, func() error { return runCallback(id, true) }, func(ran bool) {
+	return 0, pyErr(ops.PushFunc(rs, ws, func() error { return runCallback(C.MXGO_RUN_ASYNC, id, true) }, func(ran bool) {
 		if !ran {
-			_ = runCallback(id, false) // the Python side drops the callable and its arrays
+			_ = runCallback(C.MXGO_RUN_ASYNC, id, false) // the Python side drops the callable and its arrays
 		}
 	}))
 }
 
-// runCallback calls into C, which runs (or drops) the callable with the GIL held.
-func runCallback(id int64, run bool) error {
+// runCallback calls into C, which runs (or drops) callback id of runner which with the
+// GIL held.
+func runCallback(which C.int, id int64, run bool) error {
 	var msg *C.char
 	r := C.int(0)
 	if run {
 		r = 1
 	}
-	kind := C.mxgo_run_callback(C.int64_t(id), r, &msg)
+	kind := C.mxgo_run_callback(which, C.int64_t(id), r, &msg)
 	if kind < 0 {
 		return nil
 	}

@@ -11,10 +11,13 @@ The recording and training flags are per thread, as in MXNet: C keeps them threa
 graph, is recorded; ``backward`` pushes the gradient's operations onto the engine and
 returns once they are pushed. Arrays are known here only by the C base's handle.
 """
-from .base import MXNetTypeError, MXNetValueError, call, core, fastpath
+import itertools
+
+from .base import (RUN_FUNCTION, MXNetError, MXNetTypeError, MXNetValueError, call, callbacks, core, error_result,
+                   fastpath)
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training", "set_recording",
-           "set_training", "mark_variables", "backward", "grad"]
+           "set_training", "mark_variables", "backward", "grad", "Function"]
 
 _RECORDING = 1  # bridge.h's MXGO_AG_RECORDING
 _TRAINING = 2  # MXGO_AG_TRAINING
@@ -153,3 +156,88 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     res = [cls(int(h)) for h in out.split(",")]
     return res[0] if single else res
 
+
+
+#: Functions recorded and not yet let go by Go (their graph released): id -> Function
+_functions = {}
+_function_ids = itertools.count(1)
+
+
+class Function:
+    """A differentiable step written in Python, as MXNet 1.x's ``mx.autograd.Function``:
+    subclass it with ``forward(self, *inputs)`` and ``backward(self, *output_grads)`` (one
+    gradient per input, each of its input's shape and dtype), and call an instance once::
+
+        class Sigmoid(mx.autograd.Function):
+            def forward(self, x):
+                y = 1 / (1 + mx.nd.exp(-x))
+                self.save_for_backward(y)
+                return y
+            def backward(self, dy):
+                y, = self.saved_tensors
+                return dy * y * (1 - y)
+
+    ``forward`` runs without recording; while recording, its outputs are recorded as one
+    step whose gradient is ``backward``. Both may use any framework on zero-copy views
+    (``torch.from_dlpack(x)``). An exception in ``backward`` is raised by the backward
+    call that ran it."""
+
+    def __init__(self):
+        self._used = False
+        self.saved_tensors = ()
+
+    def save_for_backward(self, *args):
+        """Keeps arrays for ``backward`` (``self.saved_tensors``)."""
+        self.saved_tensors = args
+
+    def forward(self, *inputs):
+        raise NotImplementedError
+
+    def backward(self, *output_grads):
+        raise NotImplementedError
+
+    def __call__(self, *inputs):
+        if self._used:
+            raise MXNetError("Each Function instance can only be called once. Please create another instance.")
+        self._used = True
+        prev = set_recording(False)
+        try:
+            outputs = self.forward(*inputs)
+        finally:
+            set_recording(prev)
+        single = isinstance(outputs, fastpath.NDArrayBase)
+        outs = (outputs,) if single else tuple(outputs)
+        if not prev:
+            return outputs
+        for o in outs:
+            if any(o is i for i in inputs):
+                raise MXNetError("autograd.Function: forward returned one of its inputs; return a copy")
+        ins, _ = _handles(list(inputs), "Function inputs")
+        fid = next(_function_ids)
+        _functions[fid] = self
+        self._cls = type(outs[0])  # the class of the output gradients backward receives
+        if not call(core.RecordFunction, fid, ins, _handles(list(outs), "Function outputs")[0]):
+            del _functions[fid]  # no input takes part: nothing to differentiate
+        return outputs
+
+
+def _function_runner(cid, run):
+    """Called from Go (callback.c) with the GIL held: run, the backward of call cid
+    (core.FunctionCall says which Function and its output gradients); not run, Go let
+    Function cid go."""
+    if not run:
+        _functions.pop(cid, None)
+        return None
+    try:
+        fid, handles = call(core.FunctionCall, cid).split(":")
+        fn = _functions[int(fid)]
+        grads = fn.backward(*[fn._cls(int(h)) for h in handles.split(",")])
+        if isinstance(grads, fastpath.NDArrayBase):
+            grads = (grads,)
+        call(core.FunctionSetGrads, cid, _handles(list(grads), "Function.backward's gradients")[0])
+    except BaseException as exc:  # noqa: B902 - reaches backward's caller as its error
+        return error_result(exc)
+    return None
+
+
+callbacks.set_runner(RUN_FUNCTION, _function_runner)

@@ -87,18 +87,49 @@ def call(fn, *args):
         raise _translate(err) from None
 
 
-def _load_fastpath():
-    # ctypes is used once, here, with the GIL held (PyDLL), to create the C module; every
-    # later call goes straight from CPython to C.
-    lib = ctypes.PyDLL(_mxcore.__file__)
-    lib.mxgo_fastpath_module.restype = ctypes.py_object
-    lib.mxgo_fastpath_module.argtypes = []
-    mod = lib.mxgo_fastpath_module()
-    mod.set_error_classes(*(_KINDS[name] for name in KIND_NAMES))
-    return mod
+def _load_module(maker):
+    # ctypes is used once per C module, here, with the GIL held (PyDLL), to create it;
+    # every later call goes straight from CPython to C.
+    fn = getattr(ctypes.PyDLL(_mxcore.__file__), maker)
+    fn.restype = ctypes.py_object
+    fn.argtypes = []
+    return fn()
 
 
-fastpath = _load_fastpath()
+fastpath = _load_module("mxgo_fastpath_module")
+fastpath.set_error_classes(*(_KINDS[name] for name in KIND_NAMES))
+# The error kind of each exception class mxgo maps, subclasses before their bases: mxgo's
+# own (MXNetValueError, ...) first, then the built-ins.
+_KIND_OF = tuple((_KINDS[name], KIND_NAMES.index(name)) for name in KIND_NAMES if name != "MXNetError") + tuple(
+    (cls, KIND_NAMES.index(cls.__name__)) for cls in (
+        MemoryError, BufferError, IndexError, NotImplementedError, TypeError, ValueError, MXNetError))
+_MXNET = KIND_NAMES.index("MXNetError")
+
+
+def _type_name(cls):
+    mod = getattr(cls, "__module__", "builtins")
+    return cls.__qualname__ if mod == "builtins" else "%s.%s" % (mod, cls.__qualname__)
+
+
+def error_result(exc):
+    """(kind, message) for an exception raised by a callback that Go called (run_async's
+    callables, autograd.Function's backward): a type mxgo maps keeps its
+    type and message; a subclass of one is raised as that type with its own name in front
+    of the message; anything else becomes MXNetError("TypeName: message")."""
+    text = str(exc)
+    for cls, kind in _KIND_OF:
+        if type(exc) is cls:
+            return kind, text
+    for cls, kind in _KIND_OF:
+        if isinstance(exc, cls):
+            return kind, "%s: %s" % (_type_name(type(exc)), text)
+    return _MXNET, "%s: %s" % (_type_name(type(exc)), text)
+
+
+#: the engine's Python callbacks (pkg/pybridge/callback.c): run_async's callables and
+#: autograd.Function's backwards, each kind with its runner
+callbacks = _load_module("mxgo_callback_module")
+RUN_ASYNC, RUN_FUNCTION = 0, 1  # bridge.h's MXGO_RUN_ASYNC, MXGO_RUN_FUNCTION
 
 
 def _drain_engine():

@@ -13,12 +13,10 @@ the id. ``_runner`` reports the callable's exception as ``(kind, message)``, whi
 the engine error of the written arrays.
 """
 import atexit
-import ctypes
 import itertools
 import os
 
-from ..base import (_KINDS, KIND_NAMES, MXNetBufferError, MXNetError, MXNetTypeError, MXNetValueError, _mxcore, call,
-                    core)
+from ..base import RUN_ASYNC, MXNetBufferError, MXNetTypeError, MXNetValueError, call, callbacks, core, error_result
 from ..context import Context
 from .dlpack import from_dlpack
 from .ndarray import NDArray
@@ -26,15 +24,7 @@ from .ndarray import NDArray
 __all__ = ["run_async", "DLPackView"]
 
 
-def _load_callback_module():
-    # As base._load_fastpath: one ctypes call, with the GIL held, creates the C module.
-    lib = ctypes.PyDLL(_mxcore.__file__)
-    lib.mxgo_callback_module.restype = ctypes.py_object
-    lib.mxgo_callback_module.argtypes = []
-    return lib.mxgo_callback_module()
-
-
-_cb = _load_callback_module()
+_cb = callbacks
 _export = _cb.export
 
 #: callbacks pushed and not yet run or dropped: id -> (callable, views)
@@ -44,33 +34,6 @@ _ids = itertools.count(1)
 _READ_ONLY = 1 << 0  # DLPack flags
 _IS_COPIED = 1 << 1
 _CPU = Context.devstr2type["cpu"]
-
-# The error kind of each exception class mxgo maps, subclasses before their bases: mxgo's
-# own (MXNetValueError, ...) first, then the built-ins.
-_KIND_OF = tuple((_KINDS[name], KIND_NAMES.index(name)) for name in KIND_NAMES if name != "MXNetError") + tuple(
-    (cls, KIND_NAMES.index(cls.__name__)) for cls in (
-        MemoryError, BufferError, IndexError, NotImplementedError, TypeError, ValueError, MXNetError))
-_MXNET = KIND_NAMES.index("MXNetError")
-
-
-def _type_name(cls):
-    mod = getattr(cls, "__module__", "builtins")
-    return cls.__qualname__ if mod == "builtins" else "%s.%s" % (mod, cls.__qualname__)
-
-
-def _error_result(exc):
-    """(kind, message) for an exception raised by a callback: a type mxgo maps keeps its
-    type and message; a subclass of one is raised as that type with its own name in front
-    of the message; anything else becomes MXNetError("TypeName: message")."""
-    text = str(exc)
-    for cls, kind in _KIND_OF:
-        if type(exc) is cls:
-            return kind, text
-    for cls, kind in _KIND_OF:
-        if isinstance(exc, cls):
-            return kind, "%s: %s" % (_type_name(type(exc)), text)
-    return _MXNET, "%s: %s" % (_type_name(type(exc)), text)
-
 
 def _runner(cid, run):
     # Called from C on an engine thread with the GIL held (see callback.c).
@@ -82,14 +45,14 @@ def _runner(cid, run):
     try:
         fn(*views)
     except BaseException as exc:  # noqa: B902 - everything becomes the engine's error
-        return _error_result(exc)
+        return error_result(exc)
     finally:
         for v in views:
             v._close()
     return None
 
 
-_cb.set_runner(_runner)
+_cb.set_runner(RUN_ASYNC, _runner)
 
 
 def _shutdown():
