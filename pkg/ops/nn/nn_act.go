@@ -154,7 +154,7 @@ func nnLeaky(x, slope float64) float64 {
 
 // nnLeakyFn is the elementwise function of LeakyReLU's act_type (all but prelu).
 func nnLeakyFn(at ops.Attrs) func(float64) float64 {
-	slope := at.Float("slope")
+	slope := float64(float32(at.Float("slope"))) // MXNet's parameters are float32, for float64 data too
 	switch at.Str("act_type") {
 	case "elu":
 		return func(x float64) float64 {
@@ -172,10 +172,16 @@ func nnLeakyFn(at ops.Attrs) func(float64) float64 {
 		}
 	case "gelu":
 		return func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
-	case "rrelu":
-		slope = (at.Float("lower_bound") + at.Float("upper_bound")) / 2
+	case "rrelu": // the mean slope, computed in float32 as MXNet does
+		slope = float64((float32(at.Float("lower_bound")) + float32(at.Float("upper_bound"))) / 2)
 	}
-	return func(x float64) float64 { return nnLeaky(x, slope) }
+	s32 := float32(slope)
+	return func(x float64) float64 { // MXNet multiplies in float32, for float64 data too
+		if x > 0 {
+			return x
+		}
+		return float64(float32(x) * s32)
+	}
 }
 
 // preluGamma checks prelu's gamma against data and returns it broadcast to data's
