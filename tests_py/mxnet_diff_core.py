@@ -1,7 +1,22 @@
 """Differential cases (mxnet_diff.py) for what mxgo's core has: arithmetic (reflected and in
 place, with scalars), comparisons, elementwise math, reductions, dot and friends,
 indexing reads, reshape (MXNet's special codes), transpose, astype, copies, creation,
-random (shapes and dtypes only), properties, printing and errors."""
+random (shapes and dtypes only), properties, printing and errors.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.dot nd.batch_dot: float16 and integer arrays are multiplied (float16 through the float32 GEMM,
+  integers exactly, wrapping), where MXNet's CPU kernel refuses them on the engine (its GPU kernel takes
+  float16); refusing would only take a working product away. Mixed dtypes are refused, as in MXNet.
+- NDArray.__*add__ NDArray.__*sub__ NDArray.__*mul__ NDArray.__*truediv__ NDArray.__*mod__ nd.full: a Python int
+  outside the array dtype's range (or past 2**53 for int64) keeps its exact value modulo 2**bits, as NumPy's
+  casts do, where MXNet rounds it through double and converts as x86 does (int32 x + 2**32 + 3 adds int32's
+  minimum there): an artefact no code relies on.
+- NDArray.__eq__ NDArray.__ne__ NDArray.__lt__ NDArray.__le__ NDArray.__gt__ NDArray.__ge__ nd.*equal nd.greater
+  nd.lesser nd.broadcast_greater nd.broadcast_lesser: two bool arrays compare (the result is bool, as in
+  NumPy), where MXNet 1.9.1 has no boolean kernel and refuses; no MXNet program changes meaning.
+- NDArray.reshape nd.reshape: a shape whose -1 does not divide the size raises ValueError, where MXNet 1.9.1
+  returns garbage.
+"""
 from mxnet_diff import Case
 
 #: the dtypes MXNet 1.9.1's NDArray has besides bool

@@ -6,6 +6,10 @@ mxgo's operators whose bias or gamma input depends on a parameter (FullyConnecte
 Convolution, LeakyReLU) take their arrays positionally only, so every case here passes
 them positionally. Cases MXNet refuses (wrong shapes, dtypes, parameters) must raise in
 mxgo too. Random data comes from a seeded NumPy generator, so no window holds ties.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.LeakyReLU: rrelu's mask (its second result) holds zeros, where MXNet 1.9.1 leaves it unwritten in
+  inference (whatever the memory held).
 """
 from mxnet_diff import Case
 
