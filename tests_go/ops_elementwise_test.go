@@ -158,7 +158,7 @@ func TestUnaryValues(t *testing.T) {
 		{"abs", ndarray.Bool, []float64{1, 0}, ndarray.Bool, []float64{1, 0}},
 		{"sign", ndarray.Int32, []float64{-7, 0, 9}, ndarray.Int32, []float64{-1, 0, 1}},
 		{"sign", ndarray.Uint8, []float64{0, 200}, ndarray.Uint8, []float64{0, 1}},
-		{"sign", ndarray.Float64, []float64{-0.5, 0, ewNInf, ewNaN, 3}, ndarray.Float64, []float64{-1, 0, -1, ewNaN, 1}},
+		{"sign", ndarray.Float64, []float64{-0.5, 0, ewNInf, ewNaN, 3}, ndarray.Float64, []float64{-1, 0, -1, 0, 1}}, // NaN: MXNet's 0
 		{"sign", ndarray.Bfloat16, []float64{-2, 0.5}, ndarray.Bfloat16, []float64{-1, 1}},
 		{"square", ndarray.Int8, []float64{16, -11, 3}, ndarray.Int8, []float64{0, 121, 9}},
 		{"square", ndarray.Uint64, []float64{1 << 32, 3}, ndarray.Uint64, []float64{0, 9}},
@@ -286,8 +286,10 @@ func TestPowerMaximumMinimum(t *testing.T) {
 		reason string
 	}{
 		{"power", ndarray.Int32, []float64{2, -3, 5, 0, 7}, []float64{10, 3, 0, 0, 1}, []float64{1024, -27, 1, 1, 7}, "exact"},
-		{"power", ndarray.Int8, []float64{2, 3, -2}, []float64{7, 5, 7}, []float64{-128, -13, -128}, "wraps"},
-		{"power", ndarray.Uint8, []float64{2, 3}, []float64{9, 255}, []float64{0, 171}, "wraps"},
+		{"power", ndarray.Int8, []float64{2, 3, -2}, []float64{7, 5, 7}, []float64{-128, -13, -128}, "converted as C does"},
+		{"power", ndarray.Uint8, []float64{2, 3}, []float64{9, 255}, []float64{0, 0}, "3 ** 255 overflows: C's indefinite, whose low byte is 0"},
+		{"power", ndarray.Int32, []float64{12345, 46341, 3}, []float64{2, 2, 19}, []float64{152399024, math.MinInt32, 1162261504},
+			"in float32, as MXNet 1.9.1: 12345 ** 2 is rounded, 46341 ** 2 overflows"},
 		{"power", ndarray.Int64, []float64{1, -1, -1, 2, 0, -3}, []float64{-5, -3, -4, -1, -2, -1}, []float64{1, -1, 1, 0, math.MinInt64, 0}, "negative exponents: truncated reciprocal, 0 ** -2 is int64's minimum (MXNet's)"},
 		{"power", ndarray.Float64, []float64{2, 4, -8, 0, ewNaN, 1}, []float64{0.5, -1, 1.0 / 3, -1, 0, ewNaN}, []float64{math.Sqrt2, 0.25, ewNaN, ewInf, 1, 1}, "C pow"},
 		{"power", ndarray.Float16, []float64{2, 3}, []float64{10, 0.5}, []float64{1024, 1.732421875}, "float16"},
@@ -468,17 +470,22 @@ func TestComparisonScalarsConvertFirst(t *testing.T) {
 
 func TestWhere(t *testing.T) {
 	checkLeaks(t)
-	cond := fromValues(t, ndarray.Float32, []float64{1, 0, ewNaN}, 3, 1)
-	negZero := empty(t, ndarray.Float64, 1)
-	rawSet(negZero, []float64{math.Copysign(0, -1)})
+	cond := fromValues(t, ndarray.Float32, []float64{1, 0, ewNaN, 0, 1, 1}, 2, 3)
+	negZero := empty(t, ndarray.Float64, 2, 3)
+	rawSet(negZero, []float64{math.Copysign(0, -1), 0, 0, 0, 0, 0})
 	for _, dt := range []ndarray.DType{ndarray.Int8, ndarray.Float16, ndarray.Int32, ndarray.Float64, ndarray.Complex128} {
-		x := fromValues(t, dt, []float64{1, 2, 3, 4}, 1, 4)
-		y := fromValues(t, dt, []float64{-1}, []int{}...)
+		x := fromValues(t, dt, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+		y := fromValues(t, dt, []float64{-1, -2, -3, -4, -5, -6}, 2, 3)
 		got := ewInvoke(t, "where", nil, cond, x, y)
-		assert.Equal(t, []int{3, 4}, got.Shape())
+		assert.Equal(t, []int{2, 3}, got.Shape())
 		assert.Equal(t, dt, got.DType())
-		assert.Equal(t, []float64{1, 2, 3, 4, -1, -1, -1, -1, 1, 2, 3, 4}, decode(got), "%s", dt)
-		assert.Equal(t, []float64{-1, -1, -1, -1}, decode(ewInvoke(t, "where", nil, negZero, x, y)), "-0.0 is false")
+		assert.Equal(t, []float64{1, -2, 3, -4, 5, 6}, decode(got), "%s: NaN is true", dt)
+		assert.Equal(t, []float64{-1, -2, -3, -4, -5, -6}, decode(ewInvoke(t, "where", nil, negZero, x, y)), "-0.0 is false")
+		// as MXNet's, where does not broadcast: a condition of (2, 1), or a y of (1, 3), is refused
+		_, err := ewTry("where", nil, nil, fromValues(t, ndarray.Float32, []float64{1, 0}, 2, 1), x, y)
+		requireKind(t, err, mxerr.Value, "condition")
+		_, err = ewTry("where", nil, nil, cond, x, fromValues(t, dt, []float64{1, 2, 3}, 1, 3))
+		requireKind(t, err, mxerr.Value, "same shape")
 	}
 	cc := empty(t, ndarray.Complex128, 3)
 	rawSet(cc, []complex128{1i, 0, complex(math.Copysign(0, -1), 0)})
@@ -487,29 +494,35 @@ func TestWhere(t *testing.T) {
 	_, err := ewTry("where", nil, nil, cc, x, fromValues(t, ndarray.Int32, []float64{1, 2, 3}))
 	requireKind(t, err, mxerr.Type, "dtype mismatch")
 	_, err = ewTry("where", nil, nil, fromValues(t, ndarray.Bool, []float64{1, 0}), x, y)
-	requireKind(t, err, mxerr.Value, "broadcast")
+	requireKind(t, err, mxerr.Value, "condition")
 }
 
+// clip is MXNet's: a_max above it, else a_min below it, with float32 bounds compared in
+// float32 (float64 data in float64) and converted to the dtype as C casts (values checked
+// against MXNet 1.9.1).
 func TestClip(t *testing.T) {
 	checkLeaks(t)
 	at := func(lo, hi float64) ops.Attrs { return ops.Attrs{"a_min": lo, "a_max": hi} }
 	f := fromValues(t, ndarray.Float32, []float64{-5, 0.5, 7, ewNaN, ewInf})
 	assertFloats(t, []float64{0, 0.5, 2, ewNaN, 2}, decode(ewInvoke(t, "clip", at(0, 2), f)), 0)
-	assertFloats(t, []float64{1, 1, 1, ewNaN, 1}, decode(ewInvoke(t, "clip", at(3, 1), f)), 0, "a_min > a_max gives a_max")
+	assertFloats(t, []float64{3, 3, 1, ewNaN, 1}, decode(ewInvoke(t, "clip", at(3, 1), f)), 0, "a_min > a_max: a_min at or below a_max")
 	assertFloats(t, []float64{-5, 0.5, 3, ewNaN, 3}, decode(ewInvoke(t, "clip", at(ewNInf, 3), fromValues(t, ndarray.Float64, []float64{-5, 0.5, 7, ewNaN, ewInf}))), 0)
-	assertFloats(t, []float64{ewNaN, ewNaN}, decode(ewInvoke(t, "clip", at(ewNaN, 3), fromValues(t, ndarray.Float64, []float64{1, 5}))), 0, "NaN bounds propagate, as NumPy 2")
+	assertFloats(t, []float64{1, 3}, decode(ewInvoke(t, "clip", at(ewNaN, 3), fromValues(t, ndarray.Float64, []float64{1, 5}))), 0, "a NaN bound never compares")
+	assertFloats(t, []float64{float64(float32(0.1)), float64(float32(0.9))},
+		decode(ewInvoke(t, "clip", at(0.1, 0.9), fromValues(t, ndarray.Float64, []float64{0.1, 1}))), 0, "float32 bounds for float64 data")
 	h := fromValues(t, ndarray.Float16, []float64{0, 1})
 	assertFloats(t, []float64{0.0999755859375, 0.199951171875}, decode(ewInvoke(t, "clip", at(0.1, 0.2), h)), 0, "bounds rounded to float16")
 	i := fromValues(t, ndarray.Int32, []float64{-3, 1, 2, 3, 9})
-	assertFloats(t, []float64{2, 2, 2, 3, 3}, decode(ewInvoke(t, "clip", at(1.5, 3.9), i)), 0, "bounds rounded inward")
+	assertFloats(t, []float64{1, 1, 2, 3, 3}, decode(ewInvoke(t, "clip", at(1.5, 3.9), i)), 0, "bounds truncated")
+	assertFloats(t, []float64{-3, 1, 1, 1, 1}, decode(ewInvoke(t, "clip", at(ewNaN, 1), i)), 0)
 	u := fromValues(t, ndarray.Uint8, []float64{0, 128, 255})
-	assertFloats(t, []float64{0, 128, 255}, decode(ewInvoke(t, "clip", at(-5, 300), u)), 0, "bounds saturate")
-	assertFloats(t, []float64{255, 255, 255}, decode(ewInvoke(t, "clip", at(1000, 2000), u)), 0)
+	assertFloats(t, []float64{0, 128, 255}, decode(ewInvoke(t, "clip", at(-5, 300), u)), 0)
+	assertFloats(t, []float64{232, 232, 232}, decode(ewInvoke(t, "clip", at(1000, 2000), u)), 0, "1000 converted as C does")
 	i64 := fromValues(t, ndarray.Int64, []float64{-1, 1})
 	assert.Equal(t, []int64{-1, 1}, rawValues[int64](ewInvoke(t, "clip", at(ewNInf, ewInf), i64)))
-	assert.Equal(t, []int64{math.MaxInt64, math.MaxInt64}, rawValues[int64](ewInvoke(t, "clip", at(1e300, 1e300), i64)))
-	_, err := ewTry("clip", at(ewNaN, 1), nil, i)
-	requireKind(t, err, mxerr.Value, "NaN")
+	assert.Equal(t, []int64{math.MinInt64, math.MinInt64}, rawValues[int64](ewInvoke(t, "clip", at(1e300, 1e300), i64)), "inf converted")
+	big := fromValues(t, ndarray.Int32, []float64{16777217})
+	assertFloats(t, []float64{16777217}, decode(ewInvoke(t, "clip", at(0, 16777216.5), big)), 0, "compared in float32")
 }
 
 func TestElementwiseBroadcasting(t *testing.T) {
@@ -727,12 +740,12 @@ func TestWhereRows(t *testing.T) {
 	assert.Equal(t, []float64{-1, -1, -1, 3, 4, 5, 6, 7, 8}, decode(ewInvoke(t, "where", nil, c3, sq, nsq)), "rows, not columns")
 	x3 := fromValues(t, ndarray.Int64, seq(12), 2, 3, 2)
 	strided := index(t, fromValues(t, ndarray.Bool, []float64{0, 1, 1, 0}), S(nil, nil, 2)) // [0, 1]
-	got := ewInvoke(t, "where", nil, strided, x3, fromValues(t, ndarray.Int64, []float64{-7}, []int{}...))
+	got := ewInvoke(t, "where", nil, strided, x3, fromValues(t, ndarray.Int64, []float64{-7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7}, 2, 3, 2))
 	assert.Equal(t, []int{2, 3, 2}, got.Shape())
 	assert.Equal(t, []float64{-7, -7, -7, -7, -7, -7, 6, 7, 8, 9, 10, 11}, decode(got))
 	v := fromValues(t, ndarray.Float32, []float64{1, 2, 3})
 	assert.Equal(t, []float64{1, -2, 3}, decode(ewInvoke(t, "where", nil, fromValues(t, ndarray.Float32, []float64{1, 0, 1}), v,
 		fromValues(t, ndarray.Float32, []float64{-1, -2, -3}))), "1-D x: elementwise")
 	_, err := ewTry("where", nil, nil, fromValues(t, ndarray.Float32, []float64{1, 0, 1, 0}), x, y)
-	requireKind(t, err, mxerr.Value, "broadcast")
+	requireKind(t, err, mxerr.Value, "condition")
 }

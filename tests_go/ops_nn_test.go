@@ -310,13 +310,39 @@ func TestNNBadArguments(t *testing.T) {
 		{"Pooling", "kernel=2,2", []*ndarray.NDArray{i32}, mxerr.Type, "dtype"},
 		{"Embedding", "input_dim=0;output_dim=2", []*ndarray.NDArray{i32, b}, mxerr.Value, "input_dim"},
 		{"LayerNorm", "axis=4", []*ndarray.NDArray{x, b, b}, mxerr.Value, "axis"},
-		{"BatchNorm", "output_mean_var=1", []*ndarray.NDArray{x, b, b, b, b}, mxerr.NotImplemented, "output_mean_var"},
 		{"Dropout", "p=-0.5", []*ndarray.NDArray{x}, mxerr.Value, "p ="},
 		{"LRN", "nsize=0", []*ndarray.NDArray{x}, mxerr.Value, "nsize"},
 	} {
 		_, err := runOp(t, c.op, c.in, nil, c.attrs)
 		requireKind(t, err, c.kind, c.fragment)
 	}
+}
+
+// output_mean_var gives MXNet's three results: BatchNorm's moving mean and 1/sqrt(var +
+// eps) in the statistics' dtype, GroupNorm's mean and sqrt(var + eps) per (sample, group).
+func TestNNOutputMeanVar(t *testing.T) {
+	checkLeaks(t)
+	x := fromValues(t, ndarray.Float16, []float64{1, 2, 3, 4, 5, 6, 7, 9}, 1, 2, 4)
+	m := fromValues(t, ndarray.Float32, []float64{0.5, -1}, 2)
+	v := fromValues(t, ndarray.Float32, []float64{1, 2}, 2)
+	res := mustOps(t, "BatchNorm", "output_mean_var=1", x, m, m, m, v)
+	require.Len(t, res, 3)
+	assert.Equal(t, ndarray.Float16, res[0].DType())
+	assert.Equal(t, []float64{0.5, -1}, values(t, res[1]))
+	// float16 data: var + eps is rounded to float16 (2.001 to 2.00195): MXNet 1.9.1 gives these
+	assert.InDeltaSlice(t, []float64{0.9995121, 0.7067618}, values(t, res[2]), 1e-7)
+	_, err := runOp(t, "BatchNorm", []*ndarray.NDArray{x, m, m, m, v}, nil, "output_mean_var=1")
+	requireKind(t, err, mxerr.Type, "returns 3 arrays")
+
+	g := fromValues(t, ndarray.Float64, []float64{1, 1}, 2)
+	x64 := fromValues(t, ndarray.Float64, []float64{1, 3, 5, 9, 0, 0, 2, 2}, 1, 4, 2)
+	res = mustOps(t, "GroupNorm", "num_groups=2;output_mean_var=1", x64, g, g)
+	require.Len(t, res, 3)
+	assert.Equal(t, []int{1, 2}, res[1].Shape())
+	assert.Equal(t, []float64{4.5, 1}, values(t, res[1]))
+	eps := float64(float32(1e-5))
+	assert.InDeltaSlice(t, []float64{math.Sqrt(8.75 + eps), math.Sqrt(1 + eps)}, values(t, res[2]), 1e-12)
+	assert.Len(t, mustOps(t, "GroupNorm", "num_groups=2", x64, g, g), 1, "one result without output_mean_var")
 }
 
 func TestNNNormalisationsMatchLoops(t *testing.T) {

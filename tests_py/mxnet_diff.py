@@ -4,14 +4,27 @@ with ``mx = mxnet`` and once with ``mx = mxgo``, must agree.
 Each ``tests_py/mxnet_diff_<area>.py`` module holds ``CASES``, a list of ``Case``;
 ``test_mxnet_differential.py`` (collected only in .venv-mxnet) runs every one, and
 ``tools/mxnet_coverage.py`` reads ``names`` to know which MXNet names a case checks.
+
+A module's docstring lists mxgo's intentional departures from MXNet 1.9.1 (its cases leave
+them out) under a line starting ``Departures from MXNet 1.9.1``, one item each::
+
+    - nd.name NDArray.method nd.pattern_*: what mxgo does, where MXNet does what
+      (continued on lines indented by two spaces)
+
+``departures()`` reads them; the coverage report marks their names (fnmatch patterns)
+"implemented, departs", and test_departures.py holds README.md's list to them.
 """
+import ast
 import dataclasses
+import fnmatch
 import glob
 import importlib.util
 import numbers
 import os
 
 import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,14 +43,63 @@ class Case:
         return self.id or self.code.splitlines()[-1][:60]
 
 
+@dataclasses.dataclass(frozen=True)
+class Departure:
+    """An intentional difference from MXNet 1.9.1: the MXNet names (fnmatch patterns) it
+    concerns and what it is."""
+    names: tuple
+    text: str
+    module: str = ""
+
+    def covers(self, name):
+        return any(fnmatch.fnmatchcase(name, p) for p in self.names)
+
+
+DEPARTURES_HEADING = "Departures from MXNet 1.9.1"
+
+
+def parse_departures(doc, module=""):
+    """The Departure items of a docstring (see the module docstring for their form)."""
+    out, item, inside = [], None, False
+    for line in (doc or "").splitlines() + [""]:
+        if line.startswith(DEPARTURES_HEADING):
+            inside = True
+            continue
+        if not inside:
+            continue
+        if line.startswith("- ") or not line.strip():
+            if item:
+                names, _, text = " ".join(item).partition(": ")
+                if not text or not names.split():
+                    raise ValueError("%s: a departure needs 'names: text', got %r" % (module, " ".join(item)))
+                out.append(Departure(tuple(names.split()), " ".join(text.split()), module))
+            item = [line[2:]] if line.startswith("- ") else None
+            if not line.strip():
+                inside = False
+        elif line.startswith("  ") and item:
+            item.append(line.strip())
+        else:
+            raise ValueError("%s: unexpected line in the departures: %r" % (module, line))
+    return out
+
+
+def departures(folder=_HERE):
+    """Every Departure listed in the docstrings of folder's mxnet_diff_<area>.py modules
+    (read without importing them: no MXNet or mxgo needed)."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "mxnet_diff_*.py"))):
+        with open(path) as f:
+            doc = ast.get_docstring(ast.parse(f.read()))
+        out += parse_departures(doc, os.path.splitext(os.path.basename(path))[0])
+    return out
+
+
 # ---- running and comparing (test_mxnet_differential.py and tools/mxnet_coverage.py) --------
 
 #: (rtol, atol) by dtype for floating-point results; other dtypes compare exactly
 TOLERANCES = {"float16": (1e-2, 1e-3), "float32": (1e-5, 1e-6), "float64": (1e-10, 1e-12),
               "bfloat16": (1e-2, 1e-2), "complex64": (1e-5, 1e-6), "complex128": (1e-10, 1e-12)}
 
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_cases(folder=_HERE):

@@ -4,6 +4,10 @@ None and ``...``, for reading and for assignment.
 
 No case assigns out of bounds: MXNet 1.9.1 aborts the process there ("double free or
 corruption"); mxgo raises IndexError (test_indexing_advanced.py).
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- NDArray.__setitem__: assigning out of bounds raises IndexError, where MXNet 1.9.1 aborts the process
+  ("double free or corruption").
 """
 from mxnet_diff import Case
 

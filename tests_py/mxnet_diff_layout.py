@@ -13,6 +13,16 @@ Nor are concatenate's refusals, which MXNet makes with assert (an AssertionError
 differential runner takes for a broken case). mxgo's behaviour there (skip, clamp, zeros) is
 in test_ops_layout.py, as are bool inputs where MXNet lacks a kernel (depth_to_space,
 split: "Unknown type enum 7").
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.scatter_nd nd.fill_element_0index nd.SequenceMask nd.SequenceLast nd.SequenceReverse: indices outside
+  the array and sequence lengths of 0 or past the time axis are skipped or clamped, where MXNet 1.9.1 reads or
+  writes out of bounds.
+- nd.unravel_index: data of more than one dimension is unravelled element by element, where MXNet 1.9.1
+  returns the data.
+- nd.batch_take: arrays of more than 2 dimensions take one index per row of the last axis (ValueError for
+  another count), where MXNet 1.9.1 reads out of bounds.
+- nd.depth_to_space nd.split: bool arrays work, where MXNet 1.9.1 has no kernel ("Unknown type enum 7").
 """
 from mxnet_diff import Case
 

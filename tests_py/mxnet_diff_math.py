@@ -8,6 +8,10 @@ NaN becomes INT_MIN, or 0 for 8-bit types) and refuses bool arrays: both are che
 No case divides integers by zero (MXNet dies of SIGFPE). MXNet refuses a Python number
 for broadcast_* and elemwise_* with an AssertionError, which the harness cannot compare:
 test_ops_math.py checks that mxgo refuses it.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.divide nd.modulo NDArray.__truediv__ NDArray.__mod__: integer division by zero gives 0, where MXNet
+  1.9.1 dies of SIGFPE.
 """
 from mxnet_diff import Case
 from mxnet_diff_core import DTYPES, FLOATS

@@ -1,6 +1,10 @@
 """Differential cases against MXNet 1.9.1 (see mxnet_diff.py) for MXNet's output layers in
 inference (LinearRegressionOutput, MAERegressionOutput, LogisticRegressionOutput,
-SVMOutput: forward only), khatri_rao and NDArray.__hash__."""
+SVMOutput: forward only), khatri_rao and NDArray.__hash__.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.Correlation: maps with unequal channels raise ValueError, where MXNet 1.9.1 reads out of bounds.
+"""
 from mxnet_diff import Case
 
 D = "d = mx.nd.array([[1, -2], [3, 4]])\n"

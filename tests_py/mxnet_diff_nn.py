@@ -6,6 +6,10 @@ mxgo's operators whose bias or gamma input depends on a parameter (FullyConnecte
 Convolution, LeakyReLU) take their arrays positionally only, so every case here passes
 them positionally. Cases MXNet refuses (wrong shapes, dtypes, parameters) must raise in
 mxgo too. Random data comes from a seeded NumPy generator, so no window holds ties.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.LeakyReLU: rrelu's mask (its second result) holds zeros, where MXNet 1.9.1 leaves it unwritten in
+  inference (whatever the memory held).
 """
 from mxnet_diff import Case
 
@@ -354,4 +358,52 @@ CASES += [
     Case(code=_KW + "r = mx.nd.LeakyReLU(data=x, gamma=mx.nd.array([0.1, 0.2, 0.3]), act_type='prelu')",
          names=("nd.LeakyReLU",)),
     Case(code=_KW + "r = mx.nd.LeakyReLU(data=x, act_type='leaky', slope=0.3)", names=("nd.LeakyReLU",)),
+]
+
+# ---- several results (issue 26): output_mean_var, rrelu's mask -----------------------------
+# MXNet 1.9.1 in inference: BatchNorm gives [out, moving_mean, 1/sqrt(moving_var + eps)] in the
+# statistics' dtype (for float16 data the sum is rounded to float16); LayerNorm [out, mean, std]
+# with data's shape and 1 on the axis; GroupNorm [out, mean, std] of shape (batch, num_groups);
+# std = sqrt(var + eps), in data's dtype. rrelu gives [out, mask]: the mask's values are what
+# MXNet leaves in memory it never writes in inference, so only its shape and dtype compare.
+GN = _rand("x", (2, 4, 3, 5), 40) + _rand("g2", (2,), 41) + _rand("be2", (2,), 42)
+_MV = "r = mx.nd.%s\nr = [type(r).__name__, len(r)] + list(r)"
+CASES += [Case(code=BN + _MV % line, names=("nd.BatchNorm",), id=line[:70]) for line in [
+    "BatchNorm(x, g, be, mm, mv, output_mean_var=True)",
+    "BatchNorm(x, g, be, mm, mv, output_mean_var=True, fix_gamma=False, eps=0.01)",
+    "BatchNorm(x, g[:1].tile(5), be[:1].tile(5), mm[:1].tile(5), mv[:1].tile(5), axis=-1, output_mean_var=True)",
+    "BatchNorm(x.astype('float16'), g, be, mm, mv, output_mean_var=True, fix_gamma=False)",
+    "BatchNorm(x.astype('float16'), g, be, mm, mv * 3, output_mean_var=True, eps=0.003)",
+    "BatchNorm(*[a.astype('float64') for a in (x, g, be, mm, mv)], output_mean_var=True, use_global_stats=True)",
+]] + [Case(code=LN + _MV % line, names=("nd.LayerNorm",), id=line[:70]) for line in [
+    "LayerNorm(x, g, be, output_mean_var=True)",
+    "LayerNorm(x, g3, be3, axis=1, output_mean_var=True, eps=0.1)",
+    "LayerNorm(x, g3, be3, axis=-2, output_mean_var=True)",
+    "LayerNorm(x[0], g, be, output_mean_var=True)",
+    "LayerNorm(x[:, 0], mx.nd.ones((2,)), mx.nd.zeros((2,)), axis=0, output_mean_var=True)",
+    "LayerNorm(x.astype('float16'), g.astype('float16'), be.astype('float16'), output_mean_var=True)",
+    "LayerNorm(x.astype('float64'), g.astype('float64'), be.astype('float64'), output_mean_var=True)",
+]] + [Case(code=GN + _MV % line, names=("nd.GroupNorm",), id=line[:70]) for line in [
+    "GroupNorm(x, g2, be2, num_groups=2, output_mean_var=True)",
+    "GroupNorm(x, mx.nd.ones((1,)), mx.nd.zeros((1,)), output_mean_var=True, eps=0.1)",
+    "GroupNorm(x, mx.nd.ones((4,)), mx.nd.zeros((4,)), num_groups=4, output_mean_var=True)",
+    "GroupNorm(x[:, :, 0], g2, be2, num_groups=2, output_mean_var=True)",
+    "GroupNorm(x.astype('float64'), g2.astype('float64'), be2.astype('float64'), num_groups=2, output_mean_var=True)",
+    "GroupNorm(x.astype('float16'), g2.astype('float16'), be2.astype('float16'), num_groups=2, output_mean_var=True)",
+]] + [
+    Case(code=BN + "r = mx.nd.BatchNorm(x, g, be, mm, mv, output_mean_var=False)", names=("nd.BatchNorm",)),
+    Case(code=LN + "r = mx.nd.LayerNorm(x, g3, be3, output_mean_var=True)", names=("nd.LayerNorm",)),  # refused
+    Case(code=GN + "r = mx.nd.GroupNorm(x, g2, be2, num_groups=3, output_mean_var=True)", names=("nd.GroupNorm",)),
+] + [Case(code=ACT + "r = mx.nd.LeakyReLU(%s, act_type='rrelu'%s)\nr = [type(r).__name__, len(r), r[0], r[1].shape, r[1].dtype]"
+          % (x, kw), names=("nd.LeakyReLU",), id="rrelu %s%s" % (x, kw)) for x, kw in [
+    ("x", ""), ("x", ", lower_bound=0.1, upper_bound=0.5"), ("x[0]", ", lower_bound=0.3, upper_bound=0.3"),
+    ("x.astype('float16')", ""), ("x.astype('float64')", ", upper_bound=0.9"), ("x.reshape((2, 3, 2, 2))", ""),
+]] + [
+    Case(code=ACT + "r = mx.nd.LeakyReLU(x.astype('int32'), act_type='rrelu')", names=("nd.LeakyReLU",)),
+    Case(code=ACT + "r = mx.nd.LeakyReLU(x.astype('float64') / 3, slope=0.1)", names=("nd.LeakyReLU",),
+         id="leaky of float64 data multiplies in float32"),
+    Case(code=ACT + "o = [mx.nd.zeros((2, 3, 4)), mx.nd.zeros((2, 3, 4))]\n"
+         "r = mx.nd.LeakyReLU(x, act_type='rrelu', out=o)\nr = [type(r).__name__, r[0], o[0]]", names=("nd.LeakyReLU",),
+         id="rrelu out=[out, mask]"),
+    Case(code=ACT + "r = mx.nd.LeakyReLU(x, act_type='rrelu', out=mx.nd.zeros((2, 3, 4)))", names=("nd.LeakyReLU",)),
 ]

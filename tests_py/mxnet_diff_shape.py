@@ -7,6 +7,10 @@ MXNet 1.x's mx.nd has no 0-d or size-0 arrays (a 0 in a shape means "unknown" th
 none of these cases uses them: mxgo's behaviour on them is tested against NumPy in
 test_ops_shape_mxnet.py. Neither do cases where MXNet lacks a kernel for a dtype (bool
 for flip, swapaxes, diag, slice_axis and pick: "Unknown type enum 7"), which mxgo supports.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.flip nd.reverse nd.swapaxes nd.SwapAxis nd.diag nd.slice_axis nd.pick: bool arrays work, where MXNet
+  1.9.1 has no kernel ("Unknown type enum 7").
 """
 from mxnet_diff import Case
 

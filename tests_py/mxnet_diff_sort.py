@@ -12,6 +12,20 @@ softmax lengths beyond the axis and out-of-range labels of the cross-entropy
 (SIGFPE in MXNet). Negative cumsum axes are refused, as MXNet 1.9.1 refuses them. Where
 a float32 or float16 input asks for a wider result (softmax's dtype), MXNet computes in
 the input's precision and mxgo in the result's: those cases compare after casting back.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- nd.sort nd.argsort nd.topk: NaN sorts last (stably), where MXNet's order depends on its comparisons.
+- nd.softmax nd.log_softmax nd.softmin: NaN inputs give defined results (test_ops_sort.py), where MXNet's
+  depend on its fast math; a dtype wider than the input's computes in that dtype, where MXNet computes in
+  the input's precision; lengths past the axis raise ValueError, where MXNet reads past it.
+- nd.norm nd.nansum nd.cumsum: float16 inputs give finite sums (test_ops_sort.py), where MXNet gives inf for
+  small sums.
+- nd.argsort nd.topk: indices beyond float16's or uint8's range convert as mxgo's casts do, where MXNet's
+  are undefined.
+- nd.softmax_cross_entropy: out-of-range labels give a defined result (test_ops_sort.py), where MXNet 1.9.1
+  reads past the row.
+- nd.norm: the integer L2 norm of the most negative integer is computed (wrapping), where MXNet 1.9.1 dies
+  of SIGFPE.
 """
 from mxnet_diff import Case
 

@@ -433,16 +433,17 @@ class Program:
             c = self.pick(lambda r: r.base.exact)
             if c is None:
                 return False
-            x = self.operand_for(c.np.shape, self.rng.choice(DTYPES))
+            dtype = self.rng.choice(DTYPES)  # MXNet's where does not broadcast: x and y of one shape,
+            x = self.pick(lambda r: r.np.dtype == dtype and (  # the condition's or as long as its first axis
+                r.np.shape == c.np.shape or (c.np.ndim == 1 and r.np.ndim >= 2 and r.np.shape[0] == c.np.shape[0])))
             if x is None:
                 return False
-            y = self.operand_for(np.broadcast_shapes(c.np.shape, x.np.shape), x.np.dtype)
+            y = self.pick(lambda r: r.np.dtype == dtype and r.np.shape == x.np.shape)
             if y is None:
                 return False
             cond = c.np != 0
-            xy = np.broadcast_shapes(x.np.shape, y.np.shape)
-            if cond.ndim == 1 and len(xy) >= 2 and xy[0] == cond.shape[0]:  # MXNet: picks whole rows
-                cond = cond.reshape(cond.shape + (1,) * (len(xy) - 1))
+            if cond.shape != x.np.shape:  # MXNet: a 1-D condition picks whole rows
+                cond = cond.reshape(cond.shape + (1,) * (x.np.ndim - 1))
             result = np.where(cond, x.np, y.np)
             return self._emit(name, fn, [c, x, y], {}, result, x.base.exact and y.base.exact)
         # sum, mean

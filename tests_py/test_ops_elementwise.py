@@ -13,13 +13,17 @@ NumPy is the oracle, with mxgo's documented rules where they differ from NumPy's
   * comparisons with a Python number convert it to the array's dtype first, as MXNet does
     (C's cast of a double: int32 ``x == 2.7`` is ``x == 2``, uint8 ``x > -1`` is ``x > 255``;
     converted_scalar); floating-point arrays compare with the number rounded to their dtype;
-  * integer power with a negative exponent (a scalar or in an array) gives MXNet's results
-    where NumPy raises: the truncated reciprocal, and for 0 infinity converted as C does;
+  * integer power is MXNet's: computed in float32 and converted back as C casts (power_ref),
+    so a negative exponent gives the truncated reciprocal where NumPy raises, and 0 ** -1
+    infinity converted as C does;
   * exp, log, sqrt, sin, cos, tanh and sigmoid keep integer dtypes, as in MXNet: the value is
     computed in float64 and converted as C casts (api_helpers.c_cast); bool gives NumPy's float16;
   * negative of bool, sign of complex, relu of bool or complex, square of bool: TypeError;
-  * clip of an integer array rounds non-integral bounds inward; NaN bounds propagate for
-    floating-point arrays (NumPy 2) and raise ValueError for integer arrays.
+  * sign of NaN is 0, as in MXNet;
+  * clip is MXNet's (clip_ref): a_max above it, else a_min below it, the float32 bounds
+    converted to the dtype as C casts (integer arrays truncate them); NaN bounds never compare;
+  * where does not broadcast, as MXNet's: x, y and the condition have one shape, or the
+    condition is 1-D as long as x's first axis (it picks rows).
 """
 import numbers
 import operator
@@ -94,7 +98,7 @@ def mxnet_float_fn(ref):
 UNARY = {
     "negative": (np.negative, NUMERIC, True),
     "abs": (np.abs, ALL_DTYPES, True),
-    "sign": (np.sign, REAL_NUMERIC, True),
+    "sign": (lambda a: np.where(np.isnan(a), np.zeros((), a.dtype), np.sign(a)), REAL_NUMERIC, True),  # MXNet: NaN gives 0
     "square": (np.square, NUMERIC, True),
     "relu": (relu_ref, REAL_NUMERIC, True),
     "exp": (mxnet_float_fn(np.exp), ALL_DTYPES, False),
@@ -197,7 +201,13 @@ def test_unary_0d_and_0_size():
 
 def power_ref(a, b):
     """np.power, with NumPy 2's 0 ** z == 0 for complex z with a positive real part (NumPy 1
-    gave NaN unless z was real)."""
+    gave NaN unless z was real); integers as MXNet's: powf of the operands in float32,
+    converted back as C casts (so 4 ** 20 overflows to int32's minimum)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "iu":
+        with np.errstate(all="ignore"):
+            f = np.power(a.astype(np.float32).astype(np.float64), b.astype(np.float32).astype(np.float64))
+        return c_cast(f.astype(np.float32), a.dtype)
     r = np.power(a, b)
     if r.dtype.kind == "c":
         r = np.where((np.asarray(a) == 0) & (np.real(b) > 0) & np.isnan(r), np.zeros((), r.dtype), r)
@@ -211,7 +221,7 @@ def power_operands(dtype):
     dt = np.dtype(dtype)
     if dt.kind in "iu":
         a = np.array([[-3, -2, -1, 0], [1, 2, 3, 7], [5, -5, 4, 2]])
-        b = np.array([[0, 1, 2, 3], [5, 3, 1, 0], [2, 3, 20, 11]])  # 4 ** 20 wraps
+        b = np.array([[0, 1, 2, 3], [5, 3, 1, 0], [2, 3, 20, 11]])  # 4 ** 20 overflows
         if dt.kind == "u":
             a = np.abs(a)
         return a.astype(dt), b.astype(dt)
@@ -542,12 +552,24 @@ def test_where_condition_of_any_dtype(cond_dtype):
     check(mx.nd.where(nd(cond), nd(a), nd(b)), np.where(cond, a, b), True)
 
 
-@pytest.mark.parametrize("shapes", [((3, 1), (1, 4), ()), ((), (2, 3), (3,)), ((2, 1, 1), (3, 1), (4,)),
-                                    ((0, 4), (4,), ()), ((), (), ()), ((1,), (0,), (1,))], ids=str)
-def test_where_broadcasts_all_three(shapes):
+@pytest.mark.parametrize("shapes", [((3, 1), (3, 4), (3, 4)), ((), (2, 3), (2, 3)), ((2, 3), (2, 3), (3,)),
+                                    ((2, 3), (2, 1), (2, 3)), ((1, 3), (2, 3), (2, 3)), ((2, 3), (2, 3), ())], ids=str)
+def test_where_does_not_broadcast(shapes):
+    """MXNet's where refuses every broadcast (MXNetError; mxgo's ValueError is one too)."""
     rng = np.random.default_rng(5)
     cond = rng.integers(0, 2, shapes[0]).astype(bool)
     a, b = rng.normal(size=shapes[1]), rng.normal(size=shapes[2])
+    with pytest.raises(mx.base.MXNetError):
+        mx.nd.where(nd(cond), nd(a), nd(b))
+    with pytest.raises(ValueError):
+        mx.nd.where(nd(cond), nd(a), nd(b))
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (2, 0), (3,), (2, 3, 4)], ids=str)
+def test_where_of_one_shape(shape):
+    rng = np.random.default_rng(6)
+    cond = rng.integers(0, 2, shape).astype(bool)
+    a, b = rng.normal(size=shape), rng.normal(size=shape)
     check(mx.nd.where(nd(cond), nd(a), nd(b)), np.where(cond, a, b), True)
 
 
@@ -563,7 +585,6 @@ def test_where_picks_rows_with_a_1d_condition(shape, cond_dtype):
     want = np.where(rows, a, b)
     check(mx.nd.where(nd(cond), nd(a), nd(b)), want, True)
     check(mx.nd.where(nd(np.repeat(cond, 2))[::2], nd(a), nd(b)), want, True)  # a strided condition
-    check(mx.nd.where(nd(cond), nd(a), nd(np.float64(2.5))), np.where(rows, a, 2.5), True)  # y broadcast
     out = nd(np.zeros(shape))
     assert mx.nd.where(nd(cond), nd(a), nd(b), out=out) is out
     check(out, want, True)
@@ -571,9 +592,9 @@ def test_where_picks_rows_with_a_1d_condition(shape, cond_dtype):
 
 def test_where_1d_condition_of_another_length():
     x, y = nd(np.ones((2, 3))), nd(np.zeros((2, 3)))
-    check(mx.nd.where(nd(np.array([1.0, 0, 1])), x, y), np.array([[1.0, 0, 1], [1, 0, 1]]), True)  # NumPy's columns
-    with pytest.raises(ValueError):
-        mx.nd.where(nd(np.array([1.0, 0, 1, 0])), x, y)
+    for n in (1, 3, 4):  # NumPy would pick columns where n is 3; MXNet refuses
+        with pytest.raises(ValueError, match="condition"):
+            mx.nd.where(nd(np.ones(n)), x, y)
     check(mx.nd.where(nd(np.array([1.0, 0, 1])), nd(np.arange(3.0)), nd(-np.arange(3.0))), np.array([0.0, -1, 2]), True)
 
 
@@ -582,7 +603,7 @@ def test_where_errors_leave_inputs_intact():
     snap = Snapshot(c, x, y)
     with pytest.raises(TypeError, match="dtype mismatch"):
         mx.nd.where(c, x, y)
-    with pytest.raises(ValueError, match="broadcast"):
+    with pytest.raises(ValueError, match="condition"):
         mx.nd.where(nd(np.array([True, False, True])), x, x)
     with pytest.raises(TypeError):
         mx.nd.where(c, x)
@@ -596,29 +617,46 @@ def clip_bounds(dtype):
     return (-5, 100) if kind == "i" else (2, 100) if kind == "u" else (-1.5, 2.25)
 
 
+def clip_ref(a, lo, hi):
+    """MXNet's clip: a_max where a > a_max, else a_min where a < a_min, else a; the bounds
+    are float32, compared in float32 (float64 data in float64), converted as C casts."""
+    lo32, hi32 = np.float32(lo), np.float32(hi)
+    cmp = a if a.dtype == np.float64 else a.astype(np.float32)
+    if a.dtype.kind in "iu":
+        lo_v, hi_v = c_cast(np.float64(lo32), a.dtype), c_cast(np.float64(hi32), a.dtype)
+    else:
+        lo_v, hi_v = np.asarray(lo32).astype(a.dtype), np.asarray(hi32).astype(a.dtype)
+    with np.errstate(invalid="ignore"):
+        return np.where(cmp > hi32, hi_v, np.where(cmp < lo32, lo_v, a)).astype(a.dtype)
+
+
 @pytest.mark.parametrize("dtype", REAL_NUMERIC, ids=name)
-def test_clip_matches_numpy(dtype):
+def test_clip_matches_mxnet(dtype):
     a = sample(dtype)
     lo, hi = clip_bounds(dtype)
     x = nd(a)
     check(mx.nd.clip(x, lo, hi), np.clip(a, lo, hi), True)
-    check(mx.nd.clip(x, a_min=hi, a_max=lo), np.clip(a, hi, lo), True)  # a_min > a_max gives a_max
+    check(mx.nd.clip(x, a_min=hi, a_max=lo), clip_ref(a, hi, lo), True)  # a_min > a_max: a_min at or below a_max
     check(mx.nd.clip(x, lo, float("inf")), np.maximum(a, np_cast(lo, dtype)), True)
+    for bounds in [(1.5, 2.5), (-1.5, 2.5), (-2.7, -0.3), (0.5, 3.9), (float("nan"), 3), (1000.5, 2000.5)]:
+        check(mx.nd.clip(x, *bounds), clip_ref(a, *bounds), True)
     check(x, a, True)
 
 
 def test_clip_rules_beyond_numpy():
+    """Values given by MXNet 1.9.1."""
     i = mx.nd.array([-3, 1, 2, 3, 9], dtype="int32")
-    check(mx.nd.clip(i, 1.5, 3.9), np.array([2, 2, 2, 3, 3], np.int32))  # bounds rounded inward
+    check(mx.nd.clip(i, 1.5, 3.9), np.array([1, 1, 2, 3, 3], np.int32))  # bounds truncated
+    check(mx.nd.clip(mx.nd.array([1, 2, 3, 4], dtype="int32"), 1.5, 2.5), np.array([1, 2, 2, 2], np.int32))
+    check(mx.nd.clip(i, 1e10, 2e10), np.full(5, -2 ** 31, np.int32))  # C's conversion of 1e10
     u = mx.nd.array([0, 128, 255], dtype="uint8")
-    check(mx.nd.clip(u, -5, 300), np.array([0, 128, 255], np.uint8))  # bounds saturate
-    check(mx.nd.clip(u, 1000, 2000), np.array([255] * 3, np.uint8))
+    check(mx.nd.clip(u, -5, 300), np.array([0, 128, 255], np.uint8))
+    check(mx.nd.clip(u, 300.7, 200.2), np.array([44, 44, 200], np.uint8))  # 300 converted as C does
     f = mx.nd.array([1.0, 5.0], dtype="float64")
-    check(mx.nd.clip(f, float("nan"), 3), np.array([np.nan, np.nan]), True)  # NumPy 2 semantics
+    check(mx.nd.clip(f, float("nan"), 3), np.array([1.0, 3.0]), True)  # NaN never compares
+    check(mx.nd.clip(f, 0.1, 0.9), np.array([0.9, 0.9], np.float32).astype(np.float64), True)  # float32 bounds
     check(mx.nd.clip(mx.nd.array([0, 1], dtype="float16"), 0.1, 0.2), np.array([0.1, 0.2], np.float16), True)
     snap = Snapshot(i)
-    with pytest.raises(ValueError, match="NaN"):
-        mx.nd.clip(i, float("nan"), 3)
     with pytest.raises(TypeError):
         mx.nd.clip(i, 1)
     for dt in ("bool", "complex64"):
@@ -823,7 +861,7 @@ def test_large_inputs_match_numpy():
     check(mx.nd.tanh(x), np.tanh(a))
     check(mx.nd.maximum(x, y), np.maximum(a, b), True)
     check(x[:, ::-3] > y[::3], mxnet_compare(a[:, ::-3] > b[::3], a.dtype))
-    check(mx.nd.where(x > 0, x, y), np.where(a > 0, a, b), True)
+    check(mx.nd.where(x > 0, x, x[::-1]), np.where(a > 0, a, a[::-1]), True)
     check(mx.nd.clip(x.astype("int32"), -1, 1), np.clip(a.astype(np.int32), -1, 1))
 
 

@@ -153,11 +153,14 @@ def test_activations_match_torch(dtype):
     for act, ref in [("relu", F.relu), ("sigmoid", torch.sigmoid), ("tanh", torch.tanh),
                      ("softrelu", F.softplus), ("softsign", F.softsign)]:
         close(mx.nd.Activation(xs, act_type=act), ref(tx), dtype)
-    close(mx.nd.LeakyReLU(xs, slope=0.1), F.leaky_relu(tx, 0.1), dtype)
+    f32 = "float32" if dtype == "float64" else dtype  # MXNet multiplies leaky's negative side in float32, always
+    close(mx.nd.LeakyReLU(xs, slope=0.1), F.leaky_relu(tx, 0.1), f32)
     close(mx.nd.LeakyReLU(xs, act_type="elu", slope=0.5), F.elu(tx, 0.5), dtype)
     close(mx.nd.LeakyReLU(xs, act_type="selu"), F.selu(tx), "float16" if dtype == "float16" else "float32")
     close(mx.nd.LeakyReLU(xs, act_type="gelu"), F.gelu(tx), dtype)
-    close(mx.nd.LeakyReLU(xs, act_type="rrelu", lower_bound=0.1, upper_bound=0.3), F.leaky_relu(tx, 0.2), dtype)
+    out, mask = mx.nd.LeakyReLU(xs, act_type="rrelu", lower_bound=0.1, upper_bound=0.3)  # [out, mask], as MXNet
+    close(out, F.leaky_relu(tx, 0.2), f32)
+    assert mask.dtype == out.dtype and mask.shape == x.shape and not mask.asnumpy().any()
     g = rand(4, dtype=dtype)
     close(mx.nd.LeakyReLU(xs, strided(g[None])[0], act_type="prelu"), F.prelu(tx, t(g.astype("float64"))), dtype)
 
@@ -202,6 +205,20 @@ def test_norms_match_torch(dtype):
     g2, b2 = rand(2, dtype=dtype), rand(2, dtype=dtype)
     want = F.group_norm(tx, 2, eps=e5).reshape(3, 2, -1) * t(g2.astype("float64"))[:, None] + t(b2.astype("float64"))[:, None]
     close(mx.nd.GroupNorm(xs, g2, b2, num_groups=2), want.reshape(x.shape), dtype)
+    # output_mean_var: [out, mean, inv_std] of the moving statistics (BatchNorm), [out, mean, std] of each
+    # normalised group (LayerNorm: data's shape with 1 on the axis; GroupNorm: (batch, groups)), as MXNet
+    r = mx.nd.BatchNorm(xs, g, b, m, v, output_mean_var=True)
+    assert [np.dtype(a.dtype).name for a in r[1:]] == [pdt, pdt] and r[1].shape == r[2].shape == (4,)
+    close(r[1], tm, pdt)
+    close(r[2], 1 / torch.sqrt(tv + e3), "float16" if dtype == "float16" else pdt)  # MXNet adds eps in float16
+    r = mx.nd.LayerNorm(xs, g6, b6, output_mean_var=True)
+    assert r[1].shape == r[2].shape == (3, 4, 5, 1) and r[1].dtype == r[2].dtype == x.dtype
+    close(r[1], tx.mean(-1, keepdim=True), dtype)
+    close(r[2], torch.sqrt(tx.var(-1, unbiased=False, keepdim=True) + e5), dtype)
+    r = mx.nd.GroupNorm(xs, g2, b2, num_groups=2, output_mean_var=True)
+    assert r[1].shape == r[2].shape == (3, 2)
+    close(r[1], tx.reshape(3, 2, -1).mean(-1), dtype)
+    close(r[2], torch.sqrt(tx.reshape(3, 2, -1).var(-1, unbiased=False) + e5), dtype)
     norm = torch.sqrt((tx * tx).sum(1, keepdim=True) + float(np.float32(1e-10)))
     close(mx.nd.L2Normalization(xs, mode="channel"), tx / norm, dtype)
 
@@ -250,8 +267,8 @@ def test_unsupported_dtypes_raise_type_error(call):
                                no_bias=True), ValueError),
     (lambda: mx.nd.Convolution(mx.nd.ones((1, 2, 4, 4)), mx.nd.ones((2, 2, 3, 3)), kernel=(3, 3), num_filter=2), ValueError),
     (lambda: mx.nd.Pooling(mx.nd.ones((1, 2, 4, 4)), kernel=(2, 2), stride=(0, 0)), ValueError),
-    (lambda: mx.nd.BatchNorm(*[mx.nd.ones((2, 3))] + [mx.nd.ones(3)] * 4, output_mean_var=True), NotImplementedError),
-    (lambda: mx.nd.LayerNorm(mx.nd.ones((2, 3)), mx.nd.ones(3), mx.nd.ones(3), output_mean_var=True), NotImplementedError),
+    (lambda: mx.nd.LayerNorm(mx.nd.ones((2, 3)), mx.nd.ones(3), mx.nd.ones(3), output_mean_var=True, out=mx.nd.ones((2, 3))),
+     TypeError),  # three results, one out
     (lambda: mx.nd.Embedding(mx.nd.ones(2), mx.nd.ones((2, 2)), input_dim=-1, output_dim=2), ValueError),
     (lambda: mx.nd.Convolution(mx.nd.ones((1, 1, 2, 2)), mx.nd.ones((1, 1, 1, 1)), kernel=(1, 1), num_filter=1, no_bias=True,
                                pad=(1 << 62, 0)), ValueError),

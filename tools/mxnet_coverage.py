@@ -11,13 +11,16 @@ tests_py/mxnet_diff_*.py (tests_py/mxnet_diff.py: the same code with ``mx = mxne
 ``mx = mxgo``), and marks each name:
 
 - "implemented, agrees": mxgo has it, and the cases that name it all agree with MXNet;
+- "implemented, departs: <departure>": as "agrees", but mxgo departs from MXNet on purpose
+  somewhere for it: a departure listed in a tests_py/mxnet_diff_*.py docstring (whose cases
+  leave it out) names it, and README.md's "Departures from MXNet 1.x" lists it;
 - "implemented, FAILS": mxgo has it and a case that names it disagrees with MXNet;
 - "implemented, no differential case": mxgo has it, no case names it;
 - "out of scope: <reason>": a name of OUT_OF_SCOPE below (unless mxgo has it);
 - "missing".
 
 It writes a Markdown table with a summary line and exits 1 when a name marked implemented
-has a failing case (or a case names something MXNet does not have).
+has a failing case (or a case or a departure names something MXNet does not have).
 """
 import argparse
 import fnmatch
@@ -31,7 +34,7 @@ import mxgo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests_py"))
-from mxnet_diff import check, load_cases  # noqa: E402
+from mxnet_diff import check, departures, load_cases  # noqa: E402
 
 #: what is out of scope for now, and why (issue 14): reason -> name patterns (fnmatch)
 OUT_OF_SCOPE = {
@@ -122,14 +125,22 @@ def main():
     rows = []
     counts = {}
     bad = []
-    for n in mxnet_names():
+    deps = departures()
+    names = mxnet_names()
+    for d in deps:
+        if not any(d.covers(n) for n in names):
+            unknown.append((d.module, "departure " + " ".join(d.names), " ".join(d.names)))
+    for n in names:
         has = resolve(mxgo, n) is not None
         passed, failed = results.get(n, (0, 0))
         reason = out_of_scope(n)
+        departs = [d.text for d in deps if d.covers(n)]
         if has and failed:
             mark = "implemented, FAILS (%d of %d cases)" % (failed, passed + failed)
             key = "implemented, fails"
             bad.append(n)
+        elif has and departs:
+            mark, key = "implemented, departs: " + " / ".join(departs), "implemented, departs"
         elif has and passed:
             mark = key = "implemented, agrees"
         elif has:
@@ -143,11 +154,13 @@ def main():
 
     total = len(rows)
     in_scope = total - counts.get("out of scope", 0)
-    summary = ("%d MXNet 1.9.1 names: %d in scope, of which %d implemented and agreeing, %d implemented without a "
-               "differential case, %d implemented and failing, %d missing; %d out of scope. %d differential cases, "
-               "%d failing." % (total, in_scope, counts.get("implemented, agrees", 0),
+    summary = ("%d MXNet 1.9.1 names: %d in scope, of which %d implemented and agreeing, %d implemented and agreeing "
+               "but for a listed departure, %d implemented without a differential case, %d implemented and failing, "
+               "%d missing; %d out of scope. %d differential cases, %d failing; %d departures."
+               % (total, in_scope, counts.get("implemented, agrees", 0), counts.get("implemented, departs", 0),
                                 counts.get("implemented, no differential case", 0), counts.get("implemented, fails", 0),
-                                counts.get("missing", 0), counts.get("out of scope", 0), len(cases), len(failures)))
+                                counts.get("missing", 0), counts.get("out of scope", 0), len(cases), len(failures),
+                                len(deps)))
 
     lines = ["# mxgo against MXNet 1.9.1's `mx.nd`", "",
              "Written by `make mxnet-coverage` (tools/mxnet_coverage.py, in .venv-mxnet); do not edit.", "",
@@ -155,6 +168,10 @@ def main():
              "Out of scope for now, and why:", "", "| reason | names |", "|---|---|"]
     for reason, patterns in OUT_OF_SCOPE.items():
         lines.append("| %s | %s |" % (reason, " ".join("`%s`" % p for p in patterns)))
+    lines += ["", "Intentional departures from MXNet 1.9.1 (README.md, \"Departures from MXNet 1.x\"), by the "
+              "differential module whose docstring lists them:", "", "| names | departure | module |", "|---|---|---|"]
+    for d in deps:
+        lines.append("| %s | %s | %s |" % (" ".join("`%s`" % p for p in d.names), d.text, d.module))
     lines += ["", "| name | status | differential cases |", "|---|---|---|"]
     for n, mark, ncases in rows:
         lines.append("| `%s` | %s | %s |" % (n, mark, ncases or ""))

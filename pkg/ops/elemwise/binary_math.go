@@ -28,9 +28,10 @@ var mathOps = []struct {
 	grad, sgrad *ops.Gradient // the array form's and the scalar form's (MXNet's ties: maximum's lhs takes them)
 }{
 	{"power", "First array raised to the powers of the second, elementwise, with NumPy broadcasting. " +
-		"Integer powers are exact and wrap. A negative integer exponent (in an array, or a scalar, converted " +
-		"to the array's dtype first) gives what MXNet gives: the truncated reciprocal (1 for a base of 1, -1 or 1 " +
-		"for -1, 0 otherwise) and, for a base of 0, infinity converted as C does (int32's and int64's minimum).", mPow, ops.NumericDTypes,
+		"Integer arrays compute as MXNet's: in float32, converted back as C casts (so results past 2**24 are " +
+		"rounded and overflow gives int32's or int64's minimum). A negative exponent (in an array, or a scalar, " +
+		"converted to the array's dtype first) gives the truncated reciprocal (1 for a base of 1, -1 or 1 for " +
+		"-1, 0 otherwise) and, for a base of 0, infinity converted as C does.", mPow, ops.NumericDTypes,
 		ops.GradExpr("g * b * a ** (b - 1)", "g * y * log(a)"), powerScalarGrad},
 	{"maximum", "Elementwise maximum, with NumPy broadcasting. NaN propagates (complex numbers compare lexicographically, as in NumPy).",
 		mMax, ops.AllDTypes, ops.GradExpr("g * (a >= b)", "g * (a < b)"), ops.GradExpr("g * (x >= $scalar)")},
@@ -211,34 +212,14 @@ func fmod(x, y float64) float64 {
 	return r
 }
 
-// ipow is x**y in T's wrapping arithmetic. A negative y (signed types only) gives what
-// MXNet's pow in floating point gives once converted back: the truncated reciprocal
-// 1/x**-y (1 for 1, -1 or 1 for -1, 0 otherwise), and for a base of 0 infinity converted
-// as C does on x86 (int32's and int64's minimum; 0 for int8 and int16).
+// ipow is MXNet's integer power: powf of the operands converted to float32, converted
+// back as C does on x86. So results past float32's 24-bit mantissa are rounded (int32
+// 12345**2 is 152399024), overflow gives the "integer indefinite" (int32's minimum; 0
+// for int8), and a negative y the truncated reciprocal (0 unless x is 1 or -1; infinity
+// for a base of 0). The power is taken in float64, whose result rounded to float32 is
+// glibc's correctly rounded powf.
 func ipow[T ops.IntElem](x, y T) T {
-	if y < 0 {
-		switch {
-		case x == 0:
-			return ops.CToInt[T](math.Inf(1))
-		case x == 1:
-			return 1
-		case x == ^T(0): // -1
-			if y&1 != 0 {
-				return x
-			}
-			return 1
-		}
-		return 0
-	}
-	r := T(1)
-	for y > 0 {
-		if y&1 != 0 {
-			r *= x
-		}
-		y >>= 1
-		x *= x
-	}
-	return r
+	return ops.CToInt[T](float64(float32(math.Pow(float64(float32(x)), float64(float32(y))))))
 }
 
 func floatMathFn(op mathOp) func(x, y float64) float64 {

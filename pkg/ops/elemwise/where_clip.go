@@ -1,8 +1,7 @@
 package elemwise
 
 import (
-	"math"
-	"unsafe"
+	"slices"
 
 	"github.com/mxgo/mxgo/pkg/ops"
 
@@ -13,10 +12,11 @@ import (
 func init() {
 	ops.Register(&ops.Op{
 		Name: "where", Grad: whereGrad, Category: ops.Broadcast, Inputs: []string{"condition", "x", "y"}, DTypes: ops.AllDTypes, InPlace: true,
-		Doc: "Elements of x where condition is true (nonzero), of y elsewhere; all three broadcast together " +
-			"(NumPy broadcasting), except that, as in MXNet, a 1-D condition as long as the first axis of x " +
-			"(and y) picks whole rows: x[i] where condition[i] is true, else y[i].\n\nThe condition may have " +
-			"any dtype (NaN counts as true, -0.0 as false); x and y must have the same dtype, which the result has.",
+		Doc: "Elements of x where condition is true (nonzero), of y elsewhere. As in MXNet nothing broadcasts: x " +
+			"and y have one shape, and the condition has it too, or is 1-D as long as the first axis of x and " +
+			"picks whole rows: x[i] where condition[i] is true, else y[i] (ValueError otherwise).\n\nThe " +
+			"condition may have any dtype (NaN counts as true, -0.0 as false); x and y must have the same dtype, " +
+			"which the result has.",
 		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
 			if err := ops.SameDType(in[1:]); err != nil {
 				return nil, 0, err
@@ -43,21 +43,16 @@ func init() {
 	})
 	ops.Register(&ops.Op{
 		Name: "clip", Grad: ops.GradExpr("g * (x >= $a_min) * (x <= $a_max)"), Category: ops.Elementwise, Inputs: []string{"data"}, DTypes: ops.RealNumericDTypes, InPlace: true,
-		Doc: "Limits the values of data to [a_min, a_max]: minimum(maximum(data, a_min), a_max), as NumPy's clip " +
-			"(so a_min > a_max gives a_max, and NaN propagates).\n\nThe result keeps data's dtype: floating-point " +
-			"arrays use the bounds rounded to their dtype; integer arrays round them inward (a_min up, a_max down) " +
-			"and saturate them to the dtype's range, and refuse NaN bounds (ValueError).",
+		Doc: "Limits the values of data to [a_min, a_max], as MXNet's clip: a_max where data > a_max, else a_min " +
+			"where data < a_min, else data (so a_min > a_max gives a_min where data <= a_max, and NaN passes).\n\n" +
+			"The result keeps data's dtype. As in MXNet the bounds are float32: each element compares with them in " +
+			"float32 (float64 data in float64) and takes the bound converted to its dtype as C casts (integer " +
+			"arrays truncate: clip(int32 x, 1.5, 2.5) limits x to [1, 2]; NaN bounds never compare).",
 		Params: []ops.Param{
 			{Name: "a_min", Kind: ops.ParamFloat, Doc: "lower bound (-inf: none)"},
 			{Name: "a_max", Kind: ops.ParamFloat, Doc: "upper bound (inf: none)"},
 		},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			lo, hi := at.Float("a_min"), at.Float("a_max")
-			if ops.IsIntegral(in[0].DType()) && (math.IsNaN(lo) || math.IsNaN(hi)) {
-				return nil, 0, mxerr.ValueErr("clip: the bounds of an integer array must not be NaN (got a_min=%v, a_max=%v)", lo, hi)
-			}
-			return in[0].Shape(), in[0].DType(), nil
-		},
+		Infer: ops.InferSame,
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			runClip(out[0], in[0], at.Float("a_min"), at.Float("a_max"))
 			return nil
@@ -65,21 +60,23 @@ func init() {
 	})
 }
 
-// whereOperands returns where's operands with MXNet's row form made a broadcast: a 1-D
-// condition as long as the first axis of x and y (broadcast together, of two or more
-// dimensions) becomes a view of shape (n, 1, ..., 1), which MXNet's where reads as
-// "pick row i of x or of y". release frees that view.
+// whereOperands checks where's shapes as MXNet does, which does not broadcast: x and y
+// have one shape, and the condition has it too or is 1-D as long as its first axis
+// (MXNet's "pick row i of x or of y"). That row form is returned as a view of shape (n,
+// 1, ..., 1), so one broadcasting kernel serves both; release frees it.
 func whereOperands(in []*ndarray.NDArray) (_ []*ndarray.NDArray, release func(), err error) {
-	cond := in[0]
-	if cond.NDim() != 1 {
+	cond, shape := in[0], in[1].Shape()
+	if !slices.Equal(in[2].Shape(), shape) {
+		return nil, nil, mxerr.ValueErr("where: x and y must have the same shape, as in MXNet (which does not broadcast): got %v and %v", shape, in[2].Shape())
+	}
+	if slices.Equal(cond.Shape(), shape) {
 		return in, func() {}, nil
 	}
-	xy, err := ops.BroadcastShape(in[1:])
-	if err != nil || len(xy) < 2 || xy[0] != cond.Shape()[0] {
-		return in, func() {}, nil // an ordinary broadcast (or its error, from the caller)
+	if cond.NDim() != 1 || len(shape) < 1 || cond.Shape()[0] != shape[0] {
+		return nil, nil, mxerr.ValueErr("where: the condition must have x's shape %v, or be 1-D as long as x's first axis (%v), as in MXNet", shape, cond.Shape())
 	}
 	key := []ndarray.KeyItem{{Kind: ndarray.KeySlice}}
-	for range len(xy) - 1 {
+	for range len(shape) - 1 {
 		key = append(key, ndarray.KeyItem{Kind: ndarray.KeyNewAxis})
 	}
 	rows, err := cond.Index(key)
@@ -140,62 +137,57 @@ func pick[C, E any](nz func(C) bool) func(C, E, E) E {
 	}
 }
 
-// runClip is clip's kernel.
+// runClip is clip's kernel, MXNet's: its bounds are float32 parameters, each element
+// compares with them in float32 (float64 data in float64) and, when out of range, takes
+// the bound converted to the array's dtype as C does. So integer arrays get truncated
+// bounds (1.5 is 1, -1.5 is -1), a_min > a_max gives a_min below a_max, and NaN (as data
+// or as a bound) never compares: it passes through.
 func runClip(out, in *ndarray.NDArray, lo, hi float64) {
-	dt := in.DType()
-	if ops.IsFloat(dt) {
-		l := real(ops.ScalarLoad(dt, ops.Scalar{Value: complex(lo, 0)}))
-		h := real(ops.ScalarLoad(dt, ops.Scalar{Value: complex(hi, 0)}))
-		ops.RealMap(out, in, func(x float64) float64 { return fminimum(fmaximum(x, l), h) })
-		return
-	}
-	lo, hi = math.Ceil(lo), math.Floor(hi)
-	switch dt {
+	l, h := float32(lo), float32(hi)
+	switch in.DType() {
 	case ndarray.Int8:
-		clipInt[int8](out, in, lo, hi)
+		clipInt[int8](out, in, l, h)
 	case ndarray.Int16:
-		clipInt[int16](out, in, lo, hi)
+		clipInt[int16](out, in, l, h)
 	case ndarray.Int32:
-		clipInt[int32](out, in, lo, hi)
+		clipInt[int32](out, in, l, h)
 	case ndarray.Int64:
-		clipInt[int64](out, in, lo, hi)
+		clipInt[int64](out, in, l, h)
 	case ndarray.Uint8:
-		clipInt[uint8](out, in, lo, hi)
+		clipInt[uint8](out, in, l, h)
 	case ndarray.Uint16:
-		clipInt[uint16](out, in, lo, hi)
+		clipInt[uint16](out, in, l, h)
 	case ndarray.Uint32:
-		clipInt[uint32](out, in, lo, hi)
+		clipInt[uint32](out, in, l, h)
 	case ndarray.Uint64:
-		clipInt[uint64](out, in, lo, hi)
+		clipInt[uint64](out, in, l, h)
+	default: // float16 and bfloat16 widen exactly, so float64 compares as float32 would
+		ops.RealMap(out, in, func(x float64) float64 { return clipped(x, float64(l), float64(h)) })
 	}
 }
 
-func clipInt[T ops.IntElem](out, in *ndarray.NDArray, lo, hi float64) {
-	l, h := saturate[T](lo), saturate[T](hi)
-	ops.Map1(out, in, func(x T) T { return min(max(x, l), h) })
-}
-
-// saturate converts the integral (or infinite) v to T, clamping it to T's range.
-func saturate[T ops.IntElem](v float64) T {
-	var zero T
-	bits := int(8 * unsafe.Sizeof(zero))
-	if ^zero < 0 { // signed: [-2**(bits-1), 2**(bits-1))
-		top := math.Ldexp(1, bits-1)
-		switch {
-		case v <= -top:
-			return T(int64(-1) << (bits - 1))
-		case v >= top:
-			return T(uint64(1)<<(bits-1) - 1)
-		}
-		return T(int64(v))
-	}
+// clipped is MXNet's clip of one element: the upper bound is tested first.
+func clipped(x, lo, hi float64) float64 {
 	switch {
-	case v <= 0:
-		return 0
-	case v >= math.Ldexp(1, bits):
-		return ^zero
+	case x > hi:
+		return hi
+	case x < lo:
+		return lo
 	}
-	return T(uint64(v))
+	return x
+}
+
+func clipInt[T ops.IntElem](out, in *ndarray.NDArray, lo, hi float32) {
+	l, h := ops.CToInt[T](float64(lo)), ops.CToInt[T](float64(hi))
+	ops.Map1(out, in, func(x T) T {
+		switch f := float32(x); { // C compares an integer with a float in float
+		case f > hi:
+			return h
+		case f < lo:
+			return l
+		}
+		return x
+	})
 }
 
 // whereGrad gives x the gradient where the condition holds and y the rest (where of the

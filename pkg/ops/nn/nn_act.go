@@ -55,8 +55,9 @@ func init() {
 			"act_type leaky: x if x > 0 else slope*x; prelu: the same with a learned slope, the array gamma given " +
 			"after data (one value, or one per channel; matched as MXNet does, see preluGamma); elu: slope*(exp(x) - 1) " +
 			"for x <= 0; selu: scaled elu with fixed constants; gelu: x*Phi(x) (the erf form); rrelu: leaky with " +
-			"the slope (lower_bound + upper_bound) / 2, as in inference (MXNet also returns its mask there; " +
-			"mxgo returns the output only). float16, float32 and float64.",
+			"the slope (lower_bound + upper_bound) / 2, as in inference, returning [out, mask] as MXNet does; the " +
+			"mask (data's shape and dtype) holds zeros, where MXNet leaves it unwritten in inference. float16, " +
+			"float32 and float64.",
 		Category: ops.General, Inputs: []string{"data", "gamma?"}, DTypes: nnFloatDTypes,
 		Params: []ops.Param{
 			{Name: "act_type", Kind: ops.ParamString, Default: "leaky", Choices: []string{"leaky", "prelu", "elu", "selu", "gelu", "rrelu"},
@@ -65,17 +66,24 @@ func init() {
 			{Name: "lower_bound", Kind: ops.ParamFloat, Default: "0.125", Doc: "rrelu's lower slope"},
 			{Name: "upper_bound", Kind: ops.ParamFloat, Default: "0.334", Doc: "rrelu's upper slope"},
 		},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			if at.Str("act_type") != "prelu" {
-				return in[0].Shape(), in[0].DType(), nnArity("LeakyReLU", in, 1)
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+			res := []ops.Result{{Shape: in[0].Shape(), DType: in[0].DType()}}
+			switch at.Str("act_type") {
+			case "prelu":
+				g, err := preluGamma(in)
+				if err == nil {
+					g.Release()
+				}
+				return res, err
+			case "rrelu": // MXNet's second result, the random slopes of training
+				res = append(res, ops.Result{Shape: in[0].Shape(), DType: in[0].DType()})
 			}
-			g, err := preluGamma(in)
-			if err == nil {
-				g.Release()
-			}
-			return in[0].Shape(), in[0].DType(), err
+			return res, nnArity("LeakyReLU", in, 1)
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
+			if len(out) == 2 { // rrelu's mask: MXNet leaves it unwritten in inference
+				ops.FillKernel(out[1], ops.Scalar{})
+			}
 			if at.Str("act_type") == "prelu" {
 				g, err := preluGamma(in)
 				if err != nil {
@@ -146,7 +154,7 @@ func nnLeaky(x, slope float64) float64 {
 
 // nnLeakyFn is the elementwise function of LeakyReLU's act_type (all but prelu).
 func nnLeakyFn(at ops.Attrs) func(float64) float64 {
-	slope := at.Float("slope")
+	slope := float64(float32(at.Float("slope"))) // MXNet's parameters are float32, for float64 data too
 	switch at.Str("act_type") {
 	case "elu":
 		return func(x float64) float64 {
@@ -164,10 +172,16 @@ func nnLeakyFn(at ops.Attrs) func(float64) float64 {
 		}
 	case "gelu":
 		return func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
-	case "rrelu":
-		slope = (at.Float("lower_bound") + at.Float("upper_bound")) / 2
+	case "rrelu": // the mean slope, computed in float32 as MXNet does
+		slope = float64((float32(at.Float("lower_bound")) + float32(at.Float("upper_bound"))) / 2)
 	}
-	return func(x float64) float64 { return nnLeaky(x, slope) }
+	s32 := float32(slope)
+	return func(x float64) float64 { // MXNet multiplies in float32, for float64 data too
+		if x > 0 {
+			return x
+		}
+		return float64(float32(x) * s32)
+	}
 }
 
 // preluGamma checks prelu's gamma against data and returns it broadcast to data's

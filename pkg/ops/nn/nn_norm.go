@@ -2,6 +2,7 @@ package nn
 
 import (
 	"math"
+	"slices"
 
 	"github.com/mxgo/mxgo/pkg/ops"
 
@@ -21,59 +22,71 @@ func init() {
 			"out = (data - moving_mean) / sqrt(moving_var + eps) * gamma + beta along the channel axis.\n\n" +
 			"The arrays are data, gamma, beta, moving_mean and moving_var, the last four of shape (channels,). " +
 			"fix_gamma (the default) uses 1 for gamma. float16, float32 and float64 data; the other arrays are " +
-			"float32 (float64 for float64 data). output_mean_var=True (three results in MXNet) is refused.",
+			"float32 (float64 for float64 data). output_mean_var=True returns [out, mean, inv_std] as MXNet does in " +
+			"inference: moving_mean and 1/sqrt(moving_var + eps), in the dtype of those arrays.",
 		Category: ops.General, Inputs: []string{"data", "gamma", "beta", "moving_mean", "moving_var"}, DTypes: nnFloatDTypes,
 		Params: []ops.Param{
 			{Name: "eps", Kind: ops.ParamFloat, Default: "0.001", Doc: "added to the variance"},
 			{Name: "momentum", Kind: ops.ParamFloat, Default: "0.9", Doc: "the moving averages' momentum (training only)"},
 			{Name: "fix_gamma", Kind: ops.ParamBool, Default: "1", Doc: "use 1 for gamma"},
 			{Name: "use_global_stats", Kind: ops.ParamBool, Default: "0", Doc: "use the moving statistics (always, in inference)"},
-			{Name: "output_mean_var", Kind: ops.ParamBool, Default: "0", Doc: "also return the mean and variance (not supported)"},
+			{Name: "output_mean_var", Kind: ops.ParamBool, Default: "0", Doc: "also return the mean and inv_std"},
 			{Name: "axis", Kind: ops.ParamInt, Default: "1", Doc: "the channel axis"},
 			{Name: "cudnn_off", Kind: ops.ParamBool, Default: "0", Doc: "accepted for MXNet compatibility"},
 		},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			_, _, _, err := batchNormDims(in, at)
-			return in[0].Shape(), in[0].DType(), err
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+			_, c, _, err := batchNormDims(in, at)
+			return withMeanVar(in[0], at, []int{c}, in[3].DType()), err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			outer, c, inner, err := batchNormDims(in, at)
 			if err != nil {
 				return err
 			}
-			eps, fix := nnEps(at), at.Bool("fix_gamma")
-			return nnCompute(in, out[0],
-				func(x [][]float32, y []float32) { nnBatchNorm(x, y, outer, c, inner, eps, fix) },
-				func(x [][]float64, y []float64) { nnBatchNorm(x, y, outer, c, inner, eps, fix) })
+			eps, fix, dt := nnEps(at), at.Bool("fix_gamma"), in[0].DType()
+			invstd := make([]float64, c)
+			for j, v := range ops.IndexValues(in[4]) {
+				invstd[j] = bnInvStd(v, eps, dt)
+			}
+			err = nnCompute(in, out[0],
+				func(x [][]float32, y []float32) { nnBatchNorm(x, y, outer, c, inner, invstd, fix) },
+				func(x [][]float64, y []float64) { nnBatchNorm(x, y, outer, c, inner, invstd, fix) })
+			if err != nil || len(out) == 1 {
+				return err
+			}
+			if err = ops.CopyCast(out[1], in[3]); err != nil {
+				return err
+			}
+			writeFloats(out[2], invstd)
+			return nil
 		},
 	})
 	ops.Register(&ops.Op{
 		Name: "LayerNorm",
 		Doc: "Layer normalisation, as MXNet's LayerNorm: normalises data along axis (the last by default) to " +
 			"mean 0 and variance 1, then scales by gamma and shifts by beta (both of that axis' length). " +
-			"float16, float32 and float64, all arrays of one dtype. output_mean_var=True is refused.",
+			"float16, float32 and float64, all arrays of one dtype. output_mean_var=True returns [out, mean, std] as " +
+			"MXNet does: data's shape with 1 on axis, std = sqrt(var + eps), in data's dtype.",
 		Category: ops.General, Inputs: []string{"data", "gamma", "beta"}, DTypes: nnFloatDTypes,
 		Params: []ops.Param{
 			{Name: "axis", Kind: ops.ParamInt, Default: "-1", Doc: "the axis to normalise"},
 			{Name: "eps", Kind: ops.ParamFloat, Default: "1e-05", Doc: "added to the variance"},
-			{Name: "output_mean_var", Kind: ops.ParamBool, Default: "0", Doc: "also return the mean and std (not supported)"},
+			{Name: "output_mean_var", Kind: ops.ParamBool, Default: "0", Doc: "also return the mean and std"},
 		},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			_, _, _, err := layerNormDims(in, at)
-			return in[0].Shape(), in[0].DType(), err
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+			axis, _, err := layerNormSpec(in, at)
+			stat := slices.Clone(in[0].Shape())
+			if err == nil {
+				stat[axis] = 1 // MXNet keeps the axis
+			}
+			return withMeanVar(in[0], at, stat, in[0].DType()), err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-			outer, n, inner, err := layerNormDims(in, at)
+			_, s, err := layerNormSpec(in, at)
 			if err != nil {
 				return err
 			}
-			return nnCompute(in, out[0],
-				func(x [][]float32, y []float32) {
-					nnNormalize(x, y, nnNormSpec{outer: outer, n: n, inner: inner, eps: nnEps(at), perPos: true})
-				},
-				func(x [][]float64, y []float64) {
-					nnNormalize(x, y, nnNormSpec{outer: outer, n: n, inner: inner, eps: nnEps(at), perPos: true})
-				})
+			return normKernel(in, out, s)
 		},
 	})
 	ops.Register(&ops.Op{
@@ -102,38 +115,91 @@ func init() {
 		Doc: "Group normalisation, as MXNet's GroupNorm: splits the channels of data (batch, channel, " +
 			"spatial...) into num_groups groups, normalises each group of each sample, then scales by gamma and " +
 			"shifts by beta, which have one value per group (shape (num_groups,)) as in MXNet 1.9. float16, " +
-			"float32 and float64, all arrays of one dtype. output_mean_var=True is refused.",
+			"float32 and float64, all arrays of one dtype. output_mean_var=True returns [out, mean, std] as MXNet " +
+			"does: shape (batch, num_groups), std = sqrt(var + eps), in data's dtype.",
 		Category: ops.General, Inputs: []string{"data", "gamma", "beta"}, DTypes: nnFloatDTypes,
 		Params: []ops.Param{
 			{Name: "num_groups", Kind: ops.ParamInt, Default: "1", Doc: "the number of channel groups"},
 			{Name: "eps", Kind: ops.ParamFloat, Default: "1e-05", Doc: "added to the variance"},
-			{Name: "output_mean_var", Kind: ops.ParamBool, Default: "0", Doc: "also return the mean and std (not supported)"},
+			{Name: "output_mean_var", Kind: ops.ParamBool, Default: "0", Doc: "also return the mean and std"},
 		},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			if err := noMeanVar("GroupNorm", at); err != nil {
-				return nil, 0, err
-			}
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
 			_, err := groupNormSpec("GroupNorm", in, at.Int("num_groups"), 0)
-			return in[0].Shape(), in[0].DType(), err
+			stat := []int{0, at.Int("num_groups")}
+			if err == nil {
+				stat[0] = in[0].Shape()[0]
+			}
+			return withMeanVar(in[0], at, stat, in[0].DType()), err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			s, err := groupNormSpec("GroupNorm", in, at.Int("num_groups"), nnEps(at))
 			if err != nil {
 				return err
 			}
-			return nnCompute(in, out[0],
-				func(x [][]float32, y []float32) { nnNormalize(x, y, s) },
-				func(x [][]float64, y []float64) { nnNormalize(x, y, s) })
+			return normKernel(in, out, s)
 		},
 	})
 }
 
-// noMeanVar refuses output_mean_var, whose extra results mxgo's operators cannot return.
-func noMeanVar(op string, at ops.Attrs) error {
+// withMeanVar is the results of a normalisation of x: x's shape and dtype, and with
+// output_mean_var two statistics of the given shape and dtype, as MXNet returns them.
+func withMeanVar(x *ndarray.NDArray, at ops.Attrs, stat []int, dt ndarray.DType) []ops.Result {
+	res := []ops.Result{{Shape: x.Shape(), DType: x.DType()}}
 	if at.Bool("output_mean_var") {
-		return mxerr.New(mxerr.NotImplemented, "%s: output_mean_var=True (several results) is not supported", op)
+		res = append(res, ops.Result{Shape: stat, DType: dt}, ops.Result{Shape: slices.Clone(stat), DType: dt})
 	}
+	return res
+}
+
+// normKernel normalises in into out[0] (nnNormalize) and, when out has the statistics
+// too (output_mean_var), writes each group's mean and std = sqrt(var + eps) into out[1]
+// and out[2], in the order of the groups (MXNet's shapes keep it).
+func normKernel(in, out []*ndarray.NDArray, s nnNormSpec) error {
+	var mean, std []float64
+	err := nnCompute(in, out[0],
+		func(x [][]float32, y []float32) { nnNormalize(x, y, s); mean, std = nnNormStats(x[0], s, len(out) > 1) },
+		func(x [][]float64, y []float64) { nnNormalize(x, y, s); mean, std = nnNormStats(x[0], s, len(out) > 1) })
+	if err != nil || len(out) == 1 {
+		return err
+	}
+	writeFloats(out[1], mean)
+	writeFloats(out[2], std)
 	return nil
+}
+
+// nnNormStats is the mean and sqrt(var + eps) of each group of s (none unless want).
+func nnNormStats[T nnFloat](data []T, s nnNormSpec, want bool) (mean, std []float64) {
+	if !want {
+		return nil, nil
+	}
+	groups := s.outer * s.inner
+	mean, std = make([]float64, groups), make([]float64, groups)
+	for gi := range groups {
+		o, i := gi/s.inner, gi%s.inner
+		m, v := nnMoments(data, o*s.n*s.inner+i, s.n, s.inner)
+		mean[gi], std[gi] = m, math.Sqrt(v+s.eps)
+	}
+	return mean, std
+}
+
+// writeFloats stores v into a, in C order, converted to a's dtype.
+func writeFloats(a *ndarray.NDArray, v []float64) {
+	i := 0
+	ops.FillInOrder(a, func() float64 { i++; return v[i-1] })
+}
+
+// bnInvStd is BatchNorm's 1/sqrt(var + eps) in inference, computed as MXNet's CPU kernel
+// does: the sum in the data's dtype (so float16 data round it to float16, which moves
+// the result by up to 5e-4) and the square root in float32 but for float64 data.
+func bnInvStd(v, eps float64, dt ndarray.DType) float64 {
+	switch dt {
+	case ndarray.Float64:
+		return 1 / math.Sqrt(v+eps)
+	case ndarray.Float16:
+		sum := ops.F16ToF32(ops.F32ToF16(float32(v) + ops.F16ToF32(ops.F32ToF16(float32(eps)))))
+		return float64(float32(1 / float64(float32(math.Sqrt(float64(sum))))))
+	}
+	return float64(float32(1 / float64(float32(math.Sqrt(float64(float32(v)+float32(eps)))))))
 }
 
 // nnAxisDims splits shape around axis (already checked) as (outer, n, inner).
@@ -169,9 +235,6 @@ var batchNormInputs = []string{"data", "gamma", "beta", "moving_mean", "moving_v
 
 func batchNormDims(in []*ndarray.NDArray, at ops.Attrs) (outer, c, inner int, err error) {
 	const op = "BatchNorm"
-	if err = noMeanVar(op, at); err != nil {
-		return
-	}
 	x := in[0]
 	axis, err := nnAxis(op, at.Int("axis"), x.NDim())
 	if err != nil {
@@ -192,11 +255,11 @@ func batchNormDims(in []*ndarray.NDArray, at ops.Attrs) (outer, c, inner int, er
 
 // nnBatchNorm applies ((x - mean) * invstd) * gamma + beta per channel, in that order
 // as MXNet's CPU kernel (which keeps results near 0 exact where a folded scale and
-// shift would cancel).
-func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, eps float64, fixGamma bool) {
+// shift would cancel); invstd is bnInvStd's, per channel.
+func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, inv []float64, fixGamma bool) {
 	data, mean, invstd := x[0], x[3], make([]T, c)
-	for j := range c {
-		invstd[j] = T(1 / math.Sqrt(float64(x[4][j])+eps))
+	for j, v := range inv {
+		invstd[j] = T(v)
 	}
 	nnParallel(outer*c, inner, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
@@ -213,20 +276,19 @@ func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, eps float64, fi
 	})
 }
 
-func layerNormDims(in []*ndarray.NDArray, at ops.Attrs) (outer, n, inner int, err error) {
+// layerNormSpec checks LayerNorm's arguments: the axis (resolved) and the normalisation.
+func layerNormSpec(in []*ndarray.NDArray, at ops.Attrs) (int, nnNormSpec, error) {
 	const op = "LayerNorm"
-	if err = noMeanVar(op, at); err != nil {
-		return
-	}
-	if err = nnSameDType(op, in, []string{"data", "gamma", "beta"}); err != nil {
-		return
+	if err := nnSameDType(op, in, []string{"data", "gamma", "beta"}); err != nil {
+		return 0, nnNormSpec{}, err
 	}
 	axis, err := nnAxis(op, at.Int("axis"), in[0].NDim())
 	if err != nil {
-		return
+		return 0, nnNormSpec{}, err
 	}
-	outer, n, inner = nnAxisDims(in[0].Shape(), axis)
-	return outer, n, inner, nnCheckParams(op, in, []string{"data", "gamma", "beta"}, n)
+	outer, n, inner := nnAxisDims(in[0].Shape(), axis)
+	s := nnNormSpec{outer: outer, n: n, inner: inner, eps: nnEps(at), perPos: true}
+	return axis, s, nnCheckParams(op, in, []string{"data", "gamma", "beta"}, n)
 }
 
 // nnNormSpec describes a normalisation over the n elements at stride inner of each of

@@ -40,7 +40,7 @@ var Defs = []Def{
 		uNeg, ops.NumericDTypes, func(x float64) float64 { return -x }, func(z complex128) complex128 { return -z }, nil, ops.GradExpr("-g")},
 	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
 		uAbs, ops.AllDTypes, math.Abs, nil, nil, ops.GradExpr("g * sign(x)")},
-	{"sign", "Sign of each element: -1, 0 or 1 (NaN stays NaN), in the input's dtype. Not defined for bool or complex arrays.",
+	{"sign", "Sign of each element: -1, 0 or 1 (NaN gives 0, as in MXNet), in the input's dtype. Not defined for bool or complex arrays.",
 		uSign, ops.RealNumericDTypes, signFloat, nil, nil, ops.ZeroGrad},
 	{"square", "Square of each element, in the input's dtype (integers wrap).",
 		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, nil, ops.GradExpr("2 * x * g")},
@@ -145,10 +145,8 @@ func signFloat(x float64) float64 {
 		return 1
 	case x < 0:
 		return -1
-	case x == 0:
-		return 0
 	}
-	return x // NaN
+	return 0 // zeros, and NaN: MXNet's sign tests x > 0 and x < 0 only (NumPy keeps NaN)
 }
 
 func reluFloat(x float64) float64 {
