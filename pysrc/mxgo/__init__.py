@@ -10,12 +10,12 @@ the Go extension mxgo._gen that setup.py generates, its C fast path, errors, dty
 context (mx.context: devices), _core (the array core that every namespace shares: DLPack
 import, allocation and NumPy copies, the operator registry), autograd (mx.autograd:
 recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd), test_utils
-(mx.test_utils) and tvm_bridge (mx.tvm_bridge; it needs tvm_ffi, so ``import mxgo`` leaves
-it out).
+(mx.test_utils), tvm_bridge (mx.tvm_bridge; it needs tvm_ffi) and torch_bridge (PyTorch
+autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context ← _core ← autograd ← ndarray ← test_utils, tvm_bridge
+    _gen ← base ← context ← _core ← autograd ← ndarray ← test_utils, tvm_bridge, torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
 come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
