@@ -3,7 +3,8 @@ attached arrays under ``mx.autograd.record()``, runs backward with a head gradie
 not all ones, and compares the result and every input's gradient with MXNet 1.9.1's.
 ``grad_case`` writes such a snippet; other modules (mxnet_diff_grad_*.py) use it too.
 Left out: erf's float64 gradient, which MXNet 1.9.1 computes with float32 rounding
-somewhere (8 digits agree; mxgo's is exact to float64). Cases carry ``grad=True``: tools/mxnet_coverage.py counts them in its gradient column.
+somewhere (8 digits agree; mxgo's is exact to float64). Cases carry ``grad=True``:
+tools/mxnet_coverage.py counts them in its gradient column.
 """
 from mxnet_diff import Case
 
@@ -23,7 +24,7 @@ def grad_case(expr, names, inputs, id="", head=True, cases=CASES):
     else:
         code += "y.backward()\n"
     code += "r = [y, %s]\n" % ", ".join("%s.grad" % n for n in inputs)
-    cases.append(Case(code, tuple(names), id, grad=True))
+    cases.append(Case(code, tuple(names) + ("NDArray.attach_grad", "NDArray.backward", "NDArray.grad"), id, grad=True))
 
 
 M23 = "[[0.5, -1.25, 2.0], [3.5, -0.75, 0.25]]"
@@ -115,6 +116,7 @@ grad_case("mx.nd.cast(a, dtype='float64')", ("nd.cast",), {"a": (M23, "float32")
 grad_case("a.astype('float64') * 2", ("NDArray.astype",), {"a": (M23, "float32")})
 grad_case("mx.nd.add_n(a, b, a)", ("nd.add_n",), {"a": (M23, "float32"), "b": (POS23, "float32")})
 grad_case("mx.nd.identity(a) * a", ("nd.identity",), {"a": (M23, "float32")})
+grad_case("a.detach() * a + a * a", ("NDArray.detach",), {"a": (M23, "float32")})
 for fn in ("stop_gradient", "BlockGrad"):
     grad_case("mx.nd.%s(a) * a" % fn, ("nd." + fn,), {"a": (M23, "float32")})
 grad_case("mx.nd.zeros_like(a) + mx.nd.ones_like(a) * a", ("nd.zeros_like", "nd.ones_like"), {"a": (M23, "float32")})

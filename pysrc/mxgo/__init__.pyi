@@ -1,3 +1,4 @@
+from . import autograd as autograd
 from . import context as context
 from . import ndarray as ndarray
 from . import ndarray as nd
@@ -11,5 +12,5 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

@@ -159,7 +159,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
 
 
 #: Functions recorded and not yet let go by Go (their graph released): id -> Function
-_functions = {}
+_functions: dict = {}
 _function_ids = itertools.count(1)
 
 

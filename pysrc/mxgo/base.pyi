@@ -25,9 +25,15 @@ class MXNetNotImplementedError(MXNetError, NotImplementedError): ...
 
 def mxnet_error(builtin: type[BaseException]) -> type[BaseException]: ...
 
-# The Go extension (gopy's wrappers) and the C fast path: untyped, internal.
+# The Go extension (gopy's wrappers), the C fast path and the engine's callbacks:
+# untyped, internal.
 core: ModuleType
 fastpath: ModuleType
+callbacks: ModuleType
+RUN_ASYNC: int
+RUN_FUNCTION: int
+
+def error_result(exc: BaseException) -> tuple[int, str]: ...
 FACTS: dict[str, Any]
 KIND_NAMES: tuple[str, ...]
 DTYPE_NAMES: tuple[str, ...]
