@@ -2,9 +2,12 @@
 attached arrays under ``mx.autograd.record()``, runs backward with a head gradient that is
 not all ones, and compares the result and every input's gradient with MXNet 1.9.1's.
 ``grad_case`` writes such a snippet; other modules (mxnet_diff_grad_*.py) use it too.
-Left out: erf's float64 gradient, which MXNet 1.9.1 computes with float32 rounding
-somewhere (8 digits agree; mxgo's is exact to float64). Cases carry ``grad=True``:
-tools/mxnet_coverage.py counts them in its gradient column.
+Cases carry ``grad=True``: tools/mxnet_coverage.py counts them in its gradient column.
+
+Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
+- NDArray.backward: a head gradient of another shape or dtype than its head raises MXNetValueError or
+  MXNetTypeError, where MXNet 1.9.1 accepts it unchecked.
+- nd.erf: the float64 gradient is exact to float64, where MXNet 1.9.1 rounds it through float32 (8 digits agree).
 """
 from mxnet_diff import Case
 

@@ -8,6 +8,10 @@ corruption"); mxgo raises IndexError (test_indexing_advanced.py).
 Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
 - NDArray.__setitem__: assigning out of bounds raises IndexError, where MXNet 1.9.1 aborts the process
   ("double free or corruption").
+- NDArray.__getitem__: basic indexing gives a view on every axis (x[:, 1] shares x's memory, so writing into it
+  writes x), where MXNet 1.x copies all but a leading-axis range: views are what DLPack exports of strided arrays
+  are for. Under autograd.record() the view is recorded as MXNet's slice, and a write through it into memory a
+  recorded graph uses is refused, as MXNet refuses in-place writes to recorded arrays.
 """
 from mxnet_diff import Case
 
