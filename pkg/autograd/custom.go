@@ -15,14 +15,7 @@ import (
 // go of what it holds outside Go. Record reports whether it recorded (if not, onFree
 // never runs).
 func Record(name string, g *ops.Gradient, in, outs []*ndarray.NDArray, m Mode, onFree func()) bool {
-	if !m.Recording {
-		return false
-	}
-	k := record(name, nil, g, nil, in, outs)
-	if k != nil {
-		k.onFree = onFree
-	}
-	return k != nil
+	return m.Recording && record(name, nil, g, nil, in, outs, onFree)
 }
 
 // ViewGrad is the gradient of view, a view of src (basic indexing): the view's

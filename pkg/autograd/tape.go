@@ -51,6 +51,10 @@ type node struct {
 	kept   *kept    // the arrays the gradient reads; nil once released
 	seq    uint64   // order of recording: inputs always have smaller ones
 	v      *variable
+	// one result's entry and record, in the node's own allocation (most operators have
+	// one result; recording is on every operator call's path)
+	first  entry
+	result [1]result
 }
 
 // result is what a node remembers of each of its results.
@@ -132,7 +136,7 @@ func Invoke(op *ops.Op, in []*ndarray.NDArray, out *ndarray.NDArray, at ops.Attr
 	if out != nil {
 		target = out // the array the caller holds; r is a new reference it releases
 	}
-	record(op.Name, op, op.Grad, at, in, []*ndarray.NDArray{target})
+	record(op.Name, op, op.Grad, at, in, []*ndarray.NDArray{target}, nil)
 	return r, nil
 }
 
@@ -154,13 +158,13 @@ func InvokeAll(op *ops.Op, in, outs []*ndarray.NDArray, at ops.Attrs, m Mode) ([
 	if len(outs) > 0 {
 		targets = outs
 	}
-	record(op.Name, op, op.Grad, at, in, targets)
+	record(op.Name, op, op.Grad, at, in, targets, nil)
 	return res, nil
 }
 
 // record adds a node for a call whose results are outs, when an input takes part, and
-// returns what the node keeps (nil when nothing was recorded).
-func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*ndarray.NDArray) *kept {
+// reports whether it did. onFree (may be nil) runs once when the node is released.
+func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*ndarray.NDArray, onFree func()) bool {
 	var inputs []*entry
 	for i, a := range in {
 		if e := entryOf(a); e != nil {
@@ -171,14 +175,18 @@ func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*
 		}
 	}
 	if inputs == nil {
-		return nil // nothing to differentiate: MXNet records only what needs a gradient
+		return false // nothing to differentiate: MXNet records only what needs a gradient
 	}
 	n := &node{name: name, grad: g, op: op, attrs: at, inputs: inputs, seq: seq.Add(1),
-		shapes: make([][]int, len(in)), dtypes: make([]ndarray.DType, len(in)), outs: make([]result, len(outs))}
-	for i, a := range in {
-		n.shapes[i], n.dtypes[i] = a.Shape(), a.DType()
+		shapes: make([][]int, len(in)), dtypes: make([]ndarray.DType, len(in))}
+	n.outs = n.result[:]
+	if len(outs) != 1 {
+		n.outs = make([]result, len(outs))
 	}
-	k := &kept{}
+	for i, a := range in {
+		n.shapes[i], n.dtypes[i] = a.Shape(), a.DType() // shapes are never changed: shared, not copied
+	}
+	k := &kept{onFree: onFree}
 	if g != nil && g.Uses&ops.UsesInputs != 0 {
 		k.in = shareAll(in)
 	}
@@ -186,13 +194,20 @@ func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*
 		k.out = shareAll(outs)
 	}
 	n.kept = k
-	runtime.AddCleanup(n, func(k *kept) { k.releaseOnce() }, k)
+	if k.in != nil || k.out != nil || onFree != nil { // else there is nothing to let go
+		runtime.AddCleanup(n, func(k *kept) { k.releaseOnce() }, k)
+	}
 	for i, o := range outs {
 		n.outs[i] = result{shape: o.Shape(), dtype: o.DType(), storage: o.Storage()}
 		o.Storage().UseInGraph(1)
-		o.SetGradEntry(&entry{n: n, index: i})
+		e := &n.first
+		if i > 0 {
+			e = &entry{index: i}
+		}
+		e.n = n
+		o.SetGradEntry(e)
 	}
-	return k
+	return true
 }
 
 // releaseOnce releases k's arrays the first time it is called (backward, or the node's
