@@ -33,7 +33,7 @@ type mxUnaryDef struct {
 	fn func(at ops.Attrs, dt ndarray.DType) func(float64) float64
 	// f32 is an optional float32 row kernel (dst[i] from src[i], dst may be src).
 	f32 func(at ops.Attrs) func(dst, src []float32)
-	// grad is the derivative; nil where mxgo has none yet (gamma, gammaln, hard_sigmoid, smooth_l1)
+	// grad is the derivative; nil where mxgo has none yet (gamma, gammaln: no digamma)
 	grad *ops.Gradient
 }
 
@@ -103,12 +103,14 @@ var (
 				{Name: "alpha", Kind: ops.ParamFloat, Default: "0.2", Doc: "the slope"},
 				{Name: "beta", Kind: ops.ParamFloat, Default: "0.5", Doc: "the intercept"},
 			},
-			fn: hardSigmoidFn, f32: hardSigmoid32Rows},
+			fn: hardSigmoidFn, f32: hardSigmoid32Rows,
+			grad: ops.GradExpr("g * $alpha * (x * $alpha + $beta > 0) * (x * $alpha + $beta < 1)")},
 		{name: "smooth_l1", doc: "Smooth L1 loss of each element, with sigma = scalar: 0.5*(sigma*x)**2 where " +
 			"|x| < 1/sigma**2, |x| - 0.5/sigma**2 elsewhere. For integer arrays sigma is first converted to the " +
 			"array's dtype, as MXNet does.",
 			params: []ops.Param{{Name: "scalar", Kind: ops.ParamFloat, Default: "1.0", Doc: "sigma"}},
-			fn:     smoothL1Fn, f32: smoothL132Rows},
+			fn:     smoothL1Fn, f32: smoothL132Rows,
+			grad: ops.GradExpr("g * where(abs(x) < 1 / ($scalar * $scalar), x * ($scalar * $scalar), sign(x))")},
 	}
 )
 

@@ -93,3 +93,51 @@ func sliceRegion(z *ndarray.NDArray, _ []int, at ops.Attrs) ([]int, []int, int, 
 func sliceLikeRegion(z *ndarray.NDArray, out []int, _ ops.Attrs) ([]int, []int, int, error) {
 	return out, z.Strides(), z.Offset(), nil
 }
+
+// foldSum sums g viewed as shape (its elements in C order) over axes and reshapes the
+// sum to to: the gradient of tile and repeat, whose copies the view puts on axes.
+func foldSum(c *ops.GradCtx, shape, axes, to []int) ([]*ndarray.NDArray, error) {
+	v, err := c.Call("reshape", "shape="+ops.WireInts(shape), c.OutGrad[0])
+	if err != nil {
+		return nil, err
+	}
+	defer v.Release()
+	s, err := c.Call("sum", "axis="+ops.WireInts(axes)+";keepdims=0", v)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Release()
+	g, err := c.Call("reshape", "shape="+ops.WireInts(to), s)
+	return []*ndarray.NDArray{g}, err
+}
+
+// tileGrad: the result is the input's copies laid out (rep, element) on each axis; the
+// gradient sums over the reps.
+var tileGrad = &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s, r, err := tileDims(c.Shapes[0], c.Attrs.Ints("reps"))
+	if err != nil {
+		return nil, err
+	}
+	var shape, axes []int
+	for i := range s {
+		axes = append(axes, len(shape))
+		shape = append(shape, r[i], s[i])
+	}
+	return foldSum(c, shape, axes, c.Shapes[0])
+}}
+
+// repeatGrad: each element's copies follow it along the axis; the gradient sums them.
+var repeatGrad = &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	in := c.Shapes[0]
+	axis, flat, err := repeatAxis(in, c.Attrs)
+	if err != nil {
+		return nil, err
+	}
+	s := in
+	if flat || len(in) == 0 {
+		n, _ := ndarray.Size(in)
+		s, axis = []int{n}, 0
+	}
+	shape := append(append(append([]int(nil), s[:axis+1]...), c.Attrs.Int("repeats")), s[axis+1:]...)
+	return foldSum(c, shape, []int{axis + 1}, in)
+}}

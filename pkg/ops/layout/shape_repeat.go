@@ -13,7 +13,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "tile",
+		Name: "tile", Grad: tileGrad,
 		Doc: "Repeats the whole array reps[i] times along each axis i.\n\n" +
 			"A shorter reps is padded with leading 1s, a longer one adds leading axes to the array " +
 			"(as NumPy's tile). A rep of 0 gives an empty result (MXNet 1.x, which has no empty arrays, refuses it).",
@@ -51,7 +51,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "repeat",
+		Name: "repeat", Grad: repeatGrad,
 		Doc: "Repeats each element repeats times along axis (axis=None: of the flattened array, giving 1-D).\n\n" +
 			"repeats=0 gives an empty result.",
 		Category: ops.General, Inputs: []string{"data"},

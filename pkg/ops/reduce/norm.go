@@ -41,7 +41,7 @@ func init() {
 		registerExclude(d.name, d.doc, d.kind, d.nan)
 	}
 	ops.Register(&ops.Op{
-		Name: "norm",
+		Name: "norm", Grad: normGrad,
 		Doc: "L1 (ord=1) or L2 (ord=2) norm over the given axes, in the input's dtype.\n\n" +
 			"out_dtype, as in MXNet, may only repeat the input's dtype. Floating-point norms accumulate in float64;\n" +
 			"integer L2 norms follow MXNet's scaled integer algorithm (norm([3, 4]) is 4 for int32, as in MXNet).",
@@ -68,7 +68,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "argmax_channel",
+		Name: "argmax_channel", // no gradient: MXNet registers none (backward raises)
 		Doc: "Indices of the maxima along axis 1, in the input's dtype (MXNet's argmax_channel: argmax(data, axis=1)).\n\n" +
 			"Ties give the first occurrence, and a NaN counts as the maximum.",
 		Category: ops.Reduction, Inputs: []string{"data"},

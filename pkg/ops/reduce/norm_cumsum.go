@@ -17,7 +17,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "cumsum",
+		Name: "cumsum", Grad: cumsumGrad,
 		Doc: "Cumulative sum along an axis (None: of the flattened array, shape (size,)).\n\n" +
 			"The result has the dtype parameter, else the input's (int64 for bool), as in MXNet.",
 		Category: ops.General, Inputs: []string{"a"}, DTypes: ops.RealDTypes,

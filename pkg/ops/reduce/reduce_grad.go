@@ -37,11 +37,11 @@ func reduceGrad(kind reduceKind, nan bool) *ops.Gradient {
 			}
 			g = r.call("_divide_scalar", "scalar=i:"+ops.WireInts([]int{n}), g)
 		case kind == redProd: // g * y / x
-			g = r.call("divide", "", r.call("multiply", "", g, r.back(c.Out[0])), c.In[0].Share())
+			g = r.call("divide", "", r.call("multiply", "", g, r.back(c.Out[0])), c.In[0].ShareWithEntry())
 		case kind == redMax || kind == redMin:
-			g = r.call("multiply", "", g, r.call("equal", "", c.In[0].Share(), r.back(c.Out[0])))
+			g = r.call("multiply", "", g, r.call("equal", "", c.In[0].ShareWithEntry(), r.back(c.Out[0])))
 		case nan: // NaNs (x != x) get no gradient
-			g = r.call("multiply", "", g, r.call("equal", "", c.In[0].Share(), c.In[0].Share()))
+			g = r.call("multiply", "", g, r.call("equal", "", c.In[0].ShareWithEntry(), c.In[0].ShareWithEntry()))
 		}
 		if r.err != nil {
 			return nil, r.err
@@ -96,3 +96,41 @@ func keptShape(shape []int, at ops.Attrs) []int {
 	}
 	return out
 }
+
+// cumsumGrad: each element of the input adds into every later sum along the axis, so
+// its gradient is the reversed cumulative sum of the result's gradient (over the
+// flattened array, reshaped back, when axis is None).
+var cumsumGrad = &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	r := spread{c: c}
+	axis, ok := c.Attrs.OptInt("axis")
+	if !ok {
+		axis = 0
+	}
+	at := "axis=" + ops.WireInts([]int{axis})
+	g := r.call("flip", at, r.call("cumsum", at, r.call("flip", at, c.OutGrad[0].ShareWithEntry())))
+	if !ok {
+		g = r.call("reshape", "shape="+ops.WireInts(c.Shapes[0]), g)
+	}
+	if g != nil && g.DType() != c.DTypes[0] {
+		g = r.call("Cast", "dtype="+c.DTypes[0].String(), g)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return []*ndarray.NDArray{g}, nil
+}}
+
+// normGrad: ord 2 gives x / ||x|| (spread back), ord 1 sign(x), each times the gradient.
+var normGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	r := spread{c: c, kept: keptShape(c.Shapes[0], c.Attrs)}
+	g := r.back(c.OutGrad[0])
+	if c.Attrs.Int("ord") == 1 {
+		g = r.call("multiply", "", g, r.call("sign", "", c.In[0].ShareWithEntry()))
+	} else {
+		g = r.call("multiply", "", g, r.call("divide", "", c.In[0].ShareWithEntry(), r.back(c.Out[0])))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return []*ndarray.NDArray{g}, nil
+}}
