@@ -41,3 +41,71 @@ for ta in (False, True):
         for dt in F:
             case("mx.nd.batch_dot(a, b, transpose_a=%s, transpose_b=%s)" % (ta, tb), ("nd.batch_dot",),
                  {"a": (arr(*ls, seed=3), dt), "b": (arr(*rs, seed=4), dt)}, "batch_dot %s %s %s" % (ta, tb, dt))
+
+# ---- FullyConnected ------------------------------------------------------------------
+for dt in F:
+    for no_bias in (False, True):
+        w = {"w": (arr(4, 6, seed=6), dt)}
+        if not no_bias:
+            w["b"] = (arr(4, seed=7), dt)
+        args = "x, w" + ("" if no_bias else ", b")
+        case("mx.nd.FullyConnected(%s, num_hidden=4, no_bias=%s)" % (args, no_bias), ("nd.FullyConnected",),
+             dict({"x": (arr(3, 2, 3, seed=5), dt)}, **w), "FC flatten no_bias=%s %s" % (no_bias, dt))
+    case("mx.nd.FullyConnected(x, w, b, num_hidden=4, flatten=False)", ("nd.FullyConnected",),
+         {"x": (arr(2, 3, 6, seed=5), dt), "w": (arr(4, 6, seed=6), dt), "b": (arr(4, seed=7), dt)}, "FC no flatten %s" % dt)
+
+# ---- activations -----------------------------------------------------------------------
+ACT = arr(3, 5, seed=8, lo=-3, hi=3)
+for act in ("relu", "sigmoid", "tanh", "softrelu", "softsign"):
+    for dt in F:
+        case("mx.nd.Activation(x, act_type=%r)" % act, ("nd.Activation",), {"x": (ACT, dt)}, "Activation %s %s" % (act, dt))
+# float32 only: MXNet 1.9.1's float64 LeakyReLU rounds its results through float32 (a
+# forward difference); rrelu under record() crashes MXNet 1.9.1 (test_autograd_nn.py
+# checks its inference gradient).
+for act, kw in (("leaky", ""), ("leaky", ", slope=0.1"), ("elu", ""), ("elu", ", slope=0.7"), ("selu", ""), ("gelu", "")):
+    for dt in ("float32",):
+        case("mx.nd.LeakyReLU(x, act_type=%r%s)" % (act, kw), ("nd.LeakyReLU",), {"x": (ACT, dt)},
+             "LeakyReLU %s%s %s" % (act, kw, dt))
+for dt in ("float32",):
+    case("mx.nd.LeakyReLU(x, g, act_type='prelu')", ("nd.LeakyReLU",),
+         {"x": (arr(2, 3, 4, seed=9), dt), "g": ("[0.1, 0.2, 0.3]", dt)}, "prelu channels %s" % dt)
+    case("mx.nd.LeakyReLU(x, g, act_type='prelu')", ("nd.LeakyReLU",),
+         {"x": (arr(2, 3, 4, seed=9), dt), "g": ("[0.25]", dt)}, "prelu one %s" % dt)
+
+# ---- softmax family ----------------------------------------------------------------------
+SM = arr(2, 3, 4, seed=10, lo=-2, hi=2)
+for fn in ("softmax", "log_softmax", "softmin"):
+    for dt in F:
+        for kw in ("", ", axis=1", ", axis=0, temperature=2.5"):
+            case("mx.nd.%s(x%s)" % (fn, kw), ("nd." + fn,), {"x": (SM, dt)}, "%s%s %s" % (fn, kw, dt))
+case("mx.nd.softmax(x, l, use_length=True)".replace("l,", "mx.nd.array([[2, 4, 1], [3, 1, 4]], dtype='int32'),"),
+     ("nd.softmax",), {"x": (SM, "float32")}, "softmax use_length")
+for mode in ("instance", "channel"):
+    case("mx.nd.SoftmaxActivation(x, mode=%r)" % mode, ("nd.SoftmaxActivation",), {"x": (SM, "float32")},
+         "SoftmaxActivation %s" % mode)
+
+# SoftmaxOutput: the head gradient is ignored (unless out_grad); label gets 0
+LAB = "[0, 2, -1, 3]"
+for dt in F:
+    for kw in ("", ", grad_scale=2.0", ", use_ignore=True", ", use_ignore=True, ignore_label=2",
+               ", use_ignore=True, normalization='valid'", ", normalization='batch'", ", normalization='valid'",
+               ", out_grad=True", ", smooth_alpha=0.1", ", smooth_alpha=0.2, use_ignore=True"):
+        case("mx.nd.SoftmaxOutput(x, l%s)" % kw, ("nd.SoftmaxOutput",),
+             {"x": (arr(4, 5, seed=11), dt), "l": (LAB, dt)}, "SoftmaxOutput%s %s" % (kw, dt))
+    case("mx.nd.SoftmaxOutput(x, l)", ("nd.SoftmaxOutput",),
+         {"x": (arr(2, 2, 3, seed=11), dt), "l": ("[1, 5]", dt)}, "SoftmaxOutput instance 3-D %s" % dt)
+    case("mx.nd.SoftmaxOutput(x, l, preserve_shape=True, normalization='batch')", ("nd.SoftmaxOutput",),
+         {"x": (arr(2, 3, 4, seed=11), dt), "l": ("[[0, 1, 3], [2, 2, 0]]", dt)}, "SoftmaxOutput preserve %s" % dt)
+    for kw in ("", ", normalization='batch'", ", normalization='valid', use_ignore=True", ", grad_scale=3.0"):
+        case("mx.nd.SoftmaxOutput(x, l, multi_output=True%s)" % kw, ("nd.SoftmaxOutput",),
+             {"x": (arr(2, 3, 4, seed=12), dt), "l": ("[[0, 1, 2, -1], [2, 2, 0, 1]]", dt)},
+             "SoftmaxOutput multi%s %s" % (kw, dt))
+    case("mx.nd.SoftmaxOutput(x, l)", ("nd.SoftmaxOutput",),
+         {"x": (arr(2, 3, seed=11), dt), "l": ("[[0.2, 0.3, 0.5], [1, 0, 0]]", dt)}, "SoftmaxOutput prob labels %s" % dt)
+for op in ("LinearRegressionOutput", "LogisticRegressionOutput", "MAERegressionOutput"):
+    for dt in F:
+        for kw in ("", ", grad_scale=3.0"):
+            case("mx.nd.%s(x, l%s)" % (op, kw), ("nd." + op,),
+                 {"x": (arr(3, 4, seed=13), dt), "l": (arr(3, 4, seed=14), dt)}, "%s%s %s" % (op, kw, dt))
+    case("mx.nd.%s(x, l)" % op, ("nd." + op,), {"x": (arr(3, 1, seed=13), "float32"), "l": ("[1, 0, 2]", "float32")},
+         "%s label without last axis" % op)

@@ -32,6 +32,20 @@ func (s *GradCalls) Call(name, attrs string, in ...*ndarray.NDArray) *ndarray.ND
 	return r
 }
 
+// SumTo is GradCtx.SumTo within the sequence.
+func (s *GradCalls) SumTo(g *ndarray.NDArray, shape []int) *ndarray.NDArray {
+	if s.err != nil || g == nil {
+		return nil
+	}
+	r, err := s.C.SumTo(g, shape)
+	if err != nil {
+		s.err = err
+		return nil
+	}
+	s.made = append(s.made, r)
+	return r
+}
+
 // Fail stops the sequence with err (when it has not failed already).
 func (s *GradCalls) Fail(err error) {
 	if s.err == nil {

@@ -135,14 +135,5 @@ var matmulGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) 
 
 // sumReshape sums x down to shape (the gradient of broadcasting) and reshapes it to final.
 func sumReshape(s *ops.GradCalls, x *ndarray.NDArray, shape, final []int) *ndarray.NDArray {
-	if x == nil {
-		return nil
-	}
-	sum, err := s.C.SumTo(x, shape)
-	if err != nil {
-		s.Fail(err)
-		return nil
-	}
-	defer sum.Release()
-	return s.Call("reshape", "shape="+ops.WireInts(final), sum)
+	return s.Call("reshape", "shape="+ops.WireInts(final), s.SumTo(x, shape))
 }
