@@ -109,3 +109,59 @@ for op in ("LinearRegressionOutput", "LogisticRegressionOutput", "MAERegressionO
                  {"x": (arr(3, 4, seed=13), dt), "l": (arr(3, 4, seed=14), dt)}, "%s%s %s" % (op, kw, dt))
     case("mx.nd.%s(x, l)" % op, ("nd." + op,), {"x": (arr(3, 1, seed=13), "float32"), "l": ("[1, 0, 2]", "float32")},
          "%s label without last axis" % op)
+
+# ---- Dropout: the deterministic cases (tests_py/test_autograd_nn.py checks the mask) --
+DROP = arr(3, 4, seed=15)
+for dt in F:
+    for rec, kw in (("train_mode=False", ", p=0.5"), ("", ", p=0.0"), ("train_mode=False", ", p=0.3, mode='training'")):
+        CASES.append(Case(
+            "x = mx.nd.array(%s, dtype=%r)\nx.attach_grad()\nwith mx.autograd.record(%s):\n"
+            "    y = mx.nd.Dropout(x%s)\ny.backward(mx.nd.array(np.linspace(0.5, 1.5, 12).reshape(3, 4), dtype=%r))\n"
+            "r = [y, x.grad]" % (DROP, dt, rec, kw, dt), ("nd.Dropout",), "Dropout record(%s)%s %s" % (rec, kw, dt), grad=True))
+    CASES.append(Case("x = mx.nd.array(%s, dtype=%r)\nr = mx.nd.Dropout(x, p=0.5)" % (DROP, dt), ("nd.Dropout",),
+                      "Dropout outside record %s" % dt))
+    # the mask's values and its reuse by the gradient: y * head == x.grad * x
+    CASES.append(Case(
+        "x = mx.nd.ones((40, 50), dtype=%r)\nx.attach_grad()\nwith mx.autograd.record():\n    y = mx.nd.Dropout(x, p=0.25)\n"
+        "h = mx.nd.array(np.linspace(0.5, 1.5, 2000).reshape(40, 50), dtype=%r)\ny.backward(h)\n"
+        "r = [mx.nd.array(np.unique(y.asnumpy()), dtype=%r), (x.grad == y * h).min()]" % (dt, dt, dt),
+        ("nd.Dropout",), "Dropout mask values and reuse %s" % dt, grad=True))
+
+# ---- BatchNorm (training: batch statistics; backward updates the moving ones) -----------
+# backward's train_mode matches the forward's: MXNet's gradient follows backward's mode,
+# mxgo's the forward's (nn_norm_grad.go)
+BN_X = arr(4, 3, 2, seed=16)
+for dt in F:
+    pdt = dt
+    # an explicit eps: float32 only (MXNet's eps is a double whose default is 1e-3 rounded to
+    # float32; mxgo rounds every eps to float32, a forward difference in float64)
+    eps = ", eps=1e-3" if dt == "float32" else ""
+    for kw in ("", ", fix_gamma=False", ", fix_gamma=False, momentum=0.5" + eps, ", fix_gamma=False, use_global_stats=True",
+               ", axis=-1, fix_gamma=False"):
+        ch = 2 if "axis=-1" in kw else 3
+        for rec in ("", "train_mode=False"):
+            CASES.append(Case(
+                "x = mx.nd.array(%s, dtype=%r)\ng = mx.nd.array(%s, dtype=%r)\nb = mx.nd.array(%s, dtype=%r)\n"
+                "mm = mx.nd.array(%s, dtype=%r)\nmv = mx.nd.array(%s, dtype=%r)\n"
+                "for a in (x, g, b):\n    a.attach_grad()\n"
+                "with mx.autograd.record(%s):\n    y = mx.nd.BatchNorm(x, g, b, mm, mv%s)\n"
+                "y.backward(mx.nd.array(np.linspace(0.5, 1.5, y.size).reshape(y.shape), dtype=%r)%s)\n"
+                "r = [y, x.grad, g.grad, b.grad, mm, mv]"
+                % (BN_X, dt, arr(ch, seed=17, lo=0.5, hi=1.5), pdt, arr(ch, seed=18), pdt, arr(ch, seed=19), pdt,
+                   arr(ch, seed=20, lo=0.5, hi=1.5), pdt, rec, kw, dt, ", train_mode=False" if rec else ""),
+                ("nd.BatchNorm",), "BatchNorm record(%s)%s %s" % (rec, kw, dt), grad=True))
+    CASES.append(Case(
+        "x = mx.nd.array(%s, dtype=%r)\ng = mx.nd.ones(3, dtype=%r)\nb = mx.nd.zeros(3, dtype=%r)\n"
+        "mm = mx.nd.zeros(3, dtype=%r)\nmv = mx.nd.ones(3, dtype=%r)\n"
+        "with mx.autograd.train_mode():\n    y = mx.nd.BatchNorm(x, g, b, mm, mv)\nr = [y, mm, mv]" % (BN_X, dt, dt, dt, dt, dt),
+        ("nd.BatchNorm",), "BatchNorm train_mode without record %s" % dt))
+
+# ---- LayerNorm, InstanceNorm ---------------------------------------------------------------
+for dt in F:
+    for axis, n in ((-1, 4), (1, 3)):
+        case("mx.nd.LayerNorm(x, g, b, axis=%d)" % axis, ("nd.LayerNorm",),
+             {"x": (arr(2, 3, 4, seed=21), dt), "g": (arr(n, seed=22, lo=0.5, hi=1.5), dt), "b": (arr(n, seed=23), dt)},
+             "LayerNorm axis=%d %s" % (axis, dt))
+case("mx.nd.InstanceNorm(x, g, b, eps=1e-3)", ("nd.InstanceNorm",),
+     {"x": (arr(2, 3, 5, seed=24), "float32"), "g": (arr(3, seed=25, lo=0.5, hi=1.5), "float32"), "b": (arr(3, seed=26), "float32")},
+     "InstanceNorm")

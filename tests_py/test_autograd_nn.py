@@ -91,3 +91,82 @@ def test_softmax(fn, kw):
 def test_softmax_length():
     length = mx.nd.array([[2, 4, 1], [3, 1, 4]], dtype="int32")
     check_grads(lambda x: mx.nd.softmax(x, length, use_length=True), rand(2, 3, 4))
+
+
+def test_dropout_modes_and_mask():
+    x = mx.nd.ones((200, 100))
+    np.testing.assert_array_equal(mx.nd.Dropout(x, p=0.4).asnumpy(), 1)  # inference outside record
+    x.attach_grad()
+    with mx.autograd.record(train_mode=False):
+        y = mx.nd.Dropout(x, p=0.4)
+    np.testing.assert_array_equal(y.asnumpy(), 1)
+    head = mx.nd.array(R.uniform(0.5, 1.5, size=(200, 100)), dtype="float32")
+    with mx.autograd.record():
+        y = mx.nd.Dropout(x, p=0.4)
+    y.backward(head)
+    v = y.asnumpy()
+    assert set(np.unique(v)) == {0, np.float32(1 / np.float32(0.6))}
+    assert abs((v == 0).mean() - 0.4) < 0.02
+    np.testing.assert_allclose(x.grad.asnumpy(), v * head.asnumpy(), rtol=1e-6)  # the same mask
+    with mx.autograd.train_mode():
+        assert (mx.nd.Dropout(x, p=0.4).asnumpy() == 0).any()
+    assert (mx.nd.Dropout(x, p=0.4, mode="always").asnumpy() == 0).any()
+
+
+def test_dropout_axes_share_the_mask():
+    x = mx.nd.ones((50, 8))
+    with mx.autograd.record():
+        y = mx.nd.Dropout(x, p=0.5, axes=(1,))
+    v = y.asnumpy()
+    assert ((v == v[:, :1]).all())
+
+
+def test_dropout_grad_is_linear():
+    x = rand(4, 5)
+    a = mx.nd.array(x, dtype="float64")
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Dropout(a, p=0.3)
+    y.backward()
+    mask = y.asnumpy() / x
+    np.testing.assert_allclose(a.grad.asnumpy(), mask, rtol=1e-12)
+
+
+def _bn(fix_gamma, axis=1, train=True):
+    def f(x, g, b):
+        mm, mv = mx.nd.zeros(g.shape, dtype=g.dtype), mx.nd.ones(g.shape, dtype=g.dtype) * 1.5
+        return mx.nd.BatchNorm(x, g, b, mm, mv, fix_gamma=fix_gamma, axis=axis, use_global_stats=not train)
+    return f
+
+
+@pytest.mark.parametrize("fix_gamma,axis,train", [(False, 1, True), (True, 1, True), (False, -1, True), (False, 1, False)])
+def test_batch_norm_training_grads(fix_gamma, axis, train):
+    # the gradient of the batch-statistics forward (finite differences run the forward in
+    # training mode too: check_grads records with train_mode=True)
+    ch = 3 if axis == 1 else 2
+    f = _bn(fix_gamma, axis, train)
+
+    def under_training(*a):
+        with mx.autograd.train_mode():
+            return f(*a)
+    check_grads(under_training, rand(4, 3, 2), rand(ch, lo=0.5, hi=1.5), rand(ch), rtol=1e-4, atol=1e-6)
+
+
+def test_batch_norm_running_stats():
+    x = rand(6, 3, 2)
+    mm, mv = mx.nd.zeros(3, dtype="float64"), mx.nd.ones(3, dtype="float64")
+    a = mx.nd.array(x, dtype="float64")
+    g, b = mx.nd.ones(3, dtype="float64"), mx.nd.zeros(3, dtype="float64")
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.BatchNorm(a, g, b, mm, mv, momentum=0.75)
+    np.testing.assert_array_equal(mm.asnumpy(), 0)  # updated by backward, as MXNet's
+    y.backward()
+    np.testing.assert_allclose(mm.asnumpy(), 0.25 * x.mean(axis=(0, 2)), rtol=1e-12)
+    np.testing.assert_allclose(mv.asnumpy(), 0.75 + 0.25 * x.var(axis=(0, 2)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("axis", [-1, 1, 0])
+def test_layer_norm(axis):
+    n = (2, 3, 4)[axis]
+    check_grads(lambda x, g, b: mx.nd.LayerNorm(x, g, b, axis=axis), rand(2, 3, 4), rand(n, lo=0.5, hi=1.5), rand(n), rtol=1e-4)

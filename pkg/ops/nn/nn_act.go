@@ -270,7 +270,7 @@ func dropoutKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	defer mask.Release()
 	seed := at["seed"].([2]uint64)
 	r := rand.New(rand.NewPCG(seed[0], seed[1]))
-	keep := 1 / (1 - p) // 0 * inf is NaN where p is 1, as in MXNet
+	keep := float64(1 / (1 - float32(p))) // in float32, as MXNet's (for float64 too); 0 * inf is NaN where p is 1
 	ops.FillSampled(mask, r, func(r *rand.Rand) float64 {
 		if r.Float64() < p {
 			return 0 * keep

@@ -9,7 +9,8 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// MXNet's normalisation layers in inference: BatchNorm (moving statistics), LayerNorm,
+// MXNet's normalisation layers: BatchNorm (moving statistics; batch statistics in
+// training, nn_norm_grad.go), LayerNorm,
 // InstanceNorm, GroupNorm, L2Normalization and LRN. Each sees its data as (outer, n,
 // inner) in C order and works on the n elements at stride inner of each (outer,
 // inner) pair, with statistics accumulated in float64.
@@ -17,8 +18,10 @@ import (
 func init() {
 	ops.Register(&ops.Op{
 		Name: "BatchNorm",
-		Doc: "Batch normalisation in inference, as MXNet's nd.BatchNorm outside autograd.record: " +
-			"out = (data - moving_mean) / sqrt(moving_var + eps) * gamma + beta along the channel axis.\n\n" +
+		Doc: "Batch normalisation, as MXNet's nd.BatchNorm: " +
+			"out = (data - moving_mean) / sqrt(moving_var + eps) * gamma + beta along the channel axis; in training " +
+			"mode (unless use_global_stats) the batch's mean and biased variance replace the moving ones, which " +
+			"backward then updates in place with momentum (nn_norm_grad.go).\n\n" +
 			"The arrays are data, gamma, beta, moving_mean and moving_var, the last four of shape (channels,). " +
 			"fix_gamma (the default) uses 1 for gamma. float16, float32 and float64 data; the other arrays are " +
 			"float32 (float64 for float64 data). output_mean_var=True (three results in MXNet) is refused.",
@@ -42,10 +45,17 @@ func init() {
 				return err
 			}
 			eps, fix := nnEps(at), at.Bool("fix_gamma")
+			if batchNormTrains(at) {
+				return nnCompute(in, out[0],
+					func(x [][]float32, y []float32) { nnBatchNormTrain(x, y, outer, c, inner, eps, fix) },
+					func(x [][]float64, y []float64) { nnBatchNormTrain(x, y, outer, c, inner, eps, fix) })
+			}
 			return nnCompute(in, out[0],
 				func(x [][]float32, y []float32) { nnBatchNorm(x, y, outer, c, inner, eps, fix) },
 				func(x [][]float64, y []float64) { nnBatchNorm(x, y, outer, c, inner, eps, fix) })
 		},
+		Grad:       batchNormGrad,
+		TrainAware: true,
 	})
 	ops.Register(&ops.Op{
 		Name: "LayerNorm",
@@ -75,6 +85,7 @@ func init() {
 					nnNormalize(x, y, nnNormSpec{outer: outer, n: n, inner: inner, eps: nnEps(at), perPos: true})
 				})
 		},
+		Grad: layerNormGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "InstanceNorm",
@@ -96,6 +107,7 @@ func init() {
 				func(x [][]float32, y []float32) { nnNormalize(x, y, s) },
 				func(x [][]float64, y []float64) { nnNormalize(x, y, s) })
 		},
+		Grad: instanceNormGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "GroupNorm",
