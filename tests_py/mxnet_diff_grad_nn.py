@@ -163,5 +163,25 @@ for dt in F:
              {"x": (arr(2, 3, 4, seed=21), dt), "g": (arr(n, seed=22, lo=0.5, hi=1.5), dt), "b": (arr(n, seed=23), dt)},
              "LayerNorm axis=%d %s" % (axis, dt))
 case("mx.nd.InstanceNorm(x, g, b, eps=1e-3)", ("nd.InstanceNorm",),
-     {"x": (arr(2, 3, 5, seed=24), "float32"), "g": (arr(3, seed=25, lo=0.5, hi=1.5), "float32"), "b": (arr(3, seed=26), "float32")},
+     {"x": (arr(2, 3, 5, seed=24), "float32"), "g": (arr(3, seed=25, lo=0.5, hi=1.5), "float32"),
+      "b": (arr(3, seed=26), "float32")},
      "InstanceNorm")
+
+# ---- Convolution ----------------------------------------------------------------------------
+CONV = [  # data shape, weight shape, parameters
+    ((2, 3, 7), (4, 3, 3), "kernel=(3,), num_filter=4"),
+    ((2, 3, 7), (4, 3, 3), "kernel=(3,), num_filter=4, stride=(2,), pad=(1,)"),
+    ((2, 2, 6, 5), (4, 2, 3, 3), "kernel=(3, 3), num_filter=4"),
+    ((2, 2, 7, 6), (4, 2, 3, 2), "kernel=(3, 2), num_filter=4, stride=(2, 2), pad=(1, 0), dilate=(1, 2)"),
+    ((1, 4, 6, 6), (6, 2, 3, 3), "kernel=(3, 3), num_filter=6, num_group=2, pad=(1, 1)"),
+    ((2, 3, 4, 4), (5, 3, 1, 1), "kernel=(1, 1), num_filter=5"),
+    ((1, 2, 4, 5, 4), (3, 2, 2, 3, 2), "kernel=(2, 3, 2), num_filter=3, stride=(2, 1, 2), pad=(1, 1, 0)"),
+]
+for ds, ws, kw in CONV:
+    for dt in F:
+        f = ws[0]
+        case("mx.nd.Convolution(x, w, b, %s)" % kw, ("nd.Convolution",),
+             {"x": (arr(*ds, seed=30), dt), "w": (arr(*ws, seed=31), dt), "b": (arr(f, seed=32), dt)},
+             "Convolution %s %s" % (kw, dt))
+    case("mx.nd.Convolution(x, w, %s, no_bias=True)" % kw, ("nd.Convolution",),
+         {"x": (arr(*ds, seed=30), "float32"), "w": (arr(*ws, seed=31), "float32")}, "Convolution no_bias %s" % kw)

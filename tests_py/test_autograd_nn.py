@@ -170,3 +170,15 @@ def test_batch_norm_running_stats():
 def test_layer_norm(axis):
     n = (2, 3, 4)[axis]
     check_grads(lambda x, g, b: mx.nd.LayerNorm(x, g, b, axis=axis), rand(2, 3, 4), rand(n, lo=0.5, hi=1.5), rand(n), rtol=1e-4)
+
+
+@pytest.mark.parametrize("ds,ws,kw", [
+    ((2, 3, 7), (4, 3, 3), dict(kernel=(3,), num_filter=4, stride=(2,), pad=(1,))),
+    ((2, 2, 7, 6), (4, 2, 3, 2), dict(kernel=(3, 2), num_filter=4, stride=(2, 2), pad=(1, 0), dilate=(1, 2))),
+    ((1, 4, 5, 5), (6, 2, 3, 3), dict(kernel=(3, 3), num_filter=6, num_group=2, pad=(1, 1))),
+    ((2, 3, 4, 4), (5, 3, 1, 1), dict(kernel=(1, 1), num_filter=5)),
+    ((1, 2, 4, 3, 4), (3, 2, 2, 2, 2), dict(kernel=(2, 2, 2), num_filter=3, stride=(2, 1, 2), pad=(1, 0, 1)))])
+def test_convolution(ds, ws, kw):
+    check_grads(lambda x, w, b: mx.nd.Convolution(x, w, b, **kw), rand(*ds), rand(*ws), rand(ws[0]))
+
+
