@@ -185,3 +185,13 @@ for ds, ws, kw in CONV:
              "Convolution %s %s" % (kw, dt))
     case("mx.nd.Convolution(x, w, %s, no_bias=True)" % kw, ("nd.Convolution",),
          {"x": (arr(*ds, seed=30), "float32"), "w": (arr(*ws, seed=31), "float32")}, "Convolution no_bias %s" % kw)
+
+# ---- Embedding: a dense gradient to weight (repeated indices add up, clipped ones too) -----
+# (a gradient of the indices raises in both)
+for dt in F:
+    for attach in ("", "d.attach_grad()\n"):
+        CASES.append(Case(
+            "d = mx.nd.array([[0, 2, 2], [4, 1, 7.9]])\nw = mx.nd.array(%s, dtype=%r)\n%sw.attach_grad()\n"
+            "with mx.autograd.record():\n    y = mx.nd.Embedding(d, w, input_dim=5, output_dim=3)\n"
+            "y.backward(mx.nd.array(np.linspace(0.5, 1.5, 18).reshape(2, 3, 3), dtype=%r))\nr = [y, w.grad]"
+            % (arr(5, 3, seed=40), dt, attach, dt), ("nd.Embedding",), "Embedding %s%s" % (attach.strip(), dt), grad=True))

@@ -182,3 +182,8 @@ def test_convolution(ds, ws, kw):
     check_grads(lambda x, w, b: mx.nd.Convolution(x, w, b, **kw), rand(*ds), rand(*ws), rand(ws[0]))
 
 
+
+
+def test_embedding_weight_grad():
+    idx = mx.nd.array([[0, 2, 2], [4, 1, 3]])
+    check_grads(lambda w: mx.nd.Embedding(idx, w, input_dim=5, output_dim=3), rand(5, 3))
