@@ -10,8 +10,8 @@ import (
 )
 
 // Embedding's gradient, MXNet's dense one: weight's gradient adds each row of the head
-// gradient into the row its index selected (rows no index selected get 0); the indices
-// get none. The scatter-add is _backward_Embedding, a kernel of its own: as products of
+// gradient into the row its index selected (rows no index selected get 0); a gradient of
+// the indices is refused, as MXNet refuses it. The scatter-add is _backward_Embedding, a kernel of its own: as products of
 // one-hot matrices it would cost a pass over input_dim for every index.
 
 func init() {
