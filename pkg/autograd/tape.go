@@ -118,8 +118,10 @@ func CheckWrite(a *ndarray.NDArray, m Mode) error {
 }
 
 // Invoke is op.Invoke, recorded when m says so and an input takes part in a graph. An
-// out that a graph uses is refused while recording.
+// out that a graph uses is refused while recording. A TrainAware operator gets m's
+// training flag (ops.WithTraining), recording or not, as MXNet's is_train.
 func Invoke(op *ops.Op, in []*ndarray.NDArray, out *ndarray.NDArray, at ops.Attrs, m Mode) (*ndarray.NDArray, error) {
+	at = ops.WithTraining(op, at, m.Training)
 	if !m.Recording {
 		return op.Invoke(in, out, at)
 	}
@@ -142,6 +144,7 @@ func Invoke(op *ops.Op, in []*ndarray.NDArray, out *ndarray.NDArray, at ops.Attr
 
 // InvokeAll is op.InvokeAll, recorded as Invoke is.
 func InvokeAll(op *ops.Op, in, outs []*ndarray.NDArray, at ops.Attrs, m Mode) ([]*ndarray.NDArray, error) {
+	at = ops.WithTraining(op, at, m.Training)
 	if !m.Recording {
 		return op.InvokeAll(in, outs, at)
 	}

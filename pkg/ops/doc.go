@@ -20,6 +20,7 @@
 //	lanes.go, gather.go     rows along an axis (sort, softmax, cumsum); gathers along an axis
 //	temp.go                 results computed through a temporary of another dtype or layout
 //	rng.go                  the process's seeded generator (mx.random.seed)
+//	gradcalls.go, training.go  GradCalls (a gradient of several calls); TrainAware's flag
 //
 // The families (each has a doc.go with its map):
 //

@@ -60,6 +60,9 @@ type Op struct {
 	// Grad makes the operator differentiable (grad.go); nil: backward through it fails
 	// as MXNet's does for operators without FGradient.
 	Grad *Gradient
+	// TrainAware: the kernel behaves differently in training (Dropout, BatchNorm); the
+	// caller's training flag reaches it as the attribute TrainingAttr (see Training).
+	TrainAware bool
 }
 
 var registry = struct {

@@ -2,6 +2,7 @@
 // LAPACK).
 //
 //	linalg.go                       dot, batch_dot, matmul over package gemm
+//	linalg_grad.go                  their gradients (products with the head gradient)
 //	lapack.go, lapack_batch.go      gemm, trsm, potrf, syrk, ... as MXNet names them
 //	lapack_kernels.go, lapack_packed.go  the LAPACK calls per matrix; packed triangles
 package linalg

@@ -33,6 +33,7 @@ func init() {
 		Category: ops.General, Inputs: []string{"lhs", "rhs"}, DTypes: linalgDTypes, Params: transposeParams,
 		Infer:  inferDot,
 		Kernel: dotKernel,
+		Grad:   dotGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "batch_dot",
@@ -47,6 +48,7 @@ func init() {
 		},
 		Infer:  inferBatchDot,
 		Kernel: batchDotKernel,
+		Grad:   batchDotGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "matmul",
@@ -57,6 +59,7 @@ func init() {
 		Category: ops.General, Inputs: []string{"lhs", "rhs"}, DTypes: linalgDTypes,
 		Infer:  inferMatmul,
 		Kernel: matmulKernel,
+		Grad:   matmulGrad,
 	})
 }
 

@@ -10,4 +10,12 @@
 //	softmax.go, softmax_lane.go  softmax, log_softmax, softmin, SoftmaxOutput
 //	loss_outputs.go, ctc.go     output layers in inference, khatri_rao; CTCLoss
 //	spatial.go, roi_pooling.go, correlation.go  spatial transformers, ROIPooling, Correlation
+//
+// Gradients, beside their forwards (Op.Grad; the *_backward_* operators are internal):
+//
+//	nn_fc_grad.go, nn_conv_grad.go  FullyConnected; Convolution (_backward_Convolution_weight)
+//	nn_act_grad.go              Activation, LeakyReLU, Dropout (its mask redrawn from its seed)
+//	nn_norm_grad.go             BatchNorm in training and its moving statistics; LayerNorm, InstanceNorm
+//	nn_embed_grad.go            Embedding's dense weight gradient (_backward_Embedding)
+//	softmax_grad.go             the softmax family, SoftmaxOutput (_backward_SoftmaxOutput), regression outputs
 package nn

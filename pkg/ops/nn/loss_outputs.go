@@ -10,23 +10,25 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// MXNet's output layers, forward only: in inference they return data (the logistic one
-// its sigmoid) and only check the label's shape and dtype; their loss lives in the
-// gradient, which is out of scope with autograd. And khatri_rao, the column-wise
+// MXNet's output layers: forward, they return data (the logistic one its sigmoid) and
+// only check the label's shape and dtype; their loss lives in the gradient
+// (softmax_grad.go's regressionGrad; SVMOutput has none yet). And khatri_rao, the column-wise
 // Kronecker product.
 
 func init() {
 	grad := ops.Param{Name: "grad_scale", Kind: ops.ParamFloat, Default: "1", Doc: "scales the gradient (unused forward)"}
 	for _, o := range []struct {
-		name, what string
-		sigmoid    bool
+		name, what   string
+		sigmoid, mae bool
 	}{
-		{"LinearRegressionOutput", "data (squared loss in the backward pass)", false},
-		{"MAERegressionOutput", "data (absolute loss in the backward pass)", false},
-		{"LogisticRegressionOutput", "sigmoid(data) (logistic loss in the backward pass)", true},
+		{"LinearRegressionOutput", "data (squared loss in the backward pass)", false, false},
+		{"MAERegressionOutput", "data (absolute loss in the backward pass)", false, true},
+		{"LogisticRegressionOutput", "sigmoid(data) (logistic loss in the backward pass)", true, false},
 	} {
-		ops.Register(outputLayer(o.name, "Forward: "+o.what+". label has data's shape (or, where data's last axis "+
-			"is 1, data's shape without it) and dtype.", []ops.Param{grad}, o.sigmoid, regressionLabel))
+		op := outputLayer(o.name, "Forward: "+o.what+". label has data's shape (or, where data's last axis "+
+			"is 1, data's shape without it) and dtype.", []ops.Param{grad}, o.sigmoid, regressionLabel)
+		op.Grad = regressionGrad(o.mae)
+		ops.Register(op)
 	}
 	ops.Register(outputLayer("SVMOutput", "Forward: data (the hinge loss is in the backward pass). label has data's "+
 		"shape without the last axis and data's dtype.", []ops.Param{

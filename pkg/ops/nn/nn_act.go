@@ -48,6 +48,7 @@ func init() {
 			}
 			return nil
 		},
+		Grad: activationGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "LeakyReLU",
@@ -96,11 +97,12 @@ func init() {
 			ops.RealMap(out[0], in[0], nnLeakyFn(at))
 			return nil
 		},
+		Grad: leakyGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "Dropout",
-		Doc: "Dropout, as MXNet's nd.Dropout outside autograd.record: mode 'training' (the default) returns the " +
-			"data unchanged (inference); mode 'always' zeroes each element with probability p and scales the " +
+		Doc: "Dropout, as MXNet's nd.Dropout: mode 'training' (the default) drops in training mode only " +
+			"(autograd.record() or train_mode()) and returns the data unchanged otherwise; mode 'always' zeroes each element with probability p and scales the " +
 			"others by 1/(1-p), sharing one draw along the given axes. float16, float32 and float64.",
 		Category: ops.General, Inputs: []string{"data"}, DTypes: nnFloatDTypes, InPlace: true,
 		Params: []ops.Param{
@@ -116,8 +118,10 @@ func init() {
 			_, err := dropoutMaskShape(in[0].Shape(), at.Ints("axes"))
 			return in[0].Shape(), in[0].DType(), err
 		},
-		Prepare: func(at ops.Attrs) { at["seed"] = ops.DrawSeed() },
-		Kernel:  dropoutKernel,
+		Prepare:    dropoutPrepare,
+		Kernel:     dropoutKernel,
+		Grad:       dropoutGrad,
+		TrainAware: true,
 	})
 }
 
@@ -197,18 +201,17 @@ func preluGamma(in []*ndarray.NDArray) (*ndarray.NDArray, error) {
 		return nil, err
 	}
 	x, g := in[0], in[1]
-	ds, gs, gst := x.Shape(), g.Shape(), g.Strides()
-	shape, strides := make([]int, len(ds)), make([]int, len(ds))
-	s := len(gs) - 1
-	for i := len(ds) - 1; i >= 0; i-- {
-		shape[i] = 1
-		if s >= 0 && i <= 1 && (ds[i] == gs[s] || gs[s] == 1) {
-			shape[i], strides[i] = gs[s], gst[s]
-			s--
-		}
+	ds, gst := x.Shape(), g.Strides()
+	axes, err := preluAxes(ds, g.Shape())
+	if err != nil {
+		return nil, err
 	}
-	if s != -1 {
-		return nil, mxerr.ValueErr("LeakyReLU: cannot broadcast gamma of shape %v to data of shape %v", gs, ds)
+	shape, strides := make([]int, len(ds)), make([]int, len(ds))
+	for i := range shape {
+		shape[i] = 1
+	}
+	for s, i := range axes {
+		shape[i], strides[i] = g.Shape()[s], gst[s]
 	}
 	v, err := ndarray.View(g.Storage(), g.DType(), shape, strides, g.Offset(), false)
 	if err != nil {
@@ -216,6 +219,39 @@ func preluGamma(in []*ndarray.NDArray) (*ndarray.NDArray, error) {
 	}
 	defer v.Release()
 	return v.BroadcastTo(ds)
+}
+
+// preluAxes matches gamma's axes to data's (preluGamma's rule): the data axis of each.
+func preluAxes(ds, gs []int) ([]int, error) {
+	axes := make([]int, len(gs))
+	s := len(gs) - 1
+	for i := len(ds) - 1; i >= 0 && s >= 0; i-- {
+		if i <= 1 && (ds[i] == gs[s] || gs[s] == 1) {
+			axes[s] = i
+			s--
+		}
+	}
+	if s != -1 {
+		return nil, mxerr.ValueErr("LeakyReLU: cannot broadcast gamma of shape %v to data of shape %v", gs, ds)
+	}
+	return axes, nil
+}
+
+// preluShape is gamma's shape as it broadcasts against data: data's rank, 1 on the
+// axes gamma does not match.
+func preluShape(ds, gs []int) ([]int, error) {
+	axes, err := preluAxes(ds, gs)
+	if err != nil {
+		return nil, err
+	}
+	shape := make([]int, len(ds))
+	for i := range shape {
+		shape[i] = 1
+	}
+	for s, i := range axes {
+		shape[i] = gs[s]
+	}
+	return shape, nil
 }
 
 // dropoutMaskShape is the shape of Dropout's draws: data's, with 1 on the shared axes.
@@ -233,7 +269,7 @@ func dropoutMaskShape(shape, axes []int) ([]int, error) {
 
 func dropoutKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	p := at.Float("p")
-	if at.Str("mode") != "always" || p == 0 {
+	if !dropoutApplies(at) {
 		return ndarray.CopyInto(out[0], in[0])
 	}
 	x := in[0]
@@ -248,7 +284,7 @@ func dropoutKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	defer mask.Release()
 	seed := at["seed"].([2]uint64)
 	r := rand.New(rand.NewPCG(seed[0], seed[1]))
-	keep := 1 / (1 - p) // 0 * inf is NaN where p is 1, as in MXNet
+	keep := float64(1 / (1 - float32(p))) // in float32, as MXNet's (for float64 too); 0 * inf is NaN where p is 1
 	ops.FillSampled(mask, r, func(r *rand.Rand) float64 {
 		if r.Float64() < p {
 			return 0 * keep

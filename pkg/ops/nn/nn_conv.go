@@ -43,6 +43,7 @@ func init() {
 				func(x [][]float32, y []float32) { convForward(g, x, y) },
 				func(x [][]float64, y []float64) { convForward(g, x, y) })
 		},
+		Grad: convGrad,
 	})
 }
 

@@ -42,6 +42,7 @@ func init() {
 			return append(append([]int{}, in[0].Shape()...), cols), in[1].DType(), nil
 		},
 		Kernel: embeddingKernel,
+		Grad:   embeddingGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "L2Normalization",
@@ -121,10 +122,7 @@ func embeddingKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	src := unsafe.Slice((*byte)(w.Data()), rows*rowBytes)
 	dst := unsafe.Slice((*byte)(y.Data()), y.Size()*y.DType().Size())
 	for i, v := range nnSlice[float64](idx) {
-		r := 0
-		if v == v { // NaN takes row 0
-			r = int(min(max(math.Trunc(v), 0), float64(rows-1)))
-		}
+		r := embedRow(v, rows)
 		copy(dst[i*rowBytes:(i+1)*rowBytes], src[r*rowBytes:(r+1)*rowBytes])
 	}
 	if !direct {
@@ -197,4 +195,13 @@ func nnLRN[T nnFloat](x, y []T, batch, c, plane int, at ops.Attrs) {
 			}
 		}
 	})
+}
+
+// embedRow is the row of weight an index selects: truncated toward zero and clipped to
+// [0, rows-1]; NaN takes row 0.
+func embedRow(v float64, rows int) int {
+	if v != v {
+		return 0
+	}
+	return int(min(max(math.Trunc(v), 0), float64(rows-1)))
 }

@@ -37,6 +37,7 @@ func init() {
 				func(x [][]float32, y []float32) { fcForward(m, k, h, x, y) },
 				func(x [][]float64, y []float64) { fcForward(m, k, h, x, y) })
 		},
+		Grad: fcGrad,
 	})
 }
 

@@ -10,7 +10,8 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// MXNet's normalisation layers in inference: BatchNorm (moving statistics), LayerNorm,
+// MXNet's normalisation layers: BatchNorm (moving statistics; batch statistics in
+// training, nn_norm_grad.go), LayerNorm,
 // InstanceNorm, GroupNorm, L2Normalization and LRN. Each sees its data as (outer, n,
 // inner) in C order and works on the n elements at stride inner of each (outer,
 // inner) pair, with statistics accumulated in float64.
@@ -18,12 +19,14 @@ import (
 func init() {
 	ops.Register(&ops.Op{
 		Name: "BatchNorm",
-		Doc: "Batch normalisation in inference, as MXNet's nd.BatchNorm outside autograd.record: " +
-			"out = (data - moving_mean) / sqrt(moving_var + eps) * gamma + beta along the channel axis.\n\n" +
+		Doc: "Batch normalisation, as MXNet's nd.BatchNorm: " +
+			"out = (data - moving_mean) / sqrt(moving_var + eps) * gamma + beta along the channel axis; in training " +
+			"mode (unless use_global_stats) the batch's mean and biased variance replace the moving ones, which " +
+			"backward then updates in place with momentum (nn_norm_grad.go).\n\n" +
 			"The arrays are data, gamma, beta, moving_mean and moving_var, the last four of shape (channels,). " +
 			"fix_gamma (the default) uses 1 for gamma. float16, float32 and float64 data; the other arrays are " +
-			"float32 (float64 for float64 data). output_mean_var=True returns [out, mean, inv_std] as MXNet does in " +
-			"inference: moving_mean and 1/sqrt(moving_var + eps), in the dtype of those arrays.",
+			"float32 (float64 for float64 data). output_mean_var=True returns [out, mean, inv_std] as MXNet does: " +
+			"the statistics used (in inference moving_mean and 1/sqrt(moving_var + eps)), in the dtype of those arrays.",
 		Category: ops.General, Inputs: []string{"data", "gamma", "beta", "moving_mean", "moving_var"}, DTypes: nnFloatDTypes,
 		Params: []ops.Param{
 			{Name: "eps", Kind: ops.ParamFloat, Default: "0.001", Doc: "added to the variance"},
@@ -44,22 +47,37 @@ func init() {
 				return err
 			}
 			eps, fix, dt := nnEps(at), at.Bool("fix_gamma"), in[0].DType()
-			invstd := make([]float64, c)
-			for j, v := range ops.IndexValues(in[4]) {
-				invstd[j] = bnInvStd(v, eps, dt)
+			var mean, invstd []float64
+			stats := func(batch func() ([]float64, []float64)) { // the batch's in training, else the moving ones
+				var variance []float64
+				if batchNormTrains(at) {
+					mean, variance = batch()
+				} else {
+					mean, variance = ops.IndexValues(in[3]), ops.IndexValues(in[4])
+				}
+				invstd = make([]float64, c)
+				for j, v := range variance {
+					invstd[j] = bnInvStd(v, eps, dt)
+				}
 			}
 			err = nnCompute(in, out[0],
-				func(x [][]float32, y []float32) { nnBatchNorm(x, y, outer, c, inner, invstd, fix) },
-				func(x [][]float64, y []float64) { nnBatchNorm(x, y, outer, c, inner, invstd, fix) })
+				func(x [][]float32, y []float32) {
+					stats(func() ([]float64, []float64) { return bnStats(x[0], outer, c, inner) })
+					nnBatchNorm(x, y, outer, c, inner, mean, invstd, fix)
+				},
+				func(x [][]float64, y []float64) {
+					stats(func() ([]float64, []float64) { return bnStats(x[0], outer, c, inner) })
+					nnBatchNorm(x, y, outer, c, inner, mean, invstd, fix)
+				})
 			if err != nil || len(out) == 1 {
 				return err
 			}
-			if err = ops.CopyCast(out[1], in[3]); err != nil {
-				return err
-			}
+			writeFloats(out[1], mean)
 			writeFloats(out[2], invstd)
 			return nil
 		},
+		Grad:       batchNormGrad,
+		TrainAware: true,
 	})
 	ops.Register(&ops.Op{
 		Name: "LayerNorm",
@@ -88,6 +106,7 @@ func init() {
 			}
 			return normKernel(in, out, s)
 		},
+		Grad: layerNormGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "InstanceNorm",
@@ -109,6 +128,7 @@ func init() {
 				func(x [][]float32, y []float32) { nnNormalize(x, y, s) },
 				func(x [][]float64, y []float64) { nnNormalize(x, y, s) })
 		},
+		Grad: instanceNormGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "GroupNorm",
@@ -256,10 +276,10 @@ func batchNormDims(in []*ndarray.NDArray, at ops.Attrs) (outer, c, inner int, er
 // nnBatchNorm applies ((x - mean) * invstd) * gamma + beta per channel, in that order
 // as MXNet's CPU kernel (which keeps results near 0 exact where a folded scale and
 // shift would cancel); invstd is bnInvStd's, per channel.
-func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, inv []float64, fixGamma bool) {
-	data, mean, invstd := x[0], x[3], make([]T, c)
+func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, means, inv []float64, fixGamma bool) {
+	data, mean, invstd := x[0], make([]T, c), make([]T, c)
 	for j, v := range inv {
-		invstd[j] = T(v)
+		mean[j], invstd[j] = T(means[j]), T(v)
 	}
 	nnParallel(outer*c, inner, func(lo, hi int) {
 		for r := lo; r < hi; r++ {

@@ -13,7 +13,7 @@ import (
 
 // MXNet's softmax family: softmax (with an optional length array, by position or by name:
 // softmax(data, length, use_length=True)), log_softmax, softmin,
-// SoftmaxActivation, SoftmaxOutput (alias Softmax; the forward pass only) and
+// SoftmaxActivation, SoftmaxOutput (alias Softmax; its gradient is softmax_grad.go's) and
 // softmax_cross_entropy. Inputs are floating-point, as MXNet requires; float16 and
 // bfloat16 compute in float32, and in float64 when the input or the result is float64.
 
@@ -22,6 +22,19 @@ var smParams = []ops.Param{
 	{Name: "temperature", Kind: ops.ParamFloat, Default: "1", Doc: "divides (x - max) before the exponential"},
 	{Name: "dtype", Kind: ops.ParamOptDType, Default: "None", Doc: "result dtype: float16, float32 or float64 (None: the input's)"},
 	{Name: "use_length", Kind: ops.ParamBool, Default: "0", Doc: "normalize only the first length[...] elements of each lane (softmax's length array)"},
+}
+
+// smOutputParams are SoftmaxOutput's parameters (its backward's too).
+var smOutputParams = []ops.Param{
+	{Name: "grad_scale", Kind: ops.ParamFloat, Default: "1", Doc: "scales the gradient (backward only)"},
+	{Name: "ignore_label", Kind: ops.ParamFloat, Default: "-1", Doc: "label ignored with use_ignore (backward only)"},
+	{Name: "multi_output", Kind: ops.ParamBool, Default: "0", Doc: "softmax along axis 1 at each position"},
+	{Name: "use_ignore", Kind: ops.ParamBool, Default: "0", Doc: "ignore ignore_label (backward only)"},
+	{Name: "preserve_shape", Kind: ops.ParamBool, Default: "0", Doc: "softmax along the last axis"},
+	{Name: "normalization", Kind: ops.ParamString, Default: "null", Doc: "gradient normalization (backward only)",
+		Choices: []string{"null", "batch", "valid"}},
+	{Name: "out_grad", Kind: ops.ParamBool, Default: "0", Doc: "apply the output gradient (backward only)"},
+	{Name: "smooth_alpha", Kind: ops.ParamFloat, Default: "0", Doc: "label smoothing (backward only)"},
 }
 
 func init() {
@@ -59,6 +72,7 @@ func init() {
 				}
 				return softmaxLanes(kind, in[0], out[0], ops.LanesOf(in[0], axis), ops.LanesOf(out[0], axis), at.Float("temperature"), lengths)
 			},
+			Grad: softmaxGrad(kind),
 		})
 	}
 	ops.Register(&ops.Op{
@@ -79,6 +93,7 @@ func init() {
 			}
 			return softmaxLanes(smSoftmax, in[0], out[0], ops.LanesOf(in[0], axis), ops.LanesOf(out[0], axis), 1, nil)
 		},
+		Grad: softmaxActivationGrad,
 	})
 	ops.RegisterAs(&ops.Op{
 		Doc: "The forward pass of MXNet's SoftmaxOutput: the softmax of each instance (the flattened dimensions\n" +
@@ -86,21 +101,12 @@ func init() {
 			"axis (preserve_shape). label (data's dtype) is checked for its shape only; the gradient parameters\n" +
 			"are accepted and have no effect on the forward pass.",
 		Category: ops.General, Inputs: []string{"data", "label"}, DTypes: ops.FloatDTypes,
-		Params: []ops.Param{
-			{Name: "grad_scale", Kind: ops.ParamFloat, Default: "1", Doc: "scales the gradient (backward only)"},
-			{Name: "ignore_label", Kind: ops.ParamFloat, Default: "-1", Doc: "label ignored with use_ignore (backward only)"},
-			{Name: "multi_output", Kind: ops.ParamBool, Default: "0", Doc: "softmax along axis 1 at each position"},
-			{Name: "use_ignore", Kind: ops.ParamBool, Default: "0", Doc: "ignore ignore_label (backward only)"},
-			{Name: "preserve_shape", Kind: ops.ParamBool, Default: "0", Doc: "softmax along the last axis"},
-			{Name: "normalization", Kind: ops.ParamString, Default: "null", Doc: "gradient normalization (backward only)",
-				Choices: []string{"null", "batch", "valid"}},
-			{Name: "out_grad", Kind: ops.ParamBool, Default: "0", Doc: "apply the output gradient (backward only)"},
-			{Name: "smooth_alpha", Kind: ops.ParamFloat, Default: "0", Doc: "label smoothing (backward only)"},
-		},
+		Params: smOutputParams,
 		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
 			return in[0].Shape(), in[0].DType(), softmaxOutputCheck(in, at)
 		},
 		Kernel: softmaxOutputKernel,
+		Grad:   softmaxOutputGrad,
 	}, "SoftmaxOutput", "Softmax")
 	ops.Register(&ops.Op{
 		Name: "softmax_cross_entropy",

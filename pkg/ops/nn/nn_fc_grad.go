@@ -1,0 +1,28 @@
+package nn
+
+import (
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// fcGrad is FullyConnected's gradient, from data read as the (m, k) matrix X of the
+// forward and the head gradient as G (m, num_hidden): dX = G W, dW = G^T X, dbias = the
+// column sums of G, each by operators (dot, sum), so that it has a second order.
+var fcGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	m, k := fcDims(c.Shapes[0], c.Attrs.Bool("flatten"))
+	h := c.Attrs.Int("num_hidden")
+	g := s.Call("reshape", "shape="+ops.WireInts([]int{m, h}), c.OutGrad[0])
+	grads := make([]*ndarray.NDArray, len(c.Shapes))
+	if c.Need[0] {
+		grads[0] = s.Call("reshape", "shape="+ops.WireInts(c.Shapes[0]), s.Call("dot", "", g, c.In[1]))
+	}
+	if c.Need[1] {
+		x := s.Call("reshape", "shape="+ops.WireInts([]int{m, k}), c.In[0])
+		grads[1] = s.Call("dot", "transpose_a=1", g, x)
+	}
+	if len(grads) == 3 && c.Need[2] {
+		grads[2] = s.Call("sum", "axis=0", g)
+	}
+	return s.Done(grads...)
+}}
