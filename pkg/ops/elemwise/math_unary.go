@@ -33,7 +33,7 @@ type mxUnaryDef struct {
 	fn func(at ops.Attrs, dt ndarray.DType) func(float64) float64
 	// f32 is an optional float32 row kernel (dst[i] from src[i], dst may be src).
 	f32 func(at ops.Attrs) func(dst, src []float32)
-	// grad is the derivative; nil where mxgo has none yet (gamma, gammaln: no digamma)
+	// grad is the derivative; nil where mxgo has none yet (_digamma)
 	grad *ops.Gradient
 }
 
@@ -73,8 +73,12 @@ var (
 		{name: "erf", doc: "Gauss error function, elementwise.", fn: plain(math.Erf), grad: ops.GradExpr("g * 1.1283791670955126 * exp(-(x * x))")},
 		{name: "erfinv", doc: "Inverse error function, elementwise (±inf at ±1, NaN beyond; for integer arrays 0 " +
 			"beyond, MXNet's NaN of an integer type).", fn: erfinvFn, grad: ops.GradExpr("g * 0.8862269520759583 * exp(y * y)")}, // sqrt(pi)/2 in float32, as MXNet has it,
-		{name: "gamma", doc: "Gamma function, elementwise (NaN at negative integers, ±inf at ±0).", fn: plain(math.Gamma)},
-		{name: "gammaln", doc: "Natural logarithm of the absolute value of the gamma function, elementwise.", fn: plain(lgammaAbs)},
+		{name: "gamma", doc: "Gamma function, elementwise (NaN at negative integers, ±inf at ±0).", fn: plain(math.Gamma),
+			grad: ops.GradExpr("g * y * _digamma(x)")},
+		{name: "gammaln", doc: "Natural logarithm of the absolute value of the gamma function, elementwise.", fn: plain(lgammaAbs),
+			grad: ops.GradExpr("g * _digamma(x)")},
+		{name: "_digamma", doc: "Digamma (psi), the derivative of gammaln, elementwise: the gradient of gamma and gammaln " +
+			"(NaN at 0 and the negative integers).", fn: plain(digamma)},
 		{name: "degrees", doc: "Converts radians to degrees, elementwise, by 180/pi rounded to float32 as in MXNet.",
 			fn: plain(degrees32), f32: func(ops.Attrs) func(dst, src []float32) { return scale32Rows(deg32) }, grad: ops.GradExpr("degrees(g)")},
 		{name: "radians", doc: "Converts degrees to radians, elementwise, by pi/180 rounded to float32 as in MXNet.",
@@ -167,6 +171,29 @@ func lgammaAbs(x float64) float64 {
 	}
 	y, _ := math.Lgamma(x)
 	return y
+}
+
+// digamma is psi(x) = d/dx ln|Gamma(x)|: reflection below 1/2 (psi(1-x) - pi/tan(pi x)),
+// the recurrence psi(x) = psi(x+1) - 1/x up to 6, then the asymptotic series, accurate
+// there to double precision.
+func digamma(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, -1):
+		return math.NaN()
+	case math.IsInf(x, 1):
+		return x
+	case x <= 0 && x == math.Floor(x):
+		return math.NaN()
+	case x < 0.5:
+		return digamma(1-x) - math.Pi/math.Tan(math.Pi*x)
+	}
+	r := 0.0
+	for ; x < 6; x++ {
+		r -= 1 / x
+	}
+	f := 1 / (x * x)
+	series := f * (1.0/12 - f*(1.0/120-f*(1.0/252-f*(1.0/240-f*(1.0/132)))))
+	return r + math.Log(x) - 0.5/x - series
 }
 
 // rintDown is MXNet's rint: the nearer of floor(x) and ceil(x), floor on a tie.

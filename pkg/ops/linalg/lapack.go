@@ -43,9 +43,10 @@ func gemmParams(mac bool) []ops.Param {
 }
 
 // laSquare registers an operator from a stack of square matrices A to the results of the
-// given shapes: one for most, two for slogdet and syevd (an operator of several results).
+// given shapes: one for most, two for slogdet and syevd (an operator of several results),
+// differentiated by grad (nil: none yet, lapack_grad.go).
 func laSquare(name, doc string, params []ops.Param, results int, shapes func(a []int, at ops.Attrs) ([][]int, error),
-	kernel func(n int, at ops.Attrs, out ndarray.DType) matKernel) {
+	kernel func(n int, at ops.Attrs, out ndarray.DType) matKernel, grad *ops.Gradient) {
 	inferOuts := func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
 		a := in[0].Shape()
 		if _, err := squareMatrices(name, a); err != nil {
@@ -65,6 +66,7 @@ func laSquare(name, doc string, params []ops.Param, results int, shapes func(a [
 			a := in[0].Shape()
 			return laRun(in, out, laBatchCount(a, 2), kernel(a[len(a)-1], at, out[0].DType()))
 		},
+		Grad: grad,
 	}
 	if results == 1 { // an ordinary operator
 		op.InferOuts = nil
@@ -115,6 +117,7 @@ func init() {
 				"(no broadcasting).",
 			Infer:  inferLaGemm,
 			Kernel: laGemmKernel,
+			Grad:   gemmGrad(mac),
 		})
 	}
 	laSquare("linalg_potrf", "Cholesky factor L of each symmetric positive-definite matrix A = L L^T "+
@@ -122,35 +125,35 @@ func init() {
 		"is read; the other triangle of the result is zero. A matrix that is not positive definite raises.",
 		choleskyParams, 1, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potrfKernel(n, at.Bool("lower"))
-		})
+		}, nil)
 	laSquare("linalg_potri", "Inverse of A = L L^T from its Cholesky factor L (the result of potrf), as "+
 		"MXNet's linalg.potri.\n\nOnly the chosen triangle of L is read; the result is symmetric.",
 		choleskyParams, 1, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potriKernel(n, at.Bool("lower"))
-		})
+		}, nil)
 	laSquare("linalg_inverse", "Inverse of each square matrix (LU factorization), as MXNet's linalg.inverse. "+
 		"A singular matrix raises.", nil, 1, one(sameAsInput), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return inverseKernel(n)
-	})
+	}, inverseGrad)
 	laSquare("linalg_det", "Determinant of each square matrix (LU factorization), as MXNet's linalg.det.\n\n"+
 		"A 2-D input gives shape (1,), as in MXNet 1.x.", nil, 1, one(reducedShape),
-		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, false) })
+		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, false) }, detGrad)
 	laSquare("linalg_sumlogdiag", "Sum of the logarithms of the diagonal of each square matrix, as MXNet's "+
 		"linalg.sumlogdiag.", nil, 1, one(reducedShape), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return sumLogDiagKernel(n)
-	})
+	}, sumLogDiagGrad)
 	laSquare("_linalg_slogdet", "Sign and log|det| of each square matrix: [sign, logabsdet] (mx.nd.linalg.slogdet).", nil, 2,
 		func(a []int, at ops.Attrs) ([][]int, error) {
 			s, err := reducedShape(a, at)
 			return [][]int{s, s}, err
 		},
-		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) })
+		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) }, nil)
 	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix: [U, lambda] "+
 		"(mx.nd.linalg.syevd).", nil, 2,
 		func(a []int, _ ops.Attrs) ([][]int, error) {
 			return [][]int{slices.Clone(a), slices.Clone(a[:len(a)-1])}, nil
 		},
-		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) })
+		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) }, nil)
 	registerLaOthers()
 }
 
@@ -183,7 +186,7 @@ func registerLaOthers() {
 		})
 	}
 	ops.Register(&ops.Op{
-		Name: "linalg_syrk", Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes,
+		Name: "linalg_syrk", Grad: syrkGrad, Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes,
 		Doc: "alpha A A^T (transpose: alpha A^T A) for each matrix A, as MXNet's linalg.syrk.",
 		Params: []ops.Param{
 			{Name: "transpose", Kind: ops.ParamBool, Default: "0", Doc: "compute A^T A"},

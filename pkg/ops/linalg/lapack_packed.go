@@ -40,7 +40,7 @@ func init() {
 				"must be a triangular number), zero elsewhere, as MXNet's linalg.maketrian (the inverse of extracttrian)."
 		}
 		ops.Register(&ops.Op{
-			Name: "linalg_extract" + what, Doc: extractDoc, Category: ops.General, Inputs: []string{"A"}, Params: params,
+			Name: "linalg_extract" + what, Grad: packedGrad("linalg_make"+what, !diag), Doc: extractDoc, Category: ops.General, Inputs: []string{"A"}, Params: params,
 			DTypes: ops.F32F64DTypes,
 			Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
 				a := in[0].Shape()
@@ -61,7 +61,7 @@ func init() {
 			},
 		})
 		ops.Register(&ops.Op{
-			Name: "linalg_make" + what, Doc: makeDoc, Category: ops.General, Inputs: []string{"A"}, Params: params,
+			Name: "linalg_make" + what, Grad: packedGrad("linalg_extract"+what, !diag), Doc: makeDoc, Category: ops.General, Inputs: []string{"A"}, Params: params,
 			DTypes: ops.F32F64DTypes,
 			Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
 				n, err := madeSize("linalg_make"+what, in[0].Shape(), at, diag)

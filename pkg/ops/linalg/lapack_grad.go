@@ -1,0 +1,95 @@
+package linalg
+
+import (
+	"strconv"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// Gradients of mx.nd.linalg, as MXNet's (src/operator/tensor/la_op.h's backward
+// formulas), built from the linalg operators themselves so that they are recorded for
+// higher order: gemm and gemm2 by matGrads' products, the packed copies by their
+// inverses, sumlogdiag, inverse, det and syrk by their closed forms. potrf, potri, trmm,
+// trsm, slogdet, syevd and gelqf have none yet (backward through them raises).
+
+// gemmGrad is the gradient of alpha op(A) op(B) (+ beta C, mac): matGrads' products by
+// linalg_gemm2 along the same axis, scaled by alpha; C's is beta g.
+func gemmGrad(mac bool) *ops.Gradient {
+	return &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+		s := &ops.GradCalls{C: c}
+		ta, tb := c.Attrs.Bool("transpose_a"), c.Attrs.Bool("transpose_b")
+		common := ";alpha=" + wireFloat(c.Attrs.Float("alpha")) + ";axis=" + strconv.Itoa(c.Attrs.Int("axis"))
+		arrs := [3]*ndarray.NDArray{c.In[0], c.In[1], c.OutGrad[0]}
+		grads := make([]*ndarray.NDArray, len(c.Shapes))
+		for i, f := range matGrads[b2i(ta)][b2i(tb)] {
+			if c.Need[i] {
+				grads[i] = s.Call("linalg_gemm2", "transpose_a="+b01(f.ta)+";transpose_b="+b01(f.tb)+common, arrs[f.l], arrs[f.r])
+			}
+		}
+		if mac && c.Need[2] {
+			grads[2] = s.Call("_multiply_scalar", "scalar=f:"+wireFloat(c.Attrs.Float("beta")), c.OutGrad[0])
+		}
+		return s.Done(grads...)
+	}}
+}
+
+// packedGrad is the gradient of linalg_extract<what> (linalg_make<what>): the other
+// operator of the pair, with the same offset (and lower).
+func packedGrad(inverse string, trian bool) *ops.Gradient {
+	return &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+		attrs := "offset=" + strconv.Itoa(c.Attrs.Int("offset"))
+		if trian {
+			attrs += ";lower=" + b01(c.Attrs.Bool("lower"))
+		}
+		g, err := c.Call(inverse, attrs, c.OutGrad[0])
+		return []*ndarray.NDArray{g}, err
+	}}
+}
+
+// sumLogDiagGrad: d/dA sum(log(diag A)) is diag(1 / diag A).
+var sumLogDiagGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	g := s.Call("reshape", "shape="+ops.WireInts(perMatrix(c.Shapes[0], 1)), c.OutGrad[0])
+	return s.Done(s.Call("linalg_makediag", "", s.Call("divide", "", g, s.Call("linalg_extractdiag", "", c.In[0]))))
+}}
+
+// inverseGrad: with Y = A^-1, dA = -Y^T g Y^T.
+var inverseGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	y := c.Out[0]
+	yg := s.Call("linalg_gemm2", "transpose_a=1", y, c.OutGrad[0])
+	return s.Done(s.Call("linalg_gemm2", "transpose_b=1;alpha=-1", yg, y))
+}}
+
+// detGrad: d det(A) / dA = det(A) A^-T.
+var detGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	gy := s.Call("reshape", "shape="+ops.WireInts(perMatrix(c.Shapes[0], 2)), s.Call("multiply", "", c.OutGrad[0], c.Out[0]))
+	invT := s.Call("swapaxes", "dim1=-1;dim2=-2", s.Call("linalg_inverse", "", c.In[0]))
+	return s.Done(s.Call("multiply", "", gy, invT))
+}}
+
+// syrkGrad: for Y = alpha A A^T, dA = alpha (g + g^T) A; for alpha A^T A, alpha A (g + g^T).
+var syrkGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	g := c.OutGrad[0]
+	sym := s.Call("add", "", g, s.Call("swapaxes", "dim1=-1;dim2=-2", g))
+	alpha := "alpha=" + wireFloat(c.Attrs.Float("alpha"))
+	if c.Attrs.Bool("transpose") {
+		return s.Done(s.Call("linalg_gemm2", alpha, c.In[0], sym))
+	}
+	return s.Done(s.Call("linalg_gemm2", alpha, sym, c.In[0]))
+}}
+
+// perMatrix is the shape of one value per matrix of a stack of shape a (the batch axes)
+// followed by k axes of length 1, to broadcast against the matrices.
+func perMatrix(a []int, k int) []int {
+	s := append([]int{}, a[:len(a)-2]...)
+	for range k {
+		s = append(s, 1)
+	}
+	return s
+}
+
+func wireFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
