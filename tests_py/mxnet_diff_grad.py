@@ -8,6 +8,8 @@ Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks
 - NDArray.backward: a head gradient of another shape or dtype than its head raises MXNetValueError or
   MXNetTypeError, where MXNet 1.9.1 accepts it unchecked.
 - nd.erf: the float64 gradient is exact to float64, where MXNet 1.9.1 rounds it through float32 (8 digits agree).
+- nd.FullyConnected: the second-order gradient through FullyConnected and an activation (tanh) is the derivative
+  (test_autograd.py checks it by finite differences), where MXNet 1.9.1 gives zero.
 - nd.gamma nd.gammaln: float64 gradients use a digamma exact to float64, where MXNet 1.9.1's is accurate to about
   1e-8 (float32 gradients agree).
 """
@@ -186,3 +188,21 @@ grad_case("mx.nd.linalg.det(a)", ("nd.linalg.det",), {"a": (SPD, "float64")})
 grad_case("mx.nd.linalg.det(a)", ("nd.linalg.det",), {"a": ("[[2.0, 1.0], [0.5, 3.0]]", "float32")})
 grad_case("mx.nd.linalg.syrk(a, alpha=2.0)", ("nd.linalg.syrk",), {"a": (A34 + ".tolist()", "float64")})
 grad_case("mx.nd.linalg.syrk(a, transpose=True)", ("nd.linalg.syrk",), {"a": (A34 + ".tolist()", "float32")})
+
+
+def grad2_case(expr, names, data, dt="float64", cases=CASES):
+    """Adds a second-order case: g = autograd.grad(y, [a], create_graph=True) for y = expr
+    while recording, then (g * g).sum().backward(); r is [y, g, a.grad]."""
+    code = ("a = mx.nd.array(%s, dtype=%r)\na.attach_grad()\nw = mx.nd.array([[0.3, -0.2, 0.1], [0.5, 0.4, -0.6]], "
+            "dtype=%r)\nwith mx.autograd.record():\n    y = %s\n    g = mx.autograd.grad(y, [a], head_grads="
+            "mx.nd.ones_like(y), create_graph=True)[0]\n    z = (g * g).sum()\nz.backward()\nr = [y, g, a.grad]\n"
+            % (data, dt, dt, expr))
+    cases.append(Case(code, tuple(names) + ("NDArray.attach_grad", "NDArray.backward", "NDArray.grad"),
+                      "second order: " + expr, grad=True))
+
+
+# second order: MXNet 1.9.1's set (mxgo's is wider: every gradient built from differentiable operators)
+A23 = "[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]"
+for fn in ("sin", "cos", "tanh", "sigmoid", "relu", "exp", "square", "abs", "negative"):
+    grad2_case("mx.nd.%s(a)" % fn, ("nd." + fn,), A23)
+grad2_case("mx.nd.FullyConnected(a, w, no_bias=True, num_hidden=2)", ("nd.FullyConnected",), A23)

@@ -129,6 +129,62 @@ def test_third_order_of_elementwise_math():
     np.testing.assert_allclose(x.grad.asnumpy(), 8 * np.exp(2 * np.array([0.3, -0.7])))
 
 
+def _second_order(f, a, w):
+    """d/da of sum(g * g), g = d sum(f(a, w)) / da, by mxgo's create_graph."""
+    x = attached(a, dtype="float64")
+    with ag.record():
+        y = f(x, mx.nd.array(w, dtype="float64"))
+        g = ag.grad(y, [x], head_grads=mx.nd.ones_like(y), create_graph=True)[0]
+        z = (g * g).sum()
+    z.backward()
+    return x.grad.asnumpy()
+
+
+@pytest.mark.parametrize("name", ["fc tanh", "dot sigmoid", "softmax", "log_softmax", "mean of squares"])
+def test_second_order_by_finite_differences(name):
+    f, numpy_g = {
+        "fc tanh": (lambda x, w: mx.nd.tanh(mx.nd.FullyConnected(x, w, no_bias=True, num_hidden=2)),
+                    lambda a, w: (1 - np.tanh(a @ w.T) ** 2) @ w),
+        "dot sigmoid": (lambda x, w: mx.nd.sigmoid(mx.nd.dot(x, w, transpose_b=True)),
+                        lambda a, w: (lambda s: s * (1 - s))(1 / (1 + np.exp(-(a @ w.T)))) @ w),
+        "softmax": (lambda x, w: mx.nd.softmax(x) * w[:, :3],
+                    lambda a, w: _softmax_vjp(a, w[:, :3])),
+        "log_softmax": (lambda x, w: mx.nd.log_softmax(x) * w[:, :3],
+                        lambda a, w: w[:, :3] - _softmax(a) * w[:, :3].sum(axis=1, keepdims=True)),
+        "mean of squares": (lambda x, w: mx.nd.mean(x * x * w[:, :3]), lambda a, w: 2 * a * w[:, :3] / a.size),
+    }[name]
+    a = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])
+    w = np.array([[0.3, -0.2, 0.1], [0.5, 0.4, -0.6]])
+    want = np.zeros_like(a)
+    for i in np.ndindex(*a.shape):
+        p, m = a.copy(), a.copy()
+        p[i] += 1e-6
+        m[i] -= 1e-6
+        want[i] = ((numpy_g(p, w) ** 2).sum() - (numpy_g(m, w) ** 2).sum()) / 2e-6
+    np.testing.assert_allclose(_second_order(f, a, w), want, rtol=1e-5, atol=1e-7)
+
+
+def _softmax(a):
+    e = np.exp(a - a.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _softmax_vjp(a, v):
+    s = _softmax(a)
+    return s * (v - (s * v).sum(axis=1, keepdims=True))
+
+
+def test_grad_of_a_constant_gradient_is_in_the_graph():
+    x = attached([[0.5, -1.0]], dtype="float64")
+    w = mx.nd.array([[0.3, -0.2]], dtype="float64")
+    with ag.record():
+        y = mx.nd.FullyConnected(x, w, no_bias=True, num_hidden=1)
+        g = ag.grad(y, [x], create_graph=True)[0]  # w: no variable reaches it
+        z = (g * g).sum()
+    z.backward()  # as MXNet: the gradient graph holds it; x's gradient is zero
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[0, 0]])
+
+
 def test_several_heads_and_head_gradients():
     x = attached([1.0, 2.0, 3.0])
     with ag.record():

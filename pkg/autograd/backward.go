@@ -74,8 +74,26 @@ func Grad(heads, vars, headGrads []*ndarray.NDArray, retain, create, train bool)
 		}
 		out[i] = g.ShareWithEntry()
 	}
+	if create { // MXNet's gradient graph holds even a gradient that no variable reaches
+		for _, g := range out {
+			if entryOf(g) == nil {
+				constant(g)
+			}
+		}
+	}
 	w.finish(retain)
 	return out, nil
+}
+
+// constant makes a a leaf of a recorded graph that is not a variable: backward from a
+// head computed from it reaches it and stops there.
+func constant(a *ndarray.NDArray) {
+	n := &node{name: "constant", grad: ops.ZeroGrad, kept: &kept{}, seq: seq.Add(1)}
+	n.outs = n.result[:]
+	n.outs[0] = result{shape: a.Shape(), dtype: a.DType(), storage: a.Storage()}
+	a.Storage().UseInGraph(1)
+	n.first.n = n
+	a.SetGradEntry(&n.first)
 }
 
 // key names one result of a node.
@@ -186,7 +204,7 @@ func (w *walked) step(n *node, keep []key, m Mode) error {
 		return nil // nothing flows through n (a path whose gradient is zero)
 	}
 	if n.grad == nil {
-		return ops.ErrNotDifferentiable(n.op)
+		return ops.ErrNotDifferentiable(n.name)
 	}
 	var made []*ndarray.NDArray // what this step allocated, released at its end
 	defer func() { ops.ReleaseAll(made) }()

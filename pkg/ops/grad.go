@@ -70,8 +70,8 @@ var ZeroGrad = &Gradient{Func: func(c *GradCtx) ([]*ndarray.NDArray, error) {
 }}
 
 // ErrNotDifferentiable is what backward through an operator without Grad gives.
-func ErrNotDifferentiable(op *Op) error {
-	return mxerr.New(mxerr.MXNet, "Operator %s is non-differentiable because it didn't register FGradient attribute.", op.Name)
+func ErrNotDifferentiable(name string) error {
+	return mxerr.New(mxerr.MXNet, "Operator %s is non-differentiable because it didn't register FGradient attribute.", name)
 }
 
 // SumTo sums g (of a broadcast shape) down to shape, the gradient of broadcasting an
