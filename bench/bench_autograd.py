@@ -32,7 +32,7 @@ import torch.nn.functional as F
 import mxgo as mx
 from autograd_models import data, nd_model, params
 from bench_nn import threads
-from bench_ops import best_times, fmt_time, machine_info
+from bench_ops import best_times, fmt_time, write_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MXNET_PY = os.path.join(HERE, "..", ".venv-mxnet", "bin", "python")
@@ -110,11 +110,8 @@ def main(argv=None):
              "|---|---:|---:|---:|",
              "| per call | %.2f µs | %.2f µs | %.2f µs |" % (plain, recorded, recorded - plain)]
     print(rows[-1], flush=True)
-    report = "# Training steps and recording (float32; PyTorch %s with %d threads, mxgo GOMAXPROCS %d)\n\n%s\n\n%s\n" % (
-        torch.__version__, n, n, machine_info(), "\n".join(rows))
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "autograd.md"), "w") as f:
-        f.write(report)
+    write_report("autograd.md", "Training steps and recording (float32; PyTorch %s with %d threads, mxgo GOMAXPROCS %d)"
+                 % (torch.__version__, n, n), rows)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import sys
 import numpy as np
 
 import mxgo as mx
-from bench_ops import best_times, fmt_time, machine_info
+from bench_ops import best_times, fmt_time, write_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -78,10 +78,7 @@ def main(argv=None):
         rows.append("| %s | %s | float32 | %s | %s | %.2f |" % (
             name, shape, fmt_time(t["mxgo"]), fmt_time(t["NumPy"]), t["mxgo"] / t["NumPy"]))
         print(rows[-1], flush=True)
-    report = "# Linear-algebra operators\n\n%s\n\n%s\n" % (machine_info(), "\n".join(rows))
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "lapack.md"), "w") as f:
-        f.write(report)
+    write_report("lapack.md", "Linear-algebra operators", rows)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 import mxgo as mx
-from bench_ops import best_times, fmt_time, machine_info
+from bench_ops import best_times, fmt_time, write_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -107,11 +107,8 @@ def main(argv=None):
         rows.append("| %s | %s | %s | %s | %.2f |" % (name, fmt_time(t["mxgo"]), ref_name, fmt_time(t["ref"]),
                                                       t["mxgo"] / t["ref"]))
         print(rows[-1], flush=True)
-    report = "# Elementwise math operators (float32, n = %.0e)\n\n%s\n\n%s\n" % (args.n, machine_info(), "\n".join(rows))
     if not only:
-        os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-        with open(os.path.join(HERE, "results", "math.md"), "w") as f:
-            f.write(report)
+        write_report("math.md", "Elementwise math operators (float32, n = %.0e)" % args.n, rows)
 
 
 if __name__ == "__main__":

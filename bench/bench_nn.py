@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 import mxgo as mx
-from bench_ops import best_times, fmt_time, machine_info
+from bench_ops import best_times, fmt_time, write_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -106,11 +106,8 @@ def main(argv=None):
         rows.append("| %s | %s | %s | %s | %.2f |" % (
             name, fmt_time(t["mxgo"]), fmt_time(t["PyTorch"]), rate, t["mxgo"] / t["PyTorch"]))
         print(rows[-1], flush=True)
-    report = "# Neural-network forward operators (float32; PyTorch %s with %d threads, mxgo GOMAXPROCS %d)\n\n%s\n\n%s\n" % (
-        torch.__version__, n, n, machine_info(), "\n".join(rows))
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "nn.md"), "w") as f:
-        f.write(report)
+    write_report("nn.md", "Neural-network forward operators (float32; PyTorch %s with %d threads, mxgo GOMAXPROCS %d)"
+                 % (torch.__version__, n, n), rows)
 
 
 if __name__ == "__main__":

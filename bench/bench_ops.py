@@ -75,6 +75,14 @@ def machine_info():
                getattr(mx, "__version__", "?"), cpu, os.cpu_count() or 0, platform.platform()))
 
 
+def write_report(name, title, rows):
+    """Writes bench/results/<name>: the title, the machine, and the table rows."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "w") as f:
+        f.write("# %s\n\n%s\n\n%s\n" % (title, machine_info(), "\n".join(rows)))
+
+
 def load_average():
     try:
         return "%.2f" % os.getloadavg()[0]

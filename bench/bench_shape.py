@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 import mxgo as mx
-from bench_ops import best_times, fmt_time, machine_info
+from bench_ops import best_times, fmt_time, write_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -101,10 +101,7 @@ def run(cases_of, title, result_name, default_n, argv=None):
             name, fmt_time(t["mxgo"]), fmt_time(t["NumPy"]), moved / t["mxgo"] / 1e9, moved / t["NumPy"] / 1e9,
             t["mxgo"] / t["NumPy"]))
         print(rows[-1], flush=True)
-    report = "# %s (float32, n = %.0e)\n\n%s\n\n%s\n" % (title, args.n, machine_info(), "\n".join(rows))
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", result_name), "w") as f:
-        f.write(report)
+    write_report(result_name, "%s (float32, n = %.0e)" % (title, args.n), rows)
 
 
 def main(argv=None):
