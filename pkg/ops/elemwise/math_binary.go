@@ -44,7 +44,7 @@ func init() {
 	}{{"logical_and", "Logical and", lAnd}, {"logical_or", "Logical or", lOr}, {"logical_xor", "Logical exclusive or", lXor}} {
 		op := l.op
 		ops.Register(&ops.Op{
-			Name: l.name, Doc: l.what + logicDoc, Category: ops.Broadcast, Inputs: []string{"lhs", "rhs"},
+			Name: l.name, Grad: ops.ZeroGrad, Doc: l.what + logicDoc, Category: ops.Broadcast, Inputs: []string{"lhs", "rhs"},
 			DTypes: ops.RealNumericDTypes, InPlace: true, ScalarOp: "_" + l.name + "_scalar", Infer: ops.InferBroadcastSameDType,
 			Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 				return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
@@ -54,8 +54,9 @@ func init() {
 			},
 		})
 		ops.Register(&ops.Op{
-			Name: "_" + l.name + "_scalar", Doc: l.what + " with a Python number" + logicDoc, Category: ops.Elementwise,
-			Inputs: []string{"data"}, DTypes: ops.RealNumericDTypes, InPlace: true, Infer: ops.InferSame,
+			Name: "_" + l.name + "_scalar", Grad: ops.ZeroGrad, Doc: l.what + " with a Python number" + logicDoc,
+			Category: ops.Elementwise,
+			Inputs:   []string{"data"}, DTypes: ops.RealNumericDTypes, InPlace: true, Infer: ops.InferSame,
 			Params: []ops.Param{
 				{Name: "scalar", Kind: ops.ParamScalar, Doc: "the number"},
 				{Name: "reverse", Kind: ops.ParamBool, Default: "0", Doc: "the number is the first operand (the result is the same)"},
@@ -68,7 +69,7 @@ func init() {
 		})
 	}
 	ops.Register(&ops.Op{
-		Name: "broadcast_hypot", Doc: "sqrt(lhs**2 + rhs**2) elementwise, with NumPy broadcasting, without " +
+		Name: "broadcast_hypot", Grad: ops.GradExpr("g * a / y", "g * b / y"), Doc: "sqrt(lhs**2 + rhs**2) elementwise, with NumPy broadcasting, without " +
 			"intermediate overflow. Integer arrays compute in float64 and truncate, as in MXNet." +
 			"\n\nBoth arrays must have the same dtype, as in MXNet.",
 		Category: ops.Broadcast, Inputs: []string{"lhs", "rhs"}, DTypes: ops.RealNumericDTypes, InPlace: true,

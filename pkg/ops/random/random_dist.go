@@ -145,7 +145,7 @@ func (d *distribution) values(at ops.Attrs) []float64 {
 
 func sampleOp(d *distribution) *ops.Op {
 	return &ops.Op{
-		Name: "sample_" + d.name,
+		Name: "sample_" + d.name, Grad: ops.ZeroGrad, // MXNet: draws have a zero gradient in their parameters
 		Doc: "Samples from " + d.doc + ", with parameters from arrays of one shape: the result has their shape " +
 			"followed by shape, and element [i, ...] is drawn with the parameters at i.",
 		Category: ops.General, Inputs: d.params,

@@ -31,6 +31,7 @@ func init() {
 			return []ops.Result{r, r}, nil
 		},
 		Kernel: momentsKernel,
+		Grad:   momentsGrad,
 	})
 }
 

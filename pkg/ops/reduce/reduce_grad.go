@@ -26,17 +26,11 @@ func reduceGrad(kind reduceKind, nan bool) *ops.Gradient {
 	}
 	return &ops.Gradient{Uses: uses, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
 		s := &ops.GradCalls{C: c}
-		kept := keptShape(c.Shapes[0], c.Attrs)
+		kept := keptOf(c.Shapes[0], c.Attrs)
 		g := back(s, kept, c.OutGrad[0])
 		switch {
 		case kind == redMean:
-			n := 1
-			for i, d := range c.Shapes[0] {
-				if kept[i] == 1 && d != 1 {
-					n *= d
-				}
-			}
-			g = s.Call("_divide_scalar", "scalar=i:"+ops.WireInts([]int{n}), g)
+			g = s.Call("_divide_scalar", "scalar=i:"+ops.WireInts([]int{reducedCount(c.Shapes[0], kept)}), g)
 		case kind == redProd: // g * y / x
 			g = s.Call("divide", "", s.Call("multiply", "", g, back(s, kept, c.Out[0])), c.In[0])
 		case kind == redMax || kind == redMin:
@@ -54,13 +48,11 @@ func back(s *ops.GradCalls, kept []int, a *ndarray.NDArray) *ndarray.NDArray {
 	return s.Call("broadcast_to", "shape="+ops.WireInts(s.C.Shapes[0]), s.Call("reshape", "shape="+ops.WireInts(kept), a))
 }
 
-// keptShape is shape with the axes a reduction's attributes reduce set to 1 (axis None
-// or () reduces all; exclude reduces the others).
-func keptShape(shape []int, at ops.Attrs) []int {
-	axes := at.Ints("axis")
+// keptShape is shape with the axes a reduction reduces set to 1: axes (all when empty),
+// or with exclude every other axis.
+func keptShape(shape, axes []int, exclude bool) []int {
 	norm, _ := ops.NormalizeAxes(axes, len(shape)) // checked when the call was made
 	out := slices.Clone(shape)
-	exclude, _ := at["exclude"].(bool)
 	for i := range out {
 		if len(axes) == 0 || slices.Contains(norm, i) != (exclude && len(axes) > 0) {
 			out[i] = 1
@@ -68,6 +60,33 @@ func keptShape(shape []int, at ops.Attrs) []int {
 	}
 	return out
 }
+
+// keptOf is keptShape for a reduction's attributes (axis, and exclude where it has one).
+func keptOf(shape []int, at ops.Attrs) []int {
+	exclude, _ := at["exclude"].(bool)
+	return keptShape(shape, at.Ints("axis"), exclude)
+}
+
+// reducedCount is the number of elements of shape that reduce into one (kept: keptShape).
+func reducedCount(shape, kept []int) int {
+	n := 1
+	for i, d := range shape {
+		if kept[i] == 1 && d != 1 {
+			n *= d
+		}
+	}
+	return n
+}
+
+// momentsGrad: the mean's gradient spreads evenly, the variance's as 2 (x - mean) / n.
+var momentsGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	kept := keptShape(c.Shapes[0], c.Attrs.Ints("axes"), false)
+	dev := s.Call("subtract", "", c.In[0], back(s, kept, c.Out[0]))
+	gv := s.Call("multiply", "", back(s, kept, c.OutGrad[1]), s.Call("_multiply_scalar", "scalar=f:2", dev))
+	g := s.Call("add", "", back(s, kept, c.OutGrad[0]), gv)
+	return s.Done(s.Call("_divide_scalar", "scalar=i:"+ops.WireInts([]int{reducedCount(c.Shapes[0], kept)}), g))
+}}
 
 // cumsumGrad: each element of the input adds into every later sum along the axis, so
 // its gradient is the reversed cumulative sum of the result's gradient (over the
@@ -92,7 +111,7 @@ var cumsumGrad = &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, e
 // normGrad: ord 2 gives x / ||x|| (spread back), ord 1 sign(x), each times the gradient.
 var normGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
 	s := &ops.GradCalls{C: c}
-	kept := keptShape(c.Shapes[0], c.Attrs)
+	kept := keptOf(c.Shapes[0], c.Attrs)
 	g := back(s, kept, c.OutGrad[0])
 	if c.Attrs.Int("ord") == 1 {
 		return s.Done(s.Call("multiply", "", g, s.Call("sign", "", c.In[0])))
