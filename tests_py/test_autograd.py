@@ -406,3 +406,26 @@ FD_CASES = {
 def test_gradient_matches_finite_differences(name):
     f, *inputs = FD_CASES[name]
     check_grads(f, *inputs)
+
+
+def test_threads_train_independently():
+    """Two threads recording and differentiating at once get what each gets alone."""
+    def train(seed, out):
+        rng = np.random.default_rng(seed)
+        w, b = attached(rng.normal(size=(4, 3))), attached(np.zeros(3))
+        data, label = mx.nd.array(rng.normal(size=(8, 4))), mx.nd.array(rng.normal(size=(8, 3)))
+        for _ in range(200):
+            _step(w, b, data, label)
+        out[seed] = w.asnumpy()
+
+    alone = {}
+    for seed in (1, 2):
+        train(seed, alone)
+    together = {}
+    threads = [threading.Thread(target=train, args=(seed, together)) for seed in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for seed in (1, 2):
+        np.testing.assert_array_equal(together[seed], alone[seed])

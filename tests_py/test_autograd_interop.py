@@ -161,3 +161,23 @@ def test_torch_function_input_without_grad():
     w = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
     f(x, w).sum().backward()
     assert x.grad is None and w.grad is not None
+
+
+@pytest.mark.parametrize("la, lb", [((3, 4), (4, 2)), ((2, 3, 4), (4, 5)), ((4,), (2, 4, 3)), ((2, 1, 3, 4), (5, 4, 2)),
+                                    ((4,), (4,))])
+def test_matmul_gradients_match_torch(la, lb):
+    # MXNet 1.9.1's mx.nd has no matmul: PyTorch's autograd is the reference (NumPy's broadcasting rules)
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=la), rng.normal(size=lb)
+    ta, tb = torch.tensor(a, requires_grad=True), torch.tensor(b, requires_grad=True)
+    ty = torch.matmul(ta, tb)
+    head = rng.normal(size=tuple(ty.shape))
+    ty.backward(torch.tensor(head))
+    xa, xb = mx.nd.array(a, dtype="float64"), mx.nd.array(b, dtype="float64")
+    xa.attach_grad()
+    xb.attach_grad()
+    with ag.record():
+        y = mx.nd.matmul(xa, xb)
+    y.backward(mx.nd.array(head.reshape(y.shape), dtype="float64"))
+    np.testing.assert_allclose(xa.grad.asnumpy(), ta.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(xb.grad.asnumpy(), tb.grad.numpy(), rtol=1e-12)
