@@ -32,6 +32,15 @@ func (s *GradCalls) Call(name, attrs string, in ...*ndarray.NDArray) *ndarray.ND
 	return r
 }
 
+// Reshape is a reshape within the sequence that returns a itself (no copy) when it has
+// the shape already, as 2-D operands of FullyConnected and dot have.
+func (s *GradCalls) Reshape(a *ndarray.NDArray, shape []int) *ndarray.NDArray {
+	if a != nil && ndarray.SameShape(a.Shape(), shape) == nil {
+		return a
+	}
+	return s.Call("reshape", "shape="+WireInts(shape), a)
+}
+
 // SumTo is GradCtx.SumTo within the sequence.
 func (s *GradCalls) SumTo(g *ndarray.NDArray, shape []int) *ndarray.NDArray {
 	if s.err != nil || g == nil {

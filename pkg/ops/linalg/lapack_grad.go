@@ -50,7 +50,7 @@ func packedGrad(inverse string, trian bool) *ops.Gradient {
 // sumLogDiagGrad: d/dA sum(log(diag A)) is diag(1 / diag A).
 var sumLogDiagGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
 	s := &ops.GradCalls{C: c}
-	g := s.Call("reshape", "shape="+ops.WireInts(perMatrix(c.Shapes[0], 1)), c.OutGrad[0])
+	g := s.Reshape(c.OutGrad[0], perMatrix(c.Shapes[0], 1))
 	return s.Done(s.Call("linalg_makediag", "", s.Call("divide", "", g, s.Call("linalg_extractdiag", "", c.In[0]))))
 }}
 
@@ -65,7 +65,7 @@ var inverseGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx
 // detGrad: d det(A) / dA = det(A) A^-T.
 var detGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
 	s := &ops.GradCalls{C: c}
-	gy := s.Call("reshape", "shape="+ops.WireInts(perMatrix(c.Shapes[0], 2)), s.Call("multiply", "", c.OutGrad[0], c.Out[0]))
+	gy := s.Reshape(s.Call("multiply", "", c.OutGrad[0], c.Out[0]), perMatrix(c.Shapes[0], 2))
 	invT := s.Call("swapaxes", "dim1=-1;dim2=-2", s.Call("linalg_inverse", "", c.In[0]))
 	return s.Done(s.Call("multiply", "", gy, invT))
 }}

@@ -69,15 +69,14 @@ var dotGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]
 	if tb {
 		n = bm[0]
 	}
-	a := s.Call("reshape", "shape="+ops.WireInts(am), c.In[0])
-	b := s.Call("reshape", "shape="+ops.WireInts(bm), c.In[1])
-	g := s.Call("reshape", "shape="+ops.WireInts([]int{m, n}), c.OutGrad[0])
+	a, b := s.Reshape(c.In[0], am), s.Reshape(c.In[1], bm)
+	g := s.Reshape(c.OutGrad[0], []int{m, n})
 	da, db := productGrads(s, "dot", a, b, g, ta, tb)
 	if da != nil {
-		da = s.Call("reshape", "shape="+ops.WireInts(l), da)
+		da = s.Reshape(da, l)
 	}
 	if db != nil {
-		db = s.Call("reshape", "shape="+ops.WireInts(r), db)
+		db = s.Reshape(db, r)
 	}
 	return s.Done(da, db)
 }}
@@ -118,9 +117,8 @@ var matmulGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) 
 		return nil, err
 	}
 	gs := append(append([]int{}, batch...), l2[len(l2)-2], r2[len(r2)-1])
-	a := s.Call("reshape", "shape="+ops.WireInts(l2), c.In[0])
-	b := s.Call("reshape", "shape="+ops.WireInts(r2), c.In[1])
-	g := s.Call("reshape", "shape="+ops.WireInts(gs), c.OutGrad[0])
+	a, b := s.Reshape(c.In[0], l2), s.Reshape(c.In[1], r2)
+	g := s.Reshape(c.OutGrad[0], gs)
 	var da, db *ndarray.NDArray
 	if c.Need[0] {
 		bt := s.Call("swapaxes", "dim1=-1;dim2=-2", b)
@@ -135,5 +133,5 @@ var matmulGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) 
 
 // sumReshape sums x down to shape (the gradient of broadcasting) and reshapes it to final.
 func sumReshape(s *ops.GradCalls, x *ndarray.NDArray, shape, final []int) *ndarray.NDArray {
-	return s.Call("reshape", "shape="+ops.WireInts(final), s.SumTo(x, shape))
+	return s.Reshape(s.SumTo(x, shape), final)
 }

@@ -12,13 +12,13 @@ var fcGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*
 	s := &ops.GradCalls{C: c}
 	m, k := fcDims(c.Shapes[0], c.Attrs.Bool("flatten"))
 	h := c.Attrs.Int("num_hidden")
-	g := s.Call("reshape", "shape="+ops.WireInts([]int{m, h}), c.OutGrad[0])
+	g := s.Reshape(c.OutGrad[0], []int{m, h})
 	grads := make([]*ndarray.NDArray, len(c.Shapes))
 	if c.Need[0] {
-		grads[0] = s.Call("reshape", "shape="+ops.WireInts(c.Shapes[0]), s.Call("dot", "", g, c.In[1]))
+		grads[0] = s.Reshape(s.Call("dot", "", g, c.In[1]), c.Shapes[0])
 	}
 	if c.Need[1] {
-		x := s.Call("reshape", "shape="+ops.WireInts([]int{m, k}), c.In[0])
+		x := s.Reshape(c.In[0], []int{m, k})
 		grads[1] = s.Call("dot", "transpose_a=1", g, x)
 	}
 	if len(grads) == 3 && c.Need[2] {

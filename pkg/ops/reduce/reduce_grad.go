@@ -45,7 +45,7 @@ func reduceGrad(kind reduceKind, nan bool) *ops.Gradient {
 // back broadcasts a, of a reduction's result shape, back to the input's: reshaped to
 // kept (the input's shape with each reduced axis 1), then broadcast.
 func back(s *ops.GradCalls, kept []int, a *ndarray.NDArray) *ndarray.NDArray {
-	return s.Call("broadcast_to", "shape="+ops.WireInts(s.C.Shapes[0]), s.Call("reshape", "shape="+ops.WireInts(kept), a))
+	return s.Call("broadcast_to", "shape="+ops.WireInts(s.C.Shapes[0]), s.Reshape(a, kept))
 }
 
 // keptShape is shape with the axes a reduction reduces set to 1: axes (all when empty),
