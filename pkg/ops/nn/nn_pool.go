@@ -64,6 +64,7 @@ func init() {
 				func(x [][]float32, y []float32) { poolForward(g, x[0], y, -math.MaxFloat32) },
 				func(x [][]float64, y []float64) { poolForward(g, x[0], y, -math.MaxFloat64) })
 		},
+		Grad: poolGrad(nil),
 	}, "Pooling")
 }
 
@@ -73,6 +74,7 @@ type poolGeom struct {
 	p          int  // lp's power
 	includePad bool // avg divides by the padded window
 	last       bool // channels-last layout
+	allTies    bool // the max gradient goes to every maximum (Pooling_v1's), not the first
 }
 
 func newPoolGeom(x *ndarray.NDArray, at ops.Attrs) (*poolGeom, error) {
