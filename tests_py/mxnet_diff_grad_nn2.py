@@ -11,6 +11,7 @@ hinge loss's), as do the other output layers.
 """
 import numpy as np
 
+from mxnet_diff import Case
 from mxnet_diff_grad import grad_case
 
 CASES = []
@@ -95,3 +96,54 @@ for dt in F:
     case("mx.nd.Convolution_v1(x, w, b, kernel=(3, 3), num_filter=4, pad=(1, 1))", ("nd.Convolution_v1",),
          {"x": (arr(2, 3, 5, 4, seed=63), dt), "w": (arr(4, 3, 3, 3, seed=64), dt), "b": (arr(4, seed=65), dt)},
          "Convolution_v1 %s" % dt)
+
+# ---- UpSampling (nearest): one input, several concatenated or summed ---------------------
+for dt in F:
+    case("mx.nd.UpSampling(x, scale=2, sample_type='nearest')", ("nd.UpSampling",),
+         {"x": (arr(2, 3, 2, 3, seed=70), dt)}, "UpSampling one input %s" % dt)
+    case("mx.nd.UpSampling(x, y, scale=2, sample_type='nearest', num_args=2)", ("nd.UpSampling",),
+         {"x": (arr(1, 2, 2, 2, seed=71), dt), "y": (arr(1, 1, 4, 4, seed=72), dt)}, "UpSampling concat %s" % dt)
+    case("mx.nd.UpSampling(x, y, scale=3, sample_type='nearest', num_args=2, multi_input_mode='sum')", ("nd.UpSampling",),
+         {"x": (arr(1, 2, 2, 1, seed=73), dt), "y": (arr(1, 2, 6, 3, seed=74), dt)}, "UpSampling sum %s" % dt)
+case("mx.nd.UpSampling(x, y, scale=2, sample_type='nearest', num_args=2)", ("nd.UpSampling",),
+     {"x": (arr(1, 2, 2, 2, seed=71), "float32"), "y": (arr(1, 1, 1, 1, seed=72), "float32")}, "UpSampling concat scales")
+
+# ---- L2Normalization, LRN, GroupNorm -----------------------------------------------------
+for dt in F:
+    for mode, shape in (("instance", (3, 4)), ("instance", (2, 3, 2)), ("channel", (2, 3, 2, 2)), ("spatial", (2, 3, 2, 2))):
+        case("mx.nd.L2Normalization(x, mode=%r)" % mode, ("nd.L2Normalization",), {"x": (arr(*shape, seed=75), dt)},
+             "L2Normalization %s %s %s" % (mode, shape, dt))
+    case("mx.nd.L2Normalization(x, mode='channel', eps=0.5)", ("nd.L2Normalization",), {"x": (arr(2, 3, 4, seed=76), dt)},
+         "L2Normalization eps %s" % dt)
+    case("mx.nd.GroupNorm(x, g, b, num_groups=2)", ("nd.GroupNorm",),
+         {"x": (arr(2, 4, 3, seed=77), dt), "g": ("[0.5, 1.5]", dt), "b": ("[0.25, -1.0]", dt)}, "GroupNorm %s" % dt)
+    case("mx.nd.GroupNorm(x, g, b, num_groups=3, eps=0.01)", ("nd.GroupNorm",),
+         {"x": (arr(2, 6, 2, 2, seed=78), dt), "g": ("[0.5, 1.5, 2.0]", dt), "b": ("[0.25, -1.0, 0.0]", dt)},
+         "GroupNorm 4-D %s" % dt)
+    case("mx.nd.GroupNorm(x, g, b)", ("nd.GroupNorm",),
+         {"x": (arr(3, 2, 4, seed=79), dt), "g": ("[1.25]", dt), "b": ("[0.5]", dt)}, "GroupNorm one group %s" % dt)
+# LRN: float32 only (MXNet's CPU kernel)
+# (odd nsize: an even one's forward window is not MXNet's, a difference of the forward)
+for kw in ("nsize=3", "nsize=5, alpha=0.01, beta=0.5, knorm=1.5", "nsize=1"):
+    case("mx.nd.LRN(x, %s)" % kw, ("nd.LRN",), {"x": (arr(2, 4, 2, 3, seed=80, lo=-3, hi=3), "float32")}, "LRN %s" % kw)
+
+# ---- softmax_cross_entropy, SVMOutput: the losses ------------------------------------------
+for dt in F:
+    case("mx.nd.softmax_cross_entropy(x, mx.nd.array([2, 0, 1, 1], dtype=%r))" % dt, ("nd.softmax_cross_entropy",),
+         {"x": (arr(4, 3, seed=81), dt)}, "softmax_cross_entropy %s" % dt)
+    for kw in ("", ", use_linear=True", ", margin=1.5, regularization_coefficient=2.0",
+               ", use_linear=True, margin=0.5, regularization_coefficient=0.25"):
+        case("mx.nd.SVMOutput(x, l%s)" % kw, ("nd.SVMOutput",),
+             {"x": (arr(4, 3, seed=82, digits=1), dt), "l": ("[2, 0, 1.7, 5]", dt)}, "SVMOutput%s %s" % (kw, dt))
+    case("mx.nd.SVMOutput(x, l)", ("nd.SVMOutput",),
+         {"x": (arr(2, 3, 4, seed=83), dt), "l": ("[[0, 3, 1], [2, 2, 0]]", dt)}, "SVMOutput 3-D %s" % dt)
+CASES.append(Case(
+    "x = mx.nd.array(%s)\nx.attach_grad()\nl = mx.nd.array([2, 0, 2.7, 5])\nwith mx.autograd.record():\n"
+    "    y = mx.nd.softmax_cross_entropy(x, l)\ny.backward(mx.nd.array([2.5]))\nr = [x.grad]" % arr(4, 3, seed=81),
+    ("nd.softmax_cross_entropy",), "softmax_cross_entropy labels truncated, out of range", grad=True))
+# (the gradient only: MXNet's forward reads past the row for a label out of range)
+# a label's gradient: softmax_cross_entropy refuses it, SVMOutput gives 0
+CASES.append(Case(
+    "x = mx.nd.array(%s)\nl = mx.nd.array([2, 0, 1, 1])\nx.attach_grad()\nl.attach_grad()\nwith mx.autograd.record():\n"
+    "    y = mx.nd.softmax_cross_entropy(x, l)\ny.backward()\nr = [x.grad, l.grad]" % arr(4, 3, seed=81),
+    ("nd.softmax_cross_entropy",), "softmax_cross_entropy label gradient raises", grad=True))

@@ -3,6 +3,7 @@ package nn
 import (
 	"strconv"
 
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -173,6 +174,22 @@ func softmaxOutputBackward(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	})
 	return nil
 }
+
+// crossEntropyGrad is softmax_cross_entropy's: (softmax(data) - one_hot(label)) times the
+// head gradient, the label truncated toward zero and one outside [0, classes) subtracting
+// nothing (MXNet 1.9.1's, checked); a gradient of the label is refused, as MXNet's
+// "Cannot take gradient wrt label".
+var crossEntropyGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	if c.Need[1] {
+		return nil, mxerr.New(mxerr.MXNet, "SoftmaxCrossEntropy: Check failed: req[1] == kNullOp: Cannot take gradient wrt label")
+	}
+	s := &ops.GradCalls{C: c}
+	x := c.In[0]
+	k := c.Shapes[0][len(c.Shapes[0])-1]
+	hot := s.Call("one_hot", "depth="+strconv.Itoa(k)+";dtype="+x.DType().String(), c.In[1])
+	dx := s.Call("subtract", "", s.Call("softmax", "axis=-1", x), hot)
+	return s.Done(s.Call("broadcast_mul", "", dx, c.OutGrad[0]), nil)
+}}
 
 // regressionGrad is the gradient of an output layer (LinearRegressionOutput ...):
 // d(y, label) * grad_scale / (label's size over its first axis), the head gradient
