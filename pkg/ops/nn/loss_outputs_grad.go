@@ -60,10 +60,6 @@ func svmBackward[T nnFloat](x []T, label []float64, dx []T, at ops.Attrs) {
 }
 
 var svmGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
-	op, err := ops.Lookup("_backward_SVMOutput")
-	if err != nil {
-		return nil, err
-	}
-	dx, err := c.Run(op, c.In, c.Attrs)
+	dx, err := runBackward(c, "_backward_SVMOutput", c.Attrs, c.In...)
 	return []*ndarray.NDArray{dx, nil}, err
 }}

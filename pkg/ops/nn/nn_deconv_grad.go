@@ -70,17 +70,14 @@ func deconvBackGeom(in []*ndarray.NDArray, at ops.Attrs) (*convGeom, error) {
 }
 
 // deconvGrad is Deconvolution's Gradient: the backward kernels run with the forward's
-// attributes (c.Run), the bias' gradient by sum.
+// attributes (runBackward), the bias' gradient by sum.
 var deconvGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
 	gy := c.OutGrad[0]
 	grads := make([]*ndarray.NDArray, len(c.Shapes))
 	var err error
 	for i, part := range []string{"data", "weight"} {
 		if c.Need[i] && err == nil {
-			var op *ops.Op
-			if op, err = ops.Lookup("_backward_Deconvolution_" + part); err == nil {
-				grads[i], err = c.Run(op, []*ndarray.NDArray{c.In[0], c.In[1], gy}, c.Attrs)
-			}
+			grads[i], err = runBackward(c, "_backward_Deconvolution_"+part, c.Attrs, c.In[0], c.In[1], gy)
 		}
 	}
 	if len(grads) == 3 && c.Need[2] && err == nil {

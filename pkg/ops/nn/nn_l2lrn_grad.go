@@ -74,11 +74,7 @@ func lrnBackward[T nnFloat](x, g, dx []T, batch, c, plane int, at ops.Attrs) {
 }
 
 var lrnGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
-	op, err := ops.Lookup("_backward_LRN")
-	if err != nil {
-		return nil, err
-	}
-	dx, err := c.Run(op, []*ndarray.NDArray{c.In[0], c.OutGrad[0]}, c.Attrs)
+	dx, err := runBackward(c, "_backward_LRN", c.Attrs, c.In[0], c.OutGrad[0])
 	return []*ndarray.NDArray{dx}, err
 }}
 

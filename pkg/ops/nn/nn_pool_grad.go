@@ -55,17 +55,14 @@ func poolGrad(full func([]*ndarray.NDArray, ops.Attrs) (ops.Attrs, error)) *ops.
 		name += "_v1"
 	}
 	return &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
-		op, err := ops.Lookup(name)
-		if err != nil {
-			return nil, err
-		}
 		at := c.Attrs
 		if full != nil {
+			var err error
 			if at, err = full(c.In, at); err != nil {
 				return nil, err
 			}
 		}
-		dx, err := c.Run(op, []*ndarray.NDArray{c.In[0], c.Out[0], c.OutGrad[0]}, at)
+		dx, err := runBackward(c, name, at, c.In[0], c.Out[0], c.OutGrad[0])
 		return []*ndarray.NDArray{dx}, err
 	}}
 }
@@ -102,19 +99,7 @@ func poolBackward[T nnFloat](g *poolGeom, x [][]T, dx []T) {
 }
 
 func unpoolPlane[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
-	var lo, hi, padded [3]int
-	i := 0
-	for a := range g.out[0] {
-		lo[0], hi[0], padded[0] = poolSpan(&g.convGeom, 0, a)
-		for b := range g.out[1] {
-			lo[1], hi[1], padded[1] = poolSpan(&g.convGeom, 1, b)
-			for c := range g.out[2] {
-				lo[2], hi[2], padded[2] = poolSpan(&g.convGeom, 2, c)
-				unpoolWindow(g, x, y[i], gy[i], dx, lo, hi, padded)
-				i++
-			}
-		}
-	}
+	forWindows(&g.convGeom, func(i int, lo, hi, padded [3]int) { unpoolWindow(g, x, y[i], gy[i], dx, lo, hi, padded) })
 }
 
 // unpoolWindow adds one window's share of its result's gradient gy to dx.

@@ -68,11 +68,7 @@ var softmaxActivationGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *o
 // multiplies by its output where its documentation says the head gradient (checked:
 // (softmax - onehot) * softmax whatever the head gradient), and mxgo does the same.
 var softmaxOutputGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
-	op, err := ops.Lookup("_backward_SoftmaxOutput")
-	if err != nil {
-		return nil, err
-	}
-	dx, err := c.Run(op, []*ndarray.NDArray{c.Out[0], c.In[1]}, c.Attrs)
+	dx, err := runBackward(c, "_backward_SoftmaxOutput", c.Attrs, c.Out[0], c.In[1])
 	return []*ndarray.NDArray{dx, nil}, err
 }}
 
