@@ -15,7 +15,13 @@
 //
 //	nn_fc_grad.go, nn_conv_grad.go  FullyConnected; Convolution (_backward_Convolution_weight)
 //	nn_act_grad.go              Activation, LeakyReLU, Dropout (its mask redrawn from its seed)
-//	nn_norm_grad.go             BatchNorm in training and its moving statistics; LayerNorm, InstanceNorm
+//	nn_norm_grad.go             BatchNorm in training and its moving statistics; LayerNorm, InstanceNorm, GroupNorm
 //	nn_embed_grad.go            Embedding's dense weight gradient (_backward_Embedding)
-//	softmax_grad.go             the softmax family, SoftmaxOutput (_backward_SoftmaxOutput), regression outputs
+//	softmax_grad.go             the softmax family, SoftmaxOutput (_backward_SoftmaxOutput), regression outputs,
+//	                            softmax_cross_entropy
+//	nn_pool_grad.go             Pooling, Pooling_v1 (_backward_Pooling, _backward_Pooling_v1)
+//	nn_deconv_grad.go           Deconvolution (_backward_Deconvolution_data, _backward_Deconvolution_weight)
+//	nn_upsample.go              UpSampling's, beside its forward
+//	nn_l2lrn_grad.go            L2Normalization; LRN (_backward_LRN)
+//	loss_outputs_grad.go        SVMOutput (_backward_SVMOutput)
 package nn

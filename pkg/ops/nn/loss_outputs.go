@@ -12,7 +12,7 @@ import (
 
 // MXNet's output layers: forward, they return data (the logistic one its sigmoid) and
 // only check the label's shape and dtype; their loss lives in the gradient
-// (softmax_grad.go's regressionGrad; SVMOutput has none yet). And khatri_rao, the column-wise
+// (softmax_grad.go's regressionGrad, loss_outputs_grad.go's svmGrad). And khatri_rao, the column-wise
 // Kronecker product.
 
 func init() {
@@ -30,12 +30,14 @@ func init() {
 		op.Grad = regressionGrad(o.mae)
 		ops.Register(op)
 	}
-	ops.Register(outputLayer("SVMOutput", "Forward: data (the hinge loss is in the backward pass). label has data's "+
+	svm := outputLayer("SVMOutput", "Forward: data (the hinge loss is in the backward pass). label has data's "+
 		"shape without the last axis and data's dtype.", []ops.Param{
 		{Name: "margin", Kind: ops.ParamFloat, Default: "1", Doc: "the margin (unused forward)"},
 		{Name: "regularization_coefficient", Kind: ops.ParamFloat, Default: "1", Doc: "unused forward"},
 		{Name: "use_linear", Kind: ops.ParamBool, Default: "0", Doc: "L1 rather than L2 SVM (unused forward)"},
-	}, false, func(d, l []int) bool { return len(d) > 0 && slices.Equal(l, d[:len(d)-1]) }))
+	}, false, func(d, l []int) bool { return len(d) > 0 && slices.Equal(l, d[:len(d)-1]) })
+	svm.Grad = svmGrad
+	ops.Register(svm)
 	ops.Register(&ops.Op{
 		Name: "khatri_rao",
 		Doc: "The Khatri-Rao product: the column-wise Kronecker product of matrices with one number of columns; " +

@@ -191,3 +191,13 @@ func nnFromChannelsFirst(shape []int, last bool) []int {
 	out := append([]int{shape[0]}, shape[2:]...)
 	return append(out, shape[1])
 }
+
+// runBackward runs the internal backward operator name (a _backward_<Op> kernel, whose
+// parameters are its forward's) on in with the attributes at, for a gradient.
+func runBackward(c *ops.GradCtx, name string, at ops.Attrs, in ...*ndarray.NDArray) (*ndarray.NDArray, error) {
+	op, err := ops.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return c.Run(op, in, at)
+}

@@ -46,6 +46,7 @@ func init() {
 				func(x [][]float32, y []float32) { deconvForward(g, x, y) },
 				func(x [][]float64, y []float64) { deconvForward(g, x, y) })
 		},
+		Grad: deconvGrad,
 	})
 	window := []ops.Param{
 		{Name: "kernel", Kind: ops.ParamShape, Doc: "the window's shape (h, w)"},

@@ -68,6 +68,7 @@ func init() {
 				func(x [][]float32, y []float32) { l2Normalize(x[0], y, s) },
 				func(x [][]float64, y []float64) { l2Normalize(x[0], y, s) })
 		},
+		Grad: l2NormGrad,
 	})
 	ops.Register(&ops.Op{
 		Name: "LRN",
@@ -96,6 +97,7 @@ func init() {
 				func(x [][]float32, y []float32) { nnLRN(x[0], y, s[0], s[1], s[2]*s[3], at) },
 				func(x [][]float64, y []float64) { nnLRN(x[0], y, s[0], s[1], s[2]*s[3], at) })
 		},
+		Grad: lrnGrad,
 	})
 }
 

@@ -158,6 +158,7 @@ func init() {
 			}
 			return normKernel(in, out, s)
 		},
+		Grad: groupNormGrad,
 	})
 }
 

@@ -203,3 +203,18 @@ func affineNormGrad(c *ops.GradCtx, axes string, paramAxis int) ([]*ndarray.NDAr
 	}
 	return s.Done(dx, sum(s.Call("multiply", "", c.OutGrad[0], xhat)), sum(c.OutGrad[0]))
 }
+
+// groupNormGrad: GroupNorm normalises each group of channels of each sample, seen as
+// (batch, num_groups, rest), and scales and shifts by gamma and beta, one value per group
+// (MXNet 1.9.1's shape (num_groups,)).
+var groupNormGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	ds, groups := c.Shapes[0], c.Attrs.Int("num_groups")
+	size, _ := ndarray.Size(ds)
+	as3 := "shape=" + ops.WireInts([]int{ds[0], groups, size / max(ds[0]*groups, 1)})
+	x, g := s.Call("reshape", as3, c.In[0]), s.Call("reshape", as3, c.OutGrad[0])
+	gamma := s.Call("reshape", "shape="+ops.WireInts([]int{1, groups, 1}), c.In[1])
+	xhat, dx := normCore(s, x, g, gamma, nil, nil, "axis=2;keepdims=1", nnEps(c.Attrs), true)
+	sum := func(a *ndarray.NDArray) *ndarray.NDArray { return s.Call("sum", "axis=0,2", a) }
+	return s.Done(s.Call("reshape", "shape="+ops.WireInts(ds), dx), sum(s.Call("multiply", "", g, xhat)), sum(g))
+}}

@@ -64,6 +64,7 @@ func init() {
 				func(x [][]float32, y []float32) { poolForward(g, x[0], y, -math.MaxFloat32) },
 				func(x [][]float64, y []float64) { poolForward(g, x[0], y, -math.MaxFloat64) })
 		},
+		Grad: poolGrad(nil),
 	}, "Pooling")
 }
 
@@ -73,6 +74,7 @@ type poolGeom struct {
 	p          int  // lp's power
 	includePad bool // avg divides by the padded window
 	last       bool // channels-last layout
+	allTies    bool // the max gradient goes to every maximum (Pooling_v1's), not the first
 }
 
 func newPoolGeom(x *ndarray.NDArray, at ops.Attrs) (*poolGeom, error) {
@@ -152,16 +154,21 @@ func poolForward[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 }
 
 func poolPlane[T nnFloat](g *poolGeom, x, y []T, lowest T) {
-	var lo, hi [3]int // the window, clipped to the input
-	var padded [3]int // its length clipped to the padded input only
+	forWindows(&g.convGeom, func(i int, lo, hi, padded [3]int) { y[i] = poolWindow(g, x, lo, hi, padded, lowest) })
+}
+
+// forWindows calls fn with each output position of a plane, in order, and its window:
+// [lo, hi) clipped to the input, and its lengths clipped to the padded input only.
+func forWindows(g *convGeom, fn func(i int, lo, hi, padded [3]int)) {
+	var lo, hi, padded [3]int
 	i := 0
 	for a := range g.out[0] {
-		lo[0], hi[0], padded[0] = poolSpan(&g.convGeom, 0, a)
+		lo[0], hi[0], padded[0] = poolSpan(g, 0, a)
 		for b := range g.out[1] {
-			lo[1], hi[1], padded[1] = poolSpan(&g.convGeom, 1, b)
+			lo[1], hi[1], padded[1] = poolSpan(g, 1, b)
 			for c := range g.out[2] {
-				lo[2], hi[2], padded[2] = poolSpan(&g.convGeom, 2, c)
-				y[i] = poolWindow(g, x, lo, hi, padded, lowest)
+				lo[2], hi[2], padded[2] = poolSpan(g, 2, c)
+				fn(i, lo, hi, padded)
 				i++
 			}
 		}

@@ -39,6 +39,7 @@ func init() {
 				func(x [][]float32, y []float32) { upsampleNearest(in, x, y, s, sum) },
 				func(x [][]float64, y []float64) { upsampleNearest(in, x, y, s, sum) })
 		},
+		Grad: upsampleGrad,
 	})
 }
 
@@ -120,3 +121,32 @@ func upsampleNearest[T nnFloat](in []*ndarray.NDArray, x [][]T, y []T, out []int
 		}
 	}
 }
+
+// upsampleGrad is UpSampling's gradient (nearest): each input's share of the head gradient
+// (its channels in 'concat' mode, all of it in 'sum') summed over the blocks its elements
+// were repeated into, by operators: reshaped to (n, c, h, f, w, f) and summed over the two f.
+var upsampleGrad = &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	gy := c.OutGrad[0]
+	os := gy.Shape()
+	concat := c.Attrs.Str("multi_input_mode") != "sum"
+	grads := make([]*ndarray.NDArray, len(c.Shapes))
+	c0 := 0
+	for i, in := range c.Shapes {
+		lo := c0
+		if concat {
+			c0 += in[1]
+		}
+		if !c.Need[i] {
+			continue
+		}
+		part := gy
+		if concat {
+			part = s.Call("slice_axis", fmt.Sprintf("axis=1;begin=%d;end=%d", lo, c0), gy)
+		}
+		f := os[2] / in[2]
+		blocks := s.Call("reshape", "shape="+ops.WireInts([]int{in[0], in[1], in[2], f, in[3], f}), part)
+		grads[i] = s.Call("sum", "axis=3,5", blocks)
+	}
+	return s.Done(grads...)
+}}

@@ -70,5 +70,6 @@ func init() {
 			}
 			return pool.Kernel(in, out, a)
 		},
+		Grad: poolGrad(full),
 	})
 }

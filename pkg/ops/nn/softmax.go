@@ -118,6 +118,7 @@ func init() {
 			return []int{1}, in[0].DType(), crossEntropyCheck(in)
 		},
 		Kernel: crossEntropyKernel,
+		Grad:   crossEntropyGrad,
 	})
 }
 

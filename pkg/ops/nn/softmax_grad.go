@@ -3,6 +3,7 @@ package nn
 import (
 	"strconv"
 
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -67,11 +68,7 @@ var softmaxActivationGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *o
 // multiplies by its output where its documentation says the head gradient (checked:
 // (softmax - onehot) * softmax whatever the head gradient), and mxgo does the same.
 var softmaxOutputGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
-	op, err := ops.Lookup("_backward_SoftmaxOutput")
-	if err != nil {
-		return nil, err
-	}
-	dx, err := c.Run(op, []*ndarray.NDArray{c.Out[0], c.In[1]}, c.Attrs)
+	dx, err := runBackward(c, "_backward_SoftmaxOutput", c.Attrs, c.Out[0], c.In[1])
 	return []*ndarray.NDArray{dx, nil}, err
 }}
 
@@ -173,6 +170,22 @@ func softmaxOutputBackward(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	})
 	return nil
 }
+
+// crossEntropyGrad is softmax_cross_entropy's: (softmax(data) - one_hot(label)) times the
+// head gradient, the label truncated toward zero and one outside [0, classes) subtracting
+// nothing (MXNet 1.9.1's, checked); a gradient of the label is refused, as MXNet's
+// "Cannot take gradient wrt label".
+var crossEntropyGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	if c.Need[1] {
+		return nil, mxerr.New(mxerr.MXNet, "SoftmaxCrossEntropy: Check failed: req[1] == kNullOp: Cannot take gradient wrt label")
+	}
+	s := &ops.GradCalls{C: c}
+	x := c.In[0]
+	k := c.Shapes[0][len(c.Shapes[0])-1]
+	hot := s.Call("one_hot", "depth="+strconv.Itoa(k)+";dtype="+x.DType().String(), c.In[1])
+	dx := s.Call("subtract", "", s.Call("softmax", "axis=-1", x), hot)
+	return s.Done(s.Call("broadcast_mul", "", dx, c.OutGrad[0]), nil)
+}}
 
 // regressionGrad is the gradient of an output layer (LinearRegressionOutput ...):
 // d(y, label) * grad_scale / (label's size over its first axis), the head gradient
