@@ -14,7 +14,7 @@ import (
 // reads the input (softsign, gelu, prelu).
 
 var activationGrads = map[string]*ops.Gradient{
-	"relu":     ops.GradExpr("g * (y > 0)"),
+	"relu":     ops.GradExpr("_relu_backward(g, y)"),
 	"sigmoid":  ops.GradExpr("g * y * (1 - y)"),
 	"tanh":     ops.GradExpr("g * (1 - y * y)"),
 	"softrelu": ops.GradExpr("-(g * expm1(-y))"), // 1 - exp(-y) is the sigmoid of x

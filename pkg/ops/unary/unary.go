@@ -45,7 +45,7 @@ var Defs = []Def{
 	{"square", "Square of each element, in the input's dtype (integers wrap).",
 		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, nil, ops.GradExpr("2 * x * g")},
 	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
-		uRelu, ops.RealNumericDTypes, reluFloat, nil, nil, ops.GradExpr("g * (y > 0)")},
+		uRelu, ops.RealNumericDTypes, reluFloat, nil, nil, ops.GradExpr("_relu_backward(g, y)")},
 	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows, ops.GradExpr("g * y")},
 	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil, ops.GradExpr("g / x")},
 	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, nil, ops.GradExpr("g / (2 * y)")},
