@@ -217,3 +217,21 @@ grad_case("mx.nd.sample_normal(a, b) * 0 + a", ("nd.sample_normal",), {"a": (M23
 grad_case("mx.nd.moments(a, axes=(1,))[0] + mx.nd.moments(a, axes=(1,))[1] * 2", ("nd.moments",),
           {"a": (M23, "float64")})
 grad_case("mx.nd.moments(a, axes=(0, 2), keepdims=True)[1]", ("nd.moments",), {"a": (T234 + ".tolist()", "float32")})
+grad_case("mx.nd.linalg.slogdet(a)[1]", ("nd.linalg.slogdet",), {"a": (SPD, "float64")})
+grad_case("mx.nd.linalg.slogdet(a)[1] * 2", ("nd.linalg.slogdet",), {"a": ("[[2.0, 1.0], [0.5, -3.0]]", "float32")})
+TRI = "[[[2.0, 0.5, -1.0], [0.25, 3.0, 0.5], [1.0, -0.5, 1.5]], [[1.5, 1.0, 0.0], [0.5, 2.0, 1.0], [-1.0, 0.5, 2.5]]]"
+B32 = "np.arange(12).reshape(2, 3, 2) * 0.25 - 1.0"
+B23 = "np.arange(12).reshape(2, 2, 3) * 0.25 - 1.0"
+for fn in ("trmm", "trsm"):
+    for t in (False, True):
+        for lower in (True, False):
+            grad_case("mx.nd.linalg.%s(a, b, transpose=%s, lower=%s, alpha=1.5)" % (fn, t, lower), ("nd.linalg." + fn,),
+                      {"a": (TRI, "float64"), "b": (B32 + ".tolist()", "float64")})
+            grad_case("mx.nd.linalg.%s(a, b, transpose=%s, rightside=True, lower=%s)" % (fn, t, lower),
+                      ("nd.linalg." + fn,), {"a": (TRI, "float32"), "b": (B23 + ".tolist()", "float32")})
+LOW = "[[[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [-0.25, 0.75, 1.25]], [[1.0, 0.0, 0.0], [0.3, 2.0, 0.0], [0.1, -0.4, 1.5]]]"
+for lower in (True, False):
+    grad_case("mx.nd.linalg.potrf(a, lower=%s)" % lower, ("nd.linalg.potrf",), {"a": (SPD, "float64")})
+    low = LOW if lower else "np.array(%s).transpose(0, 2, 1).tolist()" % LOW
+    grad_case("mx.nd.linalg.potri(a, lower=%s)" % lower, ("nd.linalg.potri",), {"a": (low, "float64")})
+grad_case("mx.nd.linalg.potrf(a)", ("nd.linalg.potrf",), {"a": (SPD, "float32")})

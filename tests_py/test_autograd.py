@@ -398,6 +398,11 @@ FD_CASES = {
     "where": (lambda a, b: mx.nd.where(mx.nd.array([[1, 0, 1], [0, 1, 1]], dtype="float64"), a, b), A23, B23),
     "clip": (lambda a: mx.nd.clip(a, -0.5, 0.5), A23),
     "strided views": (lambda a: a[:, ::2, 1:] * a[1:, ::-2, :3], T234),
+    "gemm": (lambda a, b: mx.nd.linalg.gemm2(a, b, transpose_b=True, alpha=0.5), A23, B23),
+    "inverse": (lambda a: mx.nd.linalg.inverse(a), np.eye(3) * 2 + A23[:, :, None].sum(axis=0)[:3] * 0.1),
+    "det": (lambda a: mx.nd.linalg.det(a), np.eye(3) * 2 + 0.1),
+    "trmm": (lambda a, b: mx.nd.linalg.trmm(a, b, transpose=True, alpha=1.5), np.tril(np.eye(3) * 2 + 0.3), A23.T),
+    "trsm right": (lambda a, b: mx.nd.linalg.trsm(a, b, rightside=True, lower=False), np.triu(np.eye(3) * 2 + 0.3), A23),
     "reshape view": (lambda a: a.reshape((4, 6)).T, T234),
 }
 

@@ -125,12 +125,12 @@ func init() {
 		"is read; the other triangle of the result is zero. A matrix that is not positive definite raises.",
 		choleskyParams, 1, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potrfKernel(n, at.Bool("lower"))
-		}, nil)
+		}, potrfGrad)
 	laSquare("linalg_potri", "Inverse of A = L L^T from its Cholesky factor L (the result of potrf), as "+
 		"MXNet's linalg.potri.\n\nOnly the chosen triangle of L is read; the result is symmetric.",
 		choleskyParams, 1, one(sameAsInput), func(n int, at ops.Attrs, _ ndarray.DType) matKernel {
 			return potriKernel(n, at.Bool("lower"))
-		}, nil)
+		}, potriGrad)
 	laSquare("linalg_inverse", "Inverse of each square matrix (LU factorization), as MXNet's linalg.inverse. "+
 		"A singular matrix raises.", nil, 1, one(sameAsInput), func(n int, _ ops.Attrs, _ ndarray.DType) matKernel {
 		return inverseKernel(n)
@@ -147,7 +147,7 @@ func init() {
 			s, err := reducedShape(a, at)
 			return [][]int{s, s}, err
 		},
-		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) }, nil)
+		func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return detKernel(n, true) }, slogdetGrad)
 	laSquare("_linalg_syevd", "Eigenvectors U (rows) and eigenvalues of each symmetric matrix: [U, lambda] "+
 		"(mx.nd.linalg.syevd).", nil, 2,
 		func(a []int, _ ops.Attrs) ([][]int, error) {
@@ -176,6 +176,7 @@ func registerLaOthers() {
 			Doc: what + " with triangular matrices A, as MXNet's linalg." + name[7:] + ".\n\n" +
 				"op(A) is A or its transpose; only A's lower (or upper) triangle is read.",
 			Infer: inferTriang,
+			Grad:  triangGrad(solve),
 			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 				b := in[1].Shape()
 				rows, cols := b[len(b)-2], b[len(b)-1]

@@ -93,3 +93,89 @@ func perMatrix(a []int, k int) []int {
 }
 
 func wireFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// slogdetGrad: log|det A|'s gradient is A^-T (the sign's is zero).
+var slogdetGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	g := s.Reshape(c.OutGrad[1], perMatrix(c.Shapes[0], 2))
+	invT := s.Call("swapaxes", "dim1=-1;dim2=-2", s.Call("linalg_inverse", "", c.In[0]))
+	return s.Done(s.Call("multiply", "", g, invT))
+}}
+
+// triangGrad is the gradient of trmm (solve false) and trsm (solve true) with M = op(A):
+//
+//	trmm  Y = alpha M B:      dB = alpha M^T g               dM = alpha g B^T
+//	trsm  X = alpha M^-1 B:   dB = alpha M^-T g (a trsm)     dM = -(M^-T g) X^T
+//
+// mirrored for rightside; dA is dM (transposed back when op transposes) within A's
+// triangle, the only part of A read.
+func triangGrad(solve bool) *ops.Gradient {
+	return &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+		s := &ops.GradCalls{C: c}
+		t, right, lower := c.Attrs.Bool("transpose"), c.Attrs.Bool("rightside"), c.Attrs.Bool("lower")
+		alpha := wireFloat(c.Attrs.Float("alpha"))
+		a, b, g := c.In[0], c.In[1], c.OutGrad[0]
+		same := "rightside=" + b01(right) + ";lower=" + b01(lower)
+		grads := make([]*ndarray.NDArray, 2)
+		name := "linalg_trmm"
+		if solve {
+			name = "linalg_trsm"
+		}
+		if c.Need[1] { // the same operator with op transposed
+			grads[1] = s.Call(name, "transpose="+b01(!t)+";"+same+";alpha="+alpha, a, g)
+		}
+		if !c.Need[0] {
+			return s.Done(grads...)
+		}
+		var dm *ndarray.NDArray
+		switch {
+		case !solve && !right:
+			dm = s.Call("linalg_gemm2", "transpose_b=1;alpha="+alpha, g, b)
+		case !solve:
+			dm = s.Call("linalg_gemm2", "transpose_a=1;alpha="+alpha, b, g)
+		case !right:
+			dm = s.Call("linalg_gemm2", "transpose_b=1;alpha=-1", s.Call(name, "transpose="+b01(!t)+";"+same, a, g), c.Out[0])
+		default:
+			dm = s.Call("linalg_gemm2", "transpose_a=1;alpha=-1", c.Out[0], s.Call(name, "transpose="+b01(!t)+";"+same, a, g))
+		}
+		if t {
+			dm = s.Call("swapaxes", "dim1=-1;dim2=-2", dm)
+		}
+		tri := "lower=" + b01(lower)
+		grads[0] = s.Call("linalg_maketrian", tri, s.Call("linalg_extracttrian", tri, dm))
+		return s.Done(grads...)
+	}}
+}
+
+// potrfGrad: for A = L L^T, with P = L^T dL made symmetric from its lower triangle
+// (MXNet's copyLTU), dA = 1/2 L^-T P L^-1. The upper factor (lower=False) is the
+// transpose of the lower one: its gradient goes through the same formula transposed.
+var potrfGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	l, g := c.Out[0], c.OutGrad[0]
+	if !c.Attrs.Bool("lower") {
+		l, g = s.Call("swapaxes", "dim1=-1;dim2=-2", l), s.Call("swapaxes", "dim1=-1;dim2=-2", g)
+	}
+	p := s.Call("linalg_gemm2", "transpose_a=1", l, g)
+	tri := s.Call("linalg_maketrian", "", s.Call("linalg_extracttrian", "", p))
+	sym := s.Call("subtract", "", s.Call("add", "", tri, s.Call("swapaxes", "dim1=-1;dim2=-2", tri)),
+		s.Call("linalg_makediag", "", s.Call("linalg_extractdiag", "", p)))
+	x := s.Call("linalg_trsm", "transpose=1", l, sym)
+	return s.Done(s.Call("linalg_trsm", "rightside=1;alpha=0.5", l, x))
+}}
+
+// potriGrad: for Y = (L L^T)^-1, dL = -Y (g + g^T) Y L within L's triangle.
+var potriGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	y, g := c.Out[0], c.OutGrad[0]
+	sym := s.Call("add", "", g, s.Call("swapaxes", "dim1=-1;dim2=-2", g))
+	ysy := s.Call("linalg_gemm2", "", s.Call("linalg_gemm2", "", y, sym), y)
+	var dl *ndarray.NDArray
+	if c.Attrs.Bool("lower") { // A = L L^T
+		dl = s.Call("linalg_gemm2", "alpha=-1", ysy, c.In[0])
+	} else { // A = U^T U
+		dl = s.Call("linalg_gemm2", "alpha=-1", c.In[0], ysy)
+	}
+	tri := "lower=" + b01(c.Attrs.Bool("lower"))
+	return s.Done(s.Call("linalg_maketrian", tri, s.Call("linalg_extracttrian", tri, dl)))
+}}
