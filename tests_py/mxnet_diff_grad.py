@@ -235,3 +235,14 @@ for lower in (True, False):
     low = LOW if lower else "np.array(%s).transpose(0, 2, 1).tolist()" % LOW
     grad_case("mx.nd.linalg.potri(a, lower=%s)" % lower, ("nd.linalg.potri",), {"a": (low, "float64")})
 grad_case("mx.nd.linalg.potrf(a)", ("nd.linalg.potrf",), {"a": (SPD, "float32")})
+
+# more layout names, copies, and nanprod
+grad_case("mx.nd.broadcast_like(a, b)", ("nd.broadcast_like",), {"a": ("[[1.5, -0.5, 2.0]]", "float32"), "b": (M23, "float32")})
+grad_case("mx.nd.reshape_like(a, b)", ("nd.reshape_like",), {"a": (M23, "float32"), "b": ("np.ones((3, 2)).tolist()", "float32")})
+grad_case("mx.nd.slice_like(a, b)", ("nd.slice_like",), {"a": (M23, "float32"), "b": ("[[1.0, 2.0], [3.0, 4.0]]", "float32")})
+grad_case("mx.nd.squeeze(a.reshape((2, 1, 3)))", ("nd.squeeze",), {"a": (M23, "float32")})
+grad_case("mx.nd.shape_array(a).astype('float32').sum() + a", ("nd.shape_array",), {"a": (M23, "float32")})
+grad_case("mx.nd.size_array(a).astype('float32') * a", ("nd.size_array",), {"a": (M23, "float32")})
+grad_case("a.copy() * 3", ("NDArray.copy",), {"a": (M23, "float32")})
+grad_case("mx.nd.nanprod(a, axis=1)", ("nd.nanprod",), {"a": (POS23, "float32")})
+grad_case("mx.nd.nanprod(a)", ("nd.nanprod",), {"a": ("[[0.5, 1.25, float('nan')], [3.5, 0.75, 7.0]]", "float64")})

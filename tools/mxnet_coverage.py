@@ -36,6 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests_py"))
 from mxnet_diff import check, departures, load_cases  # noqa: E402
 
+import grad_coverage  # noqa: E402
+
 #: what is out of scope for now, and why (issue 14): reason -> name patterns (fnmatch)
 OUT_OF_SCOPE = {
     "sparse storage types": ["nd.cast_storage", "NDArray.stype", "NDArray.tostype"],
@@ -127,6 +129,7 @@ def main():
 
     rows = []
     counts = {}
+    gcounts = {}
     bad = []
     deps = departures()
     names = mxnet_names()
@@ -153,7 +156,10 @@ def main():
         else:
             mark = key = "missing"
         counts[key] = counts.get(key, 0) + 1
-        rows.append((n, mark, passed + failed, grads.get(n, 0)))
+        gmark, gkey = grad_coverage.status(n, grads) if key != "out of scope" else ("", "")
+        if gkey:
+            gcounts[gkey] = gcounts.get(gkey, 0) + 1
+        rows.append((n, mark, passed + failed, gmark))
 
     total = len(rows)
     in_scope = total - counts.get("out of scope", 0)
@@ -164,8 +170,11 @@ def main():
                                 counts.get("implemented, no differential case", 0), counts.get("implemented, fails", 0),
                                 counts.get("missing", 0), counts.get("out of scope", 0), len(cases), len(failures),
                                 len(deps)))
-    summary += (" Gradients: %d names have gradient cases (%d cases), all agreeing with MXNet's backward."
-                % (len(grads), sum(1 for _, c in cases if c.grad)))
+    summary += (" Gradients (%d cases, all agreeing with MXNet's backward), of the names in scope: %d with cases of "
+                "their own, %d through the same operator under another name, %d with no gradient to compare, %d "
+                "without a gradient case yet." % (sum(1 for _, c in cases if c.grad), gcounts.get("cases", 0),
+                                                  gcounts.get("as another name", 0), gcounts.get("not applicable", 0),
+                                                  gcounts.get("none yet", 0)))
 
     lines = ["# mxgo against MXNet 1.9.1's `mx.nd`", "",
              "Written by `make mxnet-coverage` (tools/mxnet_coverage.py, in .venv-mxnet); do not edit.", "",
@@ -178,10 +187,11 @@ def main():
     for d in deps:
         lines.append("| %s | %s | %s |" % (" ".join("`%s`" % p for p in d.names), d.text, d.module))
     lines += ["", "The gradient column counts the cases (tests_py/mxnet_diff_grad*.py) that record the name "
-              "under `mx.autograd.record()` and compare every input's gradient with MXNet's.", "",
-              "| name | status | differential cases | gradient cases |", "|---|---|---|---|"]
-    for n, mark, ncases, ngrad in rows:
-        lines.append("| `%s` | %s | %s | %s |" % (n, mark, ncases or "", ngrad or ""))
+              "under `mx.autograd.record()` and compare every input's gradient with MXNet's; \"as\" names the "
+              "same operator's cases, \"n/a\" a name with no gradient to compare (tools/grad_coverage.py says why).",
+              "", "| name | status | differential cases | gradient |", "|---|---|---|---|"]
+    for n, mark, ncases, gmark in rows:
+        lines.append("| `%s` | %s | %s | %s |" % (n, mark, ncases or "", gmark))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -17,8 +17,6 @@ func reduceGrad(kind reduceKind, nan bool) *ops.Gradient {
 	switch {
 	case kind.isArg():
 		return ops.ZeroGrad
-	case nan && kind == redProd:
-		return nil // nanprod: not differentiable in mxgo yet
 	}
 	uses := ops.GradUses(0)
 	if kind == redProd || kind == redMax || kind == redMin || nan {
@@ -31,6 +29,9 @@ func reduceGrad(kind reduceKind, nan bool) *ops.Gradient {
 		switch {
 		case kind == redMean:
 			g = s.Call("_divide_scalar", "scalar=i:"+ops.WireInts([]int{reducedCount(c.Shapes[0], kept)}), g)
+		case nan && kind == redProd: // nanprod: g * y / x, and nothing for the NaNs
+			v := s.Call("divide", "", s.Call("multiply", "", g, back(s, kept, c.Out[0])), c.In[0])
+			g = s.Call("where", "", s.Call("equal", "", c.In[0], c.In[0]), v, s.Call("zeros_like", "", v))
 		case kind == redProd: // g * y / x
 			g = s.Call("divide", "", s.Call("multiply", "", g, back(s, kept, c.Out[0])), c.In[0])
 		case kind == redMax || kind == redMin:
