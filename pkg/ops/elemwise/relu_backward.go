@@ -1,6 +1,9 @@
 package elemwise
 
 import (
+	"math"
+	"unsafe"
+
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -19,6 +22,10 @@ func init() {
 			return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
 				switch in[0].DType() {
 				case ndarray.Float32:
+					if g, y, o, ok := contiguous32(in[0], in[1], out[0]); ok {
+						reluBackward32(o, g, y)
+						return nil
+					}
 					ops.Map2(out[0], in[0], in[1], reluBackward[float32])
 				case ndarray.Float64:
 					ops.Map2(out[0], in[0], in[1], reluBackward[float64])
@@ -38,4 +45,28 @@ func reluBackward[T float32 | float64](g, y T) T {
 		return g
 	}
 	return 0
+}
+
+// reluBackward32 is reluBackward on contiguous rows without a branch on y's sign: the
+// mask keeps g where y's bits, read as an int32, are positive and not a NaN's.
+func reluBackward32(o, g, y []float32) {
+	for i, v := range y {
+		b := int32(math.Float32bits(v))
+		keep := uint32(0)
+		if b > 0 && b <= 0x7f800000 {
+			keep = ^uint32(0)
+		}
+		o[i] = math.Float32frombits(math.Float32bits(g[i]) & keep)
+	}
+}
+
+// contiguous32 returns the elements of g, y and o as slices when all three are
+// C-contiguous float32 arrays of one shape.
+func contiguous32(g, y, o *ndarray.NDArray) (gs, ys, os []float32, ok bool) {
+	if !g.Contiguous() || !y.Contiguous() || !o.Contiguous() || ndarray.SameShape(g.Shape(), y.Shape()) != nil ||
+		ndarray.SameShape(g.Shape(), o.Shape()) != nil {
+		return nil, nil, nil, false
+	}
+	n := o.Size()
+	return unsafe.Slice((*float32)(g.Data()), n), unsafe.Slice((*float32)(y.Data()), n), unsafe.Slice((*float32)(o.Data()), n), true
 }

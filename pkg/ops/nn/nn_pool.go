@@ -154,6 +154,10 @@ func poolForward[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 }
 
 func poolPlane[T nnFloat](g *poolGeom, x, y []T, lowest T) {
+	if g.maxInside2D() {
+		maxPlane2D(g, x, y, lowest)
+		return
+	}
 	forWindows(&g.convGeom, func(i int, lo, hi, padded [3]int) { y[i] = poolWindow(g, x, lo, hi, padded, lowest) })
 }
 

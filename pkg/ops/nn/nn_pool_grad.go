@@ -99,6 +99,10 @@ func poolBackward[T nnFloat](g *poolGeom, x [][]T, dx []T) {
 }
 
 func unpoolPlane[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
+	if g.maxInside2D() {
+		unmaxPlane2D(g, x, y, gy, dx)
+		return
+	}
 	forWindows(&g.convGeom, func(i int, lo, hi, padded [3]int) { unpoolWindow(g, x, y[i], gy[i], dx, lo, hi, padded) })
 }
 
