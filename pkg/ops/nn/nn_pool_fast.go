@@ -30,8 +30,8 @@ func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 			m := lowest
 			for r := r0; r < r0+kh; r++ {
 				for _, v := range x[r*w+c0 : r*w+c0+kw] {
-					if v > m {
-						m = v
+					if v == v { // well predicted; the builtin max has no branch on the data
+						m = max(m, v)
 					}
 				}
 			}
@@ -42,23 +42,28 @@ func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 }
 
 // unmaxPlane2D adds each window's gradient gy to the first element of x (in scan order)
-// equal to the window's maximum y, or to every one with allTies.
+// equal to the window's maximum y, or to every one with allTies. Which element is the
+// maximum follows the data, so the loop adds gy times 0 or 1 instead of branching.
 func unmaxPlane2D[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
 	w, kh, kw := g.in[2], g.k[1], g.k[2]
+	ties := 0
+	if g.allTies {
+		ties = 1
+	}
 	i := 0
 	for a := range g.out[1] {
 		r0 := a * g.s[1]
 		for b := range g.out[2] {
 			c0 := b * g.s[2]
-		window:
+			yi, gi, taken := y[i], gy[i], 0
 			for r := r0; r < r0+kh; r++ {
 				for j := r*w + c0; j < r*w+c0+kw; j++ {
-					if x[j] == y[i] {
-						dx[j] += gy[i]
-						if !g.allTies {
-							break window
-						}
+					hit := 0
+					if x[j] == yi {
+						hit = 1
 					}
+					dx[j] += gi * T(hit&^(taken&^ties))
+					taken |= hit
 				}
 			}
 			i++
