@@ -42,47 +42,64 @@ func init() {
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			g, _ := correlationGeometry(in[0].Shape(), at)
 			a, b := ops.IndexValues(in[0]), ops.IndexValues(in[1])
-			k, pad, d, s1, s2 := at.Int("kernel_size"), at.Int("pad_size"), at.Int("max_displacement"), at.Int("stride1"), at.Int("stride2")
 			mul := at.Bool("is_multiply")
-			at2 := func(v []float64, n, c, y, x int) float64 { // padded coordinates; zero outside the map
-				y, x = y-pad, x-pad
-				if y < 0 || y >= g.h || x < 0 || x >= g.w {
-					return 0
+			res := make([]float64, out[0].Size())
+			forCorrelationTerms(g, at, func(o, i1, i2 int) {
+				u, v := corrValue(a, i1), corrValue(b, i2)
+				if mul {
+					res[o] += u * v
+				} else {
+					res[o] += math.Abs(u - v)
 				}
-				return v[((n*g.c+c)*g.h+y)*g.w+x]
-			}
-			radius := d / s2
-			norm := float64(k * k * g.c)
-			res := make([]float64, 0, out[0].Size())
-			for n := range g.n {
-				for q := range g.grid * g.grid {
-					dx, dy := (q%g.grid-radius)*s2, (q/g.grid-radius)*s2
-					for i := range g.outH {
-						for j := range g.outW {
-							x1, y1 := j*s1+d, i*s1+d
-							sum := 0.0
-							for py := range k {
-								for px := range k {
-									for c := range g.c {
-										u, v := at2(a, n, c, y1+py, x1+px), at2(b, n, c, y1+dy+py, x1+dx+px)
-										if mul {
-											sum += u * v
-										} else {
-											sum += math.Abs(u - v)
-										}
-									}
-								}
-							}
-							res = append(res, sum/norm)
-						}
-					}
-				}
-			}
+			})
+			norm := float64(at.Int("kernel_size") * at.Int("kernel_size") * g.c)
 			i := 0
-			ops.FillInOrder(out[0], func() float64 { i++; return res[i-1] })
+			ops.FillInOrder(out[0], func() float64 { i++; return res[i-1] / norm })
 			return nil
 		},
+		Grad: correlationGrad,
 	})
+}
+
+// corrValue is element i of a map, or 0 for the padding (i < 0).
+func corrValue(v []float64, i int) float64 {
+	if i < 0 {
+		return 0
+	}
+	return v[i]
+}
+
+// forCorrelationTerms calls fn for every term of every result: the result's offset o and
+// the offsets of the two maps' elements it multiplies (or subtracts), -1 for the padding.
+func forCorrelationTerms(g corrGeometry, at ops.Attrs, fn func(o, i1, i2 int)) {
+	k, pad, d, s1, s2 := at.Int("kernel_size"), at.Int("pad_size"), at.Int("max_displacement"), at.Int("stride1"), at.Int("stride2")
+	offset := func(n, c, y, x int) int { // padded coordinates
+		y, x = y-pad, x-pad
+		if y < 0 || y >= g.h || x < 0 || x >= g.w {
+			return -1
+		}
+		return ((n*g.c+c)*g.h+y)*g.w + x
+	}
+	radius := d / s2
+	o := 0
+	for n := range g.n {
+		for q := range g.grid * g.grid {
+			dx, dy := (q%g.grid-radius)*s2, (q/g.grid-radius)*s2
+			for i := range g.outH {
+				for j := range g.outW {
+					x1, y1 := j*s1+d, i*s1+d
+					for py := range k {
+						for px := range k {
+							for c := range g.c {
+								fn(o, offset(n, c, y1+py, x1+px), offset(n, c, y1+dy+py, x1+dx+px))
+							}
+						}
+					}
+					o++
+				}
+			}
+		}
+	}
 }
 
 type corrGeometry struct{ n, c, h, w, grid, outH, outW int }

@@ -49,57 +49,82 @@ func init() {
 			return []int{d[1]}, in[0].DType(), nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-			s := in[0].Shape()
-			t, n, k := s[0], s[1], s[2]
-			x, labels := ops.IndexValues(in[0]), ops.IndexValues(in[1])
-			l := in[1].Shape()[1]
-			blank, pad := 0.0, 0.0
-			if at.Str("blank_label") == "last" {
-				blank, pad = float64(k-1), -1
+			p, err := newCTCProblem(in, at)
+			if err != nil {
+				return err
 			}
-			var dataLens, labelLens []float64
-			rest := in[2:]
-			if at.Bool("use_data_lengths") {
-				dataLens, rest = ops.IndexValues(rest[0]), rest[1:]
-			}
-			if at.Bool("use_label_lengths") {
-				labelLens = ops.IndexValues(rest[0])
-			}
-			losses := make([]float64, n)
-			for b := range n {
-				frames := t
-				if dataLens != nil {
-					frames = int(dataLens[b])
-				}
-				seq := labels[b*l : (b+1)*l]
-				if labelLens != nil {
-					seq = seq[:min(max(int(labelLens[b]), 0), l)]
-				} else {
-					for i, v := range seq {
-						if v == pad {
-							seq = seq[:i]
-							break
-						}
-					}
-				}
-				if frames < 0 || frames > t {
-					return mxerr.ValueErr("CTCLoss: data length %d is outside [0, %d]", frames, t)
-				}
-				probs := make([][]float64, frames)
-				for f := range frames {
-					probs[f] = logSoftmaxRow(x, (f*n+b)*k, k)
-				}
-				loss, err := ctcNegLogLikelihood(probs, seq, int(blank), k)
-				if err != nil {
+			losses := make([]float64, p.n)
+			for b := range p.n {
+				if losses[b], err = ctcNegLogLikelihood(p.logProbs(b), p.seqs[b], p.blank, p.k); err != nil {
 					return err
 				}
-				losses[b] = loss
 			}
 			i := 0
 			ops.FillInOrder(out[0], func() float64 { i++; return losses[i-1] })
 			return nil
 		},
+		Grad: ctcGrad,
 	})
+}
+
+// ctcProblem is a CTCLoss call read from its arrays: data's activations (T, N, K) in
+// float64, each sequence's label (without padding) and frame count, and the blank.
+type ctcProblem struct {
+	t, n, k, blank int
+	x              []float64
+	seqs           [][]float64
+	frames         []int
+}
+
+func newCTCProblem(in []*ndarray.NDArray, at ops.Attrs) (*ctcProblem, error) {
+	s := in[0].Shape()
+	p := &ctcProblem{t: s[0], n: s[1], k: s[2], x: ops.IndexValues(in[0])}
+	labels := ops.IndexValues(in[1])
+	l := in[1].Shape()[1]
+	pad := 0.0
+	if at.Str("blank_label") == "last" {
+		p.blank, pad = p.k-1, -1
+	}
+	var dataLens, labelLens []float64
+	rest := in[2:]
+	if at.Bool("use_data_lengths") {
+		dataLens, rest = ops.IndexValues(rest[0]), rest[1:]
+	}
+	if at.Bool("use_label_lengths") {
+		labelLens = ops.IndexValues(rest[0])
+	}
+	p.seqs, p.frames = make([][]float64, p.n), make([]int, p.n)
+	for b := range p.n {
+		frames := p.t
+		if dataLens != nil {
+			frames = int(dataLens[b])
+		}
+		seq := labels[b*l : (b+1)*l]
+		if labelLens != nil {
+			seq = seq[:min(max(int(labelLens[b]), 0), l)]
+		} else {
+			for i, v := range seq {
+				if v == pad {
+					seq = seq[:i]
+					break
+				}
+			}
+		}
+		if frames < 0 || frames > p.t {
+			return nil, mxerr.ValueErr("CTCLoss: data length %d is outside [0, %d]", frames, p.t)
+		}
+		p.seqs[b], p.frames[b] = seq, frames
+	}
+	return p, nil
+}
+
+// logProbs is the log-softmax of sequence b's activations, frame by frame.
+func (p *ctcProblem) logProbs(b int) [][]float64 {
+	probs := make([][]float64, p.frames[b])
+	for f := range probs {
+		probs[f] = logSoftmaxRow(p.x, (f*p.n+b)*p.k, p.k)
+	}
+	return probs
 }
 
 func logSoftmaxRow(x []float64, off, k int) []float64 {
@@ -122,19 +147,37 @@ func logSoftmaxRow(x []float64, off, k int) []float64 {
 // ctcNegLogLikelihood runs the forward recursion over the label with blanks between and
 // around its symbols; 0 where no path fits (MXNet's value).
 func ctcNegLogLikelihood(lp [][]float64, seq []float64, blank, k int) (float64, error) {
+	ext, err := ctcExtended(seq, blank, k)
+	if err != nil || len(lp) == 0 {
+		return 0, err
+	}
+	alphas := ctcAlphas(lp, ext, blank)
+	ll := ctcLogLikelihood(alphas[len(lp)-1])
+	if math.IsInf(ll, -1) {
+		return 0, nil
+	}
+	return -ll, nil
+}
+
+// ctcExtended is seq with a blank between and around its symbols, after checking them.
+func ctcExtended(seq []float64, blank, k int) ([]int, error) {
 	ext := make([]int, 0, 2*len(seq)+1)
 	ext = append(ext, blank)
 	for _, v := range seq {
 		c := int(v)
 		if v != math.Trunc(v) || c < 0 || c >= k || c == blank {
-			return 0, mxerr.ValueErr("CTCLoss: label %g is not a symbol of an alphabet of %d with blank %d", v, k, blank)
+			return nil, mxerr.ValueErr("CTCLoss: label %g is not a symbol of an alphabet of %d with blank %d", v, k, blank)
 		}
 		ext = append(ext, c, blank)
 	}
-	if len(lp) == 0 {
-		return 0, nil
-	}
+	return ext, nil
+}
+
+// ctcAlphas is the forward recursion: alphas[f][s], the log-probability of the paths
+// over frames 0..f that end at ext[s] having emitted ext[:s+1].
+func ctcAlphas(lp [][]float64, ext []int, blank int) [][]float64 {
 	neg := math.Inf(-1)
+	alphas := make([][]float64, len(lp))
 	alpha := make([]float64, len(ext))
 	for i := range alpha {
 		alpha[i] = neg
@@ -143,28 +186,32 @@ func ctcNegLogLikelihood(lp [][]float64, seq []float64, blank, k int) (float64, 
 	if len(ext) > 1 {
 		alpha[1] = lp[0][ext[1]]
 	}
-	next := make([]float64, len(ext))
+	alphas[0] = alpha
 	for f := 1; f < len(lp); f++ {
+		prev, next := alphas[f-1], make([]float64, len(ext))
 		for s := range ext {
-			a := alpha[s]
+			a := prev[s]
 			if s > 0 {
-				a = logAddExp(a, alpha[s-1])
+				a = logAddExp(a, prev[s-1])
 			}
 			if s > 1 && ext[s] != blank && ext[s] != ext[s-2] {
-				a = logAddExp(a, alpha[s-2])
+				a = logAddExp(a, prev[s-2])
 			}
 			next[s] = a + lp[f][ext[s]]
 		}
-		alpha, next = next, alpha
+		alphas[f] = next
 	}
-	ll := alpha[len(ext)-1]
-	if len(ext) > 1 {
-		ll = logAddExp(ll, alpha[len(ext)-2])
+	return alphas
+}
+
+// ctcLogLikelihood is the label's log-likelihood from the last frame's alphas: the paths
+// that end at the last symbol or at the blank after it.
+func ctcLogLikelihood(last []float64) float64 {
+	ll := last[len(last)-1]
+	if len(last) > 1 {
+		ll = logAddExp(ll, last[len(last)-2])
 	}
-	if math.IsInf(ll, -1) {
-		return 0, nil
-	}
-	return -ll, nil
+	return ll
 }
 
 func logAddExp(a, b float64) float64 {

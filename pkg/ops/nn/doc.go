@@ -24,4 +24,9 @@
 //	nn_upsample.go              UpSampling's, beside its forward
 //	nn_l2lrn_grad.go            L2Normalization; LRN (_backward_LRN)
 //	loss_outputs_grad.go        SVMOutput (_backward_SVMOutput)
+//	ctc_grad.go                 CTCLoss's data (_backward_ctc_loss)
+//	roi_pooling_grad.go         ROIPooling's data (_backward_ROIPooling)
+//	spatial_grad.go             GridGenerator; BilinearSampler (_backward_BilinearSampler_data, _grid);
+//	                            SpatialTransformer
+//	correlation_grad.go         Correlation (_backward_Correlation_data1, _data2)
 package nn

@@ -18,7 +18,7 @@ func init() {
 	target := ops.Param{Name: "target_shape", Kind: ops.ParamShape, Default: "0,0", Doc: "the grid's (height, width)"}
 	cudnn := ops.Param{Name: "cudnn_off", Kind: ops.ParamBool, Default: "0", Doc: "ignored (no cuDNN on the CPU)"}
 	ops.Register(&ops.Op{
-		Name: "GridGenerator",
+		Name: "GridGenerator", Grad: gridGeneratorGrad,
 		Doc: "Sampling grids: 'affine' maps the target's normalised coordinates by each row of data (N, 6), a 2x3 " +
 			"matrix, into (N, 2, H, W) with (H, W) = target_shape; 'warp' adds a flow field data (N, 2, H, W), in " +
 			"pixels, to the pixel coordinates and normalises.",
@@ -43,7 +43,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "BilinearSampler",
+		Name: "BilinearSampler", Grad: bilinearSamplerGrad,
 		Doc: "Samples data (N, C, H, W) bilinearly at grid (N, 2, Ho, Wo), normalised coordinates (x, y) in [-1, 1]; " +
 			"points outside the image read zeros. The result has shape (N, C, Ho, Wo).",
 		Category: ops.General, Inputs: []string{"data", "grid"}, DTypes: ops.FloatDTypes, Params: []ops.Param{cudnn},
@@ -61,7 +61,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name:     "SpatialTransformer",
+		Name: "SpatialTransformer", Grad: spatialTransformerGrad,
 		Doc:      "BilinearSampler(data, GridGenerator(loc, 'affine', target_shape)): data (N, C, H, W), loc (N, 6).",
 		Category: ops.General, Inputs: []string{"data", "loc"}, DTypes: ops.FloatDTypes,
 		Params: []ops.Param{target,
