@@ -103,7 +103,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "diag",
+		Name: "diag", Grad: diagGrad,
 		Doc: "Extracts a diagonal, or makes a diagonal matrix (a copy).\n\n" +
 			"For a 1-D array: the square matrix with the array on diagonal k. For more dimensions: diagonal k " +
 			"of the axes axis1 and axis2, which are removed, the diagonal becoming the last axis (NumPy's " +

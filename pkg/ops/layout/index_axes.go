@@ -21,7 +21,7 @@ import (
 func init() {
 	axisParam := []ops.Param{{Name: "axis", Kind: ops.ParamInt, Doc: "the first of the indexed axes"}}
 	ops.Register(&ops.Op{
-		Name: "_gather_axes",
+		Name: "_gather_axes", Grad: gatherAxesGrad,
 		Doc: "Advanced indexing's read: data's axes axis..axis+k-1 gathered at the columns of indices (k, n), " +
 			"as an array of index_shape (n elements) in their place.",
 		Category: ops.General, Inputs: []string{"data", "indices"},
@@ -43,7 +43,7 @@ func init() {
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			a, axis := in[0], at.Int("axis")
-			rows, err := spanOffsets(a, in[1], axis)
+			rows, err := spanOffsets(a.Shape(), a.Strides(), in[1], axis)
 			if err != nil {
 				return err
 			}
@@ -74,7 +74,7 @@ func init() {
 			if o != in[0] {
 				ndarray.MoveElems(o, in[0])
 			}
-			rows, err := spanOffsets(o, in[1], axis)
+			rows, err := spanOffsets(o.Shape(), o.Strides(), in[1], axis)
 			if err != nil {
 				return err
 			}
@@ -95,14 +95,15 @@ func indexedSpan(s []int, idx *ndarray.NDArray, axis int) (int, int, int, error)
 	return axis, is[0], is[1], nil
 }
 
-// spanOffsets returns, for each column of idx, the element offset in a of the indexed
-// position (a's strides over the indexed axes); IndexError for an index out of range.
-func spanOffsets(a, idx *ndarray.NDArray, axis int) ([]int, error) {
+// spanOffsets returns, for each column of idx, the element offset of the indexed position
+// in an array of the given shape and strides (over the indexed axes); IndexError for an
+// index out of range.
+func spanOffsets(shape, strides []int, idx *ndarray.NDArray, axis int) ([]int, error) {
 	k, n := idx.Shape()[0], idx.Shape()[1]
 	v := readIndices(idx, false)
 	rows := make([]int, n)
 	for i := range k {
-		dim, st := a.Shape()[axis+i], a.Strides()[axis+i]
+		dim, st := shape[axis+i], strides[axis+i]
 		for j, x := range v[i*n : (i+1)*n] {
 			if x < 0 || x >= int64(dim) {
 				return nil, mxerr.IndexErr("index %d is out of bounds for axis %d with size %d", x, axis+i, dim)

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "Crop",
+		Name: "Crop", Grad: ops.RegionGrad(cropRegion),
 		Doc: "Crops the spatial axes of a 4-D float32 array (N, C, H, W) to (h, w): h_w, or the last two axes " +
 			"of a second array (num_args=2).\n\nThe window starts at offset (y, x), or is centred with " +
 			"center_crop (rounding down). num_args defaults to the number of arrays given.",

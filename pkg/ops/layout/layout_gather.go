@@ -18,7 +18,7 @@ import (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "gather_nd",
+		Name: "gather_nd", Grad: gatherNDGrad,
 		Doc: "Gathers slices of data at the index tuples in the columns of indices: indices has shape " +
 			"(M, Y...), M <= data.ndim, and the result shape Y... + data.shape[M:].\n\n" +
 			"out[y..., x...] = data[indices[0, y...], ..., indices[M-1, y...], x...]. Negative indices " +
@@ -40,7 +40,7 @@ func init() {
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			a, idx := in[0], in[1]
 			m := idx.Shape()[0]
-			rows, err := ndOffsets(a, idx)
+			rows, err := ndOffsets(a.Shape(), a.Strides(), idx)
 			if err != nil {
 				return err
 			}
@@ -51,7 +51,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "scatter_nd",
+		Name: "scatter_nd", Grad: scatterNDGrad,
 		Doc: "Scatters data into a new zero array of the given shape at the index tuples in the columns of " +
 			"indices (the inverse of gather_nd): out[indices[0, y...], ..., indices[M-1, y...], x...] = data[y..., x...].\n\n" +
 			"data has shape indices.shape[1:] + shape[M:]. Where an index tuple repeats, the last one wins; " +
@@ -83,7 +83,7 @@ func init() {
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return scatterND(out[0], in[0], in[1]) },
 	})
 	ops.Register(&ops.Op{
-		Name: "ravel_multi_index",
+		Name: "ravel_multi_index", Grad: ops.ZeroGrad, // as MXNet: integer-valued
 		Doc: "Converts index tuples (the columns of data, shape (len(shape), N)) into flat indices into an array " +
 			"of the given shape: a 1-D result of data's dtype.\n\nAs in MXNet, indices are not checked against the shape.",
 		Category: ops.General, Inputs: []string{"data"},
@@ -116,7 +116,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "unravel_index",
+		Name: "unravel_index", Grad: ops.ZeroGrad,
 		Doc: "Converts flat indices into index tuples for an array of the given shape: the result has shape " +
 			"(len(shape),) + data.shape and data's dtype.\n\nAs in MXNet, the first coordinate is not " +
 			"reduced (an index past the end gives a first coordinate past the first axis).",
@@ -256,10 +256,11 @@ func slicesAnyNegative(s []int) bool {
 	return false
 }
 
-// ndOffsets is gather_nd's element offset into a (without a's own offset) of each index
-// tuple, checking each index as MXNet does: in [-n, n-1], on its value before truncation
-// (and adding n to a negative one before truncating: -1.5 on an axis of 2 is 0).
-func ndOffsets(a, idx *ndarray.NDArray) ([]int, error) {
+// ndOffsets is gather_nd's element offset of each index tuple into an array of the given
+// shape and strides (without its own offset), checking each index as MXNet does: in
+// [-n, n-1], on its value before truncation (and adding n to a negative one before
+// truncating: -1.5 on an axis of 2 is 0).
+func ndOffsets(shape, strides []int, idx *ndarray.NDArray) ([]int, error) {
 	m := idx.Shape()[0]
 	k := idx.Size() / max(m, 1)
 	rows := make([]int, k)
@@ -271,7 +272,7 @@ func ndOffsets(a, idx *ndarray.NDArray) ([]int, error) {
 		floats = ops.IndexValues(idx)
 	}
 	for j := 0; j < m; j++ {
-		n, st := a.Shape()[j], a.Strides()[j]
+		n, st := shape[j], strides[j]
 		for i := range rows {
 			if ints != nil {
 				v := ints[j*k+i]

@@ -20,6 +20,7 @@ var padModes = []string{"constant", "edge", "reflect"}
 
 func init() {
 	ops.RegisterAs(&ops.Op{
+		Grad: padGrad,
 		Doc: "Pads the spatial axes of a 4-D or 5-D array.\n\n" +
 			"pad_width gives (before, after) for every axis, as a flat tuple of 2*ndim values; those of the " +
 			"first two axes must be 0. mode: 'constant' (constant_value), 'edge' (repeat the edge) or " +

@@ -20,14 +20,9 @@ import (
 // SequenceLast gives zeros for an empty sequence.
 
 func init() {
-	seqParams := func(axisDoc string) []ops.Param {
-		return []ops.Param{
-			{Name: "use_sequence_length", Kind: ops.ParamBool, Default: "0", Doc: "whether sequence_length is given (else every sequence is whole)"},
-			{Name: "axis", Kind: ops.ParamInt, Default: "0", Doc: axisDoc},
-		}
-	}
+	seqParams := seqParamsOf
 	ops.Register(&ops.Op{
-		Name:     "_sequence_mask",
+		Name: "_sequence_mask", Grad: seqMaskGrad,
 		Doc:      "SequenceMask: sets the steps t >= sequence_length[b] of each sequence to value.",
 		Category: ops.General, Inputs: []string{"*data"},
 		Params: append(seqParams("the time axis: 0 or 1"),
@@ -54,7 +49,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name:     "_sequence_last",
+		Name: "_sequence_last", Grad: seqLastGrad,
 		Doc:      "SequenceLast: the step sequence_length[b]-1 of each sequence (the last step without lengths).",
 		Category: ops.General, Inputs: []string{"*data"}, Params: seqParams("the time axis: 0 or 1"),
 		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
@@ -92,7 +87,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name:     "_sequence_reverse",
+		Name: "_sequence_reverse", Grad: seqReverseGrad,
 		Doc:      "SequenceReverse: reverses the first sequence_length[b] steps of each sequence (every step without lengths).",
 		Category: ops.General, Inputs: []string{"*data"}, Params: seqParams("the time axis: 0 only"),
 		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
@@ -120,6 +115,13 @@ func init() {
 			return nil
 		},
 	})
+}
+
+func seqParamsOf(axisDoc string) []ops.Param {
+	return []ops.Param{
+		{Name: "use_sequence_length", Kind: ops.ParamBool, Default: "0", Doc: "whether sequence_length is given (else every sequence is whole)"},
+		{Name: "axis", Kind: ops.ParamInt, Default: "0", Doc: axisDoc},
+	}
 }
 
 // seqGeom is a sequence operator's layout: the time axis, its length T, and each batch

@@ -17,7 +17,7 @@ import (
 func init() {
 	blockParam := []ops.Param{{Name: "block_size", Kind: ops.ParamInt, Doc: "the size of the spatial blocks (positive)"}}
 	ops.Register(&ops.Op{
-		Name: "depth_to_space",
+		Name: "depth_to_space", Grad: spaceGrad("space_to_depth"),
 		Doc: "Moves blocks of channels into spatial blocks: (N, C, H, W) becomes (N, C/b^2, H*b, W*b), " +
 			"b = block_size.\n\nThe input is 4-D with C a multiple of b^2; out[n, c, h*b+i, w*b+j] = " +
 			"data[n, (i*b+j)*C/b^2 + c, h, w].",
@@ -46,7 +46,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "space_to_depth",
+		Name: "space_to_depth", Grad: spaceGrad("depth_to_space"),
 		Doc: "Moves spatial blocks into channels: (N, C, H, W) becomes (N, C*b^2, H/b, W/b), " +
 			"b = block_size (the inverse of depth_to_space).\n\nThe input is 4-D with H and W multiples of b.",
 		Category: ops.General, Inputs: []string{"data"}, Params: blockParam,

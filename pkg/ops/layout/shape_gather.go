@@ -22,7 +22,7 @@ var indexModes = []string{"clip", "wrap", "raise"}
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "take",
+		Name: "take", Grad: takeGrad,
 		Doc: "Takes elements of a along axis at the given indices: a.shape[:axis] + indices.shape + a.shape[axis+1:].\n\n" +
 			"mode says what out-of-range indices do: 'clip' (the default) clamps them to the axis, 'wrap' " +
 			"wraps them around it, 'raise' raises IndexError.",
@@ -57,6 +57,7 @@ func init() {
 		},
 	})
 	ops.RegisterAs(&ops.Op{ // choose_element_0index: MXNet's old name
+		Grad: pickGrad,
 		Doc: "Picks one element along axis for each position of the other axes: out[i, j] = data[i, index[i, j], j].\n\n" +
 			"index has data's shape without axis (or with it of length 1). mode: 'clip' (the default) or 'wrap'. " +
 			"As in MXNet, a result with no axes left has shape (1,).",
@@ -101,7 +102,7 @@ func init() {
 		},
 	}, "pick", "choose_element_0index")
 	ops.Register(&ops.Op{
-		Name: "one_hot",
+		Name: "one_hot", Grad: ops.ZeroGrad, // MXNet's: constant in the indices
 		Doc: "One-hot encoding: indices.shape + (depth,), on_value where the last index equals the index, " +
 			"off_value elsewhere.\n\nIndices out of [0, depth) give a row of off_value. on_value and off_value " +
 			"convert to dtype as C casts do.",

@@ -37,7 +37,7 @@ var (
 
 func init() {
 	ops.Register(&ops.Op{
-		Name: "sort",
+		Name: "sort", Grad: sortGrad,
 		Doc: "Sorts the elements along an axis (a copy).\n\n" +
 			"axis=None sorts the flattened array. NaN sorts above +inf; a descending sort puts it first.",
 		Category: ops.General, Inputs: []string{"data"}, DTypes: sortDTypes,
@@ -45,7 +45,7 @@ func init() {
 		Infer:  sortInfer("sort"), Kernel: sortKernel("sort"),
 	})
 	ops.Register(&ops.Op{
-		Name: "argsort",
+		Name: "argsort", Grad: ops.ZeroGrad,
 		Doc: "Indices that sort the array along an axis, in the dtype parameter (float32 by default, as in MXNet).\n\n" +
 			"The sort is stable in both directions: equal elements keep their order.",
 		Category: ops.General, Inputs: []string{"data"}, DTypes: sortDTypes,
@@ -53,7 +53,7 @@ func init() {
 		Infer:  sortInfer("argsort"), Kernel: sortKernel("argsort"),
 	})
 	ops.Register(&ops.Op{
-		Name: "topk",
+		Name: "topk", Grad: sortGrad,
 		Doc: "The k largest (or, with is_ascend, smallest) elements along an axis: their indices, values or a mask.\n\n" +
 			"ret_typ 'indices' gives their indices in the dtype parameter, 'value' the values, 'mask' an array of the\n" +
 			"input's shape and dtype with 1 where they are, 'both' [values, indices] from one sort.\n" +
