@@ -10,6 +10,8 @@ gives them a zero gradient.
 Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
 - nd.SequenceLast: without use_sequence_length the gradient reaches the last step, where
   MXNet 1.9.1 gives a zero gradient (its backward reads lengths it never wrote).
+- nd.gather_nd: a negative index gets its gradient at the element it read, where MXNet
+  1.9.1's backward writes it out of bounds.
 """
 import numpy as np
 
@@ -178,3 +180,16 @@ for expr in ("mx.nd.topk(a, ret_typ='indices', k=2)", "mx.nd.topk(a, ret_typ='ma
 case("mx.nd.histogram(a, bins=3, range=(0, 4))[0]", ("nd.histogram",), {"a": (M23, "float32")}, "histogram raises")
 case("mx.nd.khatri_rao(a, b)", ("nd.khatri_rao",), {"a": (M23, "float32"), "b": (arr(3, 3, seed=21), "float32")},
      "khatri_rao raises")
+
+# ---- assignment while recording: into the whole array a recorded copy (broadcast if need
+# be); a recorded value into part of an array is refused by both ("Inplace operations")
+SET = "x = mx.nd.array(%s, dtype=%%r)\nx.attach_grad()\ny = mx.nd.array([[1.5, -2.0, 3.0]], dtype='float32')\n" \
+      "y.attach_grad()\nwith mx.autograd.record():\n    buf = mx.nd.zeros((3, 3), dtype=%%r)\n    %%s\n    z = buf * x\n" \
+      "z.backward(mx.nd.array(np.linspace(0.5, 1.5, 9).reshape(3, 3), dtype=z.dtype))\nr = [z, x.grad, y.grad]" % arr(3, 3, seed=22)
+for stmt in ("buf[:] = y * 2", "buf[...] = y", "buf[:, 0:3] = y[0]", "buf[0:3] = mx.nd.concat(y, y, x[0:1], dim=0)",
+             "buf[:] = x", "buf[1:2] = 3", "buf[1:2] = y.detach()", "buf[[0, 2]] = 4",
+             "buf[1:2] = y", "buf[1] = y[0] * 2", "buf[:, 1] = y[0]", "buf[[0, 2]] = mx.nd.concat(y, y, dim=0)",
+             "buf[[0, 0]] = mx.nd.concat(y, y * 3, dim=0)", "buf[:] = y\n    buf[:] = x * 2", "buf = x * 1\n    buf[1:2] = y"):
+    for dt in ("float32", "float64"):
+        CASES.append(Case(SET % (dt, dt, stmt), ("NDArray.__setitem__", "NDArray.backward"), "setitem %s %s" % (stmt, dt),
+                          grad=True))

@@ -268,7 +268,7 @@ def test_bad_inputs_raise_mxnet_errors():
 def test_non_differentiable_operator():
     x = attached([3.0, 1.0, 2.0])
     with ag.record():
-        y = mx.nd.sort(x)
+        y = mx.nd.batch_take(x.reshape((1, 3)), mx.nd.array([1], dtype="int32"))
     with pytest.raises(mx.MXNetError, match="non-differentiable"):
         y.backward()
 
@@ -302,8 +302,8 @@ def test_writes_outside_record_are_allowed():
 def test_assigning_a_recorded_value_into_a_part_is_refused():
     x = attached([1.0, 2.0])
     buf = mx.nd.zeros((3,))
-    with ag.record():
-        with pytest.raises(mx.MXNetError, match="not differentiable in mxgo yet"):
+    with ag.record():  # as MXNet refuses its _slice_assign (test_autograd_layout.py has more)
+        with pytest.raises(mx.MXNetError, match="Inplace operations"):
             buf[1:] = x * 2
 
 

@@ -18,6 +18,7 @@
 //	cast.go, fill.go, half.go  Copy with casts, Fill, Arange, float16 and bfloat16
 //	dtypes.go               the dtype sets operators declare
 //	lanes.go, gather.go     rows along an axis (sort, softmax, cumsum); gathers along an axis
+//	scatter.go              ScatterAdd: the gathers' adjoint, their gradients' kernel
 //	temp.go                 results computed through a temporary of another dtype or layout
 //	rng.go                  the process's seeded generator (mx.random.seed)
 //	gradcalls.go, training.go  GradCalls (a gradient of several calls); TrainAware's flag

@@ -10,4 +10,8 @@
 //	layout_pad.go, layout_crop.go, layout_space.go, layout_sequence.go  pad, Crop,
 //	                            depth_to_space / space_to_depth, Sequence*
 //	index_axes.go               advanced indexing's gather and scatter
+//	layout_grad.go              gradients: transpose, concat/stack, the slices' regions, tile, repeat
+//	layout_grad_index.go        gradients of the gathers: _backward_take/pick/gather_nd/gather_axes
+//	layout_grad_more.go         gradients of pad (_backward_Pad), Crop, diag, depth_to_space,
+//	                            space_to_depth, the Sequence operators (_backward_sequence_last)
 package layout

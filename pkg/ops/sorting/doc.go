@@ -2,4 +2,5 @@
 //
 //	sort.go, sort_keys.go   sort, argsort, topk over rows along an axis (ops.Lanes); the keys
 //	sort_histogram.go       histogram
+//	sort_grad.go            the gradients of sort and topk (_backward_topk); argsort's is zero
 package sorting

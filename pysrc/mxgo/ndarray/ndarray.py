@@ -248,15 +248,24 @@ class NDArray(fastpath.NDArrayBase):
         return out
 
     def __setitem__(self, key, value):
+        # While recording, a recorded value assigned to the whole array is recorded as a
+        # copy (broadcast first if need be): the array becomes its result, as MXNet's
+        # copyto makes it. Into part of an array MXNet refuses it (_slice_assign and
+        # _scatter_set_nd write their own input), and so does mxgo.
+        recorded = isinstance(value, NDArray) and _autograd.is_recording() and call(core.InGraph, value._h)
         if _indexing.is_advanced(key):
+            if recorded:
+                _refuse_inplace(self)
             return _indexing.setitem(self, key, value)
-        target = self if _is_full_slice(key) else self[key]
+        whole = _selects_all(key, self._shape)
+        target = self if whole else self[key]
         if not target._writable:
             raise MXNetValueError("assignment destination is read-only")
         if isinstance(value, NDArray):
-            if target is not self and _autograd.is_recording() and call(core.InGraph, value._h):
-                raise MXNetError("x[key] = value, with a recorded value, is not differentiable in mxgo yet: "
-                                 "build the array with operators (concat, where, ...) inside autograd.record()")
+            if recorded and not whole:
+                _refuse_inplace(self)
+            if recorded and value._shape != target._shape:
+                value = _broadcast_value(value, target._shape)
             if value._shape == target._shape:
                 call(core.Copy, target._h, value._h, False)
                 return
@@ -481,8 +490,41 @@ def _unpickle_in_forked_child(raw, code, shape):
     return out
 
 
-def _is_full_slice(key):
-    return isinstance(key, slice) and key.start is None and key.stop is None and key.step is None
+def _selects_all(key, shape):
+    """Whether a basic-indexing key selects every element of an array of shape in order
+    (x[:], x[...], x[:, 0:n]): an assignment to it is MXNet's copyto, not _slice_assign."""
+    if key == slice(None):  # x[:] = v, 0-d arrays included
+        return True
+    items = key if isinstance(key, tuple) else (key,)
+    if sum(1 for k in items if k is Ellipsis) > 1 or len([k for k in items if k is not Ellipsis]) > len(shape):
+        return False
+    dim = 0
+    for k in items:
+        if k is Ellipsis:
+            dim = len(shape) - sum(1 for j in items[items.index(k) + 1:])
+            continue
+        if not isinstance(k, slice) or k.indices(shape[dim]) != (0, shape[dim], 1):
+            return False
+        dim += 1
+    return True
+
+
+def _refuse_inplace(target):
+    """Refuses, as MXNet does, a recorded value written into part of target while recording.
+    A target in a graph is left to the write, which refuses it with MXNet's other message."""
+    if not call(core.InGraph, target._h):
+        raise MXNetError("Inplace operations (+=, -=, x[:]=, etc) are not supported when recording with autograd.")
+
+
+def _broadcast_value(value, shape):
+    """value broadcast to shape by a recorded broadcast_to (NumPy's rule: leading axes of
+    length 1 dropped or added), so that its gradient sums back."""
+    extra = len(value._shape) - len(shape)
+    if extra > 0 and all(d == 1 for d in value._shape[:extra]):
+        value = value.reshape(value._shape[extra:])
+    elif extra < 0:
+        value = value.reshape((1,) * -extra + tuple(value._shape))
+    return _ops.invoke("broadcast_to", [value], {"shape": tuple(shape)})
 
 
 # ---- creation ------------------------------------------------------------------------------
