@@ -80,7 +80,8 @@ def test_space():
     check_grads(lambda a: mx.nd.space_to_depth(a, block_size=2), rand(1, 2, 4, 6))
 
 
-@pytest.mark.parametrize("shape,kw", [((2, 3), {}), ((2, 3), {"k": 1}), ((3,), {"k": -1}), ((2, 3, 4), {"k": 1, "axis1": 0, "axis2": 2})])
+@pytest.mark.parametrize("shape,kw", [((2, 3), {}), ((2, 3), {"k": 1}), ((3,), {"k": -1}),
+                                      ((2, 3, 4), {"k": 1, "axis1": 0, "axis2": 2})])
 def test_diag(shape, kw):
     check_grads(lambda a: mx.nd.diag(a, **kw), rand(*shape))
 
