@@ -13,6 +13,8 @@ Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks
 - nd.gamma nd.gammaln: float64 gradients use a digamma exact to float64, where MXNet 1.9.1's is accurate to about
   1e-8 (float32 gradients agree).
 """
+import numpy as np
+
 from mxnet_diff import Case
 
 CASES = []
@@ -32,6 +34,12 @@ def grad_case(expr, names, inputs, id="", head=True, cases=CASES):
         code += "y.backward()\n"
     code += "r = [y, %s]\n" % ", ".join("%s.grad" % n for n in inputs)
     cases.append(Case(code, tuple(names) + ("NDArray.attach_grad", "NDArray.backward", "NDArray.grad"), id, grad=True))
+
+
+def arr(*shape, seed=0, lo=-1.5, hi=1.5):
+    """A list literal of a reproducible array of shape with values in [lo, hi)."""
+    v = np.random.default_rng(seed).uniform(lo, hi, size=shape)
+    return repr(np.round(v, 3).tolist())
 
 
 M23 = "[[0.5, -1.25, 2.0], [3.5, -0.75, 0.25]]"

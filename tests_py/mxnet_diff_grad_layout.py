@@ -13,19 +13,11 @@ Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks
 - nd.gather_nd: a negative index gets its gradient at the element it read, where MXNet
   1.9.1's backward writes it out of bounds.
 """
-import numpy as np
-
 from mxnet_diff import Case
-from mxnet_diff_grad import grad_case
+from mxnet_diff_grad import arr, grad_case
 
 CASES = []
 F = ("float32", "float64")
-
-
-def arr(*shape, seed=0, lo=-1.5, hi=1.5):
-    """A list literal of a reproducible array of shape with values in [lo, hi)."""
-    v = np.random.default_rng(seed).uniform(lo, hi, size=shape)
-    return repr(np.round(v, 3).tolist())
 
 
 def case(expr, names, inputs, id, head=True):

@@ -12,15 +12,11 @@ import (
 // elements of g came from (repeated indices) get their sum. float32 and float64 add in
 // their own dtype, as MXNet's kernels do; other dtypes add in float64 and round once.
 func ScatterAdd(out, g *ndarray.NDArray, offs []int) error {
-	if !g.Contiguous() {
-		c, err := ndarray.Empty(g.DType(), g.Shape(), g.Device())
-		if err != nil {
-			return err
-		}
-		defer c.Release()
-		ndarray.MoveElems(c, g)
-		g = c
+	g, err := ContiguousOf(g)
+	if err != nil {
+		return err
 	}
+	defer g.Release()
 	return IntoContiguous(out, func(o *ndarray.NDArray) error {
 		n, m := o.Size(), g.Size()
 		switch o.DType() {

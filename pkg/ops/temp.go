@@ -20,6 +20,20 @@ func ViaTemp(out *ndarray.NDArray, dt ndarray.DType, kernel func(o *ndarray.NDAr
 	return CopyCast(out, tmp)
 }
 
+// ContiguousOf returns a itself (a new reference) when C-contiguous, else a C-contiguous
+// copy: for kernels that read their input as one flat run. The caller releases it.
+func ContiguousOf(a *ndarray.NDArray) (*ndarray.NDArray, error) {
+	if a.Contiguous() {
+		return a.Share(), nil
+	}
+	c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+	if err != nil {
+		return nil, err
+	}
+	ndarray.MoveElems(c, a)
+	return c, nil
+}
+
 // IntoContiguous runs fn on out, or on a C-contiguous temporary copied into out after.
 func IntoContiguous(out *ndarray.NDArray, fn func(*ndarray.NDArray) error) error {
 	if out.Contiguous() {

@@ -117,15 +117,11 @@ func spanOffsets(shape, strides []int, idx *ndarray.NDArray, axis int) ([]int, e
 // scatterSpan writes value (dst's shape with the span axes replaced by len(rows)) into dst
 // at the element offsets rows, in C order, so that the last of repeated rows wins.
 func scatterSpan(dst, value *ndarray.NDArray, axis, span int, rows []int) error {
-	if !value.Contiguous() {
-		c, err := ndarray.Empty(value.DType(), value.Shape(), value.Device())
-		if err != nil {
-			return err
-		}
-		defer c.Release()
-		ndarray.MoveElems(c, value)
-		value = c
+	value, err := ops.ContiguousOf(value)
+	if err != nil {
+		return err
 	}
+	defer value.Release()
 	s, st := dst.Shape(), dst.Strides()
 	j := scatterJob{dst: dst.Storage().Ptr(), src: value.Data(), rows: rows,
 		pre: ops.OffsetsOf(s[:axis], st[:axis], dst.Offset()), post: ops.OffsetsOf(s[axis+span:], st[axis+span:], 0),

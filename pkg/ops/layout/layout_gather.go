@@ -331,16 +331,11 @@ func scatterND(out, data, idx *ndarray.NDArray) error {
 	lead, _ := ndarray.Size(out.Shape()[:m])
 	block, _ := ndarray.Size(out.Shape()[m:])
 	strides := ndarray.ContiguousStrides(out.Shape()[:m])
-	src := data
-	if !data.Contiguous() {
-		tmp, err := ndarray.Empty(data.DType(), data.Shape(), data.Device())
-		if err != nil {
-			return err
-		}
-		defer tmp.Release()
-		ndarray.MoveElems(tmp, data)
-		src = tmp
+	src, err := ops.ContiguousOf(data)
+	if err != nil {
+		return err
 	}
+	defer src.Release()
 	vals := int64Indices(idx)
 	k := len(vals) / max(m, 1)
 	size := out.DType().Size()
