@@ -185,3 +185,7 @@ for stmt in ("buf[:] = y * 2", "buf[...] = y", "buf[:, 0:3] = y[0]", "buf[0:3] =
     for dt in ("float32", "float64"):
         CASES.append(Case(SET % (dt, dt, stmt), ("NDArray.__setitem__", "NDArray.backward"), "setitem %s %s" % (stmt, dt),
                           grad=True))
+# onehot_encode writes its out: recording it is refused by MXNet, and backward by mxgo
+CASES.append(Case("i = mx.nd.array([1, 0, 2])\ni.attach_grad()\no = mx.nd.zeros((3, 4))\nwith mx.autograd.record():\n"
+                  "    y = mx.nd.onehot_encode(i, o)\ny.backward()\nr = [y, i.grad]", ("nd.onehot_encode",),
+                  "onehot_encode raises", grad=True))
