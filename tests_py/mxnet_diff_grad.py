@@ -254,3 +254,11 @@ grad_case("mx.nd.size_array(a).astype('float32') * a", ("nd.size_array",), {"a":
 grad_case("a.copy() * 3", ("NDArray.copy",), {"a": (M23, "float32")})
 grad_case("mx.nd.nanprod(a, axis=1)", ("nd.nanprod",), {"a": (POS23, "float32")})
 grad_case("mx.nd.nanprod(a)", ("nd.nanprod",), {"a": ("[[0.5, 1.25, float('nan')], [3.5, 0.75, 7.0]]", "float64")})
+
+# im2col and col2im, each the other's adjoint; copyto
+IMG = "np.arange(2 * 3 * 5 * 4).reshape(2, 3, 5, 4) * 0.1 - 1.0"
+grad_case("mx.nd.im2col(a, kernel=(2, 3), stride=(1, 1), pad=(1, 0))", ("nd.im2col",), {"a": (IMG + ".tolist()", "float32")})
+grad_case("mx.nd.im2col(a, kernel=(3, 2), stride=(2, 1), dilate=(1, 2))", ("nd.im2col",), {"a": (IMG + ".tolist()", "float64")})
+grad_case("mx.nd.col2im(a, output_size=(5, 4), kernel=(2, 3), pad=(1, 0))", ("nd.col2im",),
+          {"a": ("(np.arange(2 * 18 * 12).reshape(2, 18, 12) * 0.01).tolist()", "float32")})
+grad_case("a.copyto(mx.nd.zeros((2, 3))) * a", ("NDArray.copyto",), {"a": (M23, "float32")})

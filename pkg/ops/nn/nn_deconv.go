@@ -2,6 +2,7 @@ package nn
 
 import (
 	"runtime"
+	"strings"
 
 	"github.com/mxgo/mxgo/pkg/ops"
 
@@ -74,6 +75,7 @@ func init() {
 				func(x [][]float32, y []float32) { colImages(g, x[0], y, false) },
 				func(x [][]float64, y []float64) { colImages(g, x[0], y, false) })
 		},
+		Grad: adjointGrad("col2im", true),
 	})
 	ops.Register(&ops.Op{
 		Name: "col2im",
@@ -98,7 +100,25 @@ func init() {
 				func(x [][]float32, y []float32) { colImages(g, x[0], y, true) },
 				func(x [][]float64, y []float64) { colImages(g, x[0], y, true) })
 		},
+		Grad: adjointGrad("im2col", false),
 	})
+}
+
+// adjointGrad is the gradient of im2col and col2im, each the other's adjoint: the other
+// operator on the gradient with the same window (and, for col2im, the input's spatial
+// shape as its output_size).
+func adjointGrad(adjoint string, outputSize bool) *ops.Gradient {
+	return &ops.Gradient{Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+		attrs := ""
+		for _, p := range []string{"kernel", "stride", "dilate", "pad"} {
+			attrs += p + "=" + ops.WireInts(c.Attrs.Ints(p)) + ";"
+		}
+		if outputSize {
+			attrs += "output_size=" + ops.WireInts(c.Shapes[0][2:])
+		}
+		g, err := c.Call(adjoint, strings.TrimSuffix(attrs, ";"), c.OutGrad[0])
+		return []*ndarray.NDArray{g}, err
+	}}
 }
 
 // deconvParams are Convolution's parameters with MXNet's Deconvolution default of no_bias.
