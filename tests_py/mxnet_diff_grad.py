@@ -262,3 +262,22 @@ grad_case("mx.nd.im2col(a, kernel=(3, 2), stride=(2, 1), dilate=(1, 2))", ("nd.i
 grad_case("mx.nd.col2im(a, output_size=(5, 4), kernel=(2, 3), pad=(1, 0))", ("nd.col2im",),
           {"a": ("(np.arange(2 * 18 * 12).reshape(2, 18, 12) * 0.01).tolist()", "float32")})
 grad_case("a.copyto(mx.nd.zeros((2, 3))) * a", ("NDArray.copyto",), {"a": (M23, "float32")})
+
+
+def multi_grad_case(expr, names, inputs, n, cases=CASES):
+    """A case for an operator of n results: backward from all of them at once (each with
+    its own head gradient); r is [each result, each input's grad]."""
+    code = ""
+    for name, (data, dt) in inputs.items():
+        code += "%s = mx.nd.array(%s, dtype=%r)\n%s.attach_grad()\n" % (name, data, dt, name)
+    code += ("with mx.autograd.record():\n    ys = %s\nheads = [mx.nd.array(np.linspace(0.5, 1.5, y.size).reshape(y.shape) "
+             "* (i + 1), dtype=y.dtype) for i, y in enumerate(ys)]\nmx.autograd.backward(list(ys), heads)\n"
+             "r = list(ys) + [%s]\n" % (expr, ", ".join("%s.grad" % k for k in inputs)))
+    cases.append(Case(code, tuple(names) + ("NDArray.attach_grad", "NDArray.backward", "NDArray.grad"), "", grad=True))
+
+
+multi_grad_case("mx.nd.linalg.gelqf(a)", ("nd.linalg.gelqf",), {"a": ("[[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]]", "float64")}, 2)
+multi_grad_case("mx.nd.linalg.gelqf(a)", ("nd.linalg.gelqf",),
+                {"a": ("(np.arange(24).reshape(2, 3, 4) * 0.3 % 1.7 - 0.5).tolist()", "float32")}, 2)
+multi_grad_case("mx.nd.linalg.syevd(a)", ("nd.linalg.syevd",), {"a": (SPD, "float64")}, 2)
+multi_grad_case("mx.nd.linalg.syevd(a)", ("nd.linalg.syevd",), {"a": ("[[4.0, 1.0], [1.0, 3.0]]", "float32")}, 2)

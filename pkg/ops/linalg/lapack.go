@@ -153,7 +153,7 @@ func init() {
 		func(a []int, _ ops.Attrs) ([][]int, error) {
 			return [][]int{slices.Clone(a), slices.Clone(a[:len(a)-1])}, nil
 		},
-		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) }, nil)
+		func(n int, _ ops.Attrs, dt ndarray.DType) matKernel { return syevdKernel(n, roundTo(dt)) }, syevdGrad)
 	registerLaOthers()
 }
 
@@ -211,7 +211,7 @@ func registerLaOthers() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "_linalg_gelqf", Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes,
+		Name: "_linalg_gelqf", Grad: gelqfGrad, Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes,
 		Doc: "LQ factorization A = L Q of each m x n matrix (m <= n): [Q (m x n), L (m x m)] (mx.nd.linalg.gelqf).",
 		InferOuts: func(in []*ndarray.NDArray, _ ops.Attrs) ([]ops.Result, error) {
 			a := in[0].Shape()

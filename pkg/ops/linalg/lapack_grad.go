@@ -156,11 +156,7 @@ var potrfGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) 
 	if !c.Attrs.Bool("lower") {
 		l, g = s.Call("swapaxes", "dim1=-1;dim2=-2", l), s.Call("swapaxes", "dim1=-1;dim2=-2", g)
 	}
-	p := s.Call("linalg_gemm2", "transpose_a=1", l, g)
-	tri := s.Call("linalg_maketrian", "", s.Call("linalg_extracttrian", "", p))
-	sym := s.Call("subtract", "", s.Call("add", "", tri, s.Call("swapaxes", "dim1=-1;dim2=-2", tri)),
-		s.Call("linalg_makediag", "", s.Call("linalg_extractdiag", "", p)))
-	x := s.Call("linalg_trsm", "transpose=1", l, sym)
+	x := s.Call("linalg_trsm", "transpose=1", l, lowerSym(s, s.Call("linalg_gemm2", "transpose_a=1", l, g)))
 	return s.Done(s.Call("linalg_trsm", "rightside=1;alpha=0.5", l, x))
 }}
 
@@ -179,3 +175,39 @@ var potriGrad = &ops.Gradient{Uses: ops.UsesInputs | ops.UsesOutputs, Func: func
 	tri := "lower=" + b01(c.Attrs.Bool("lower"))
 	return s.Done(s.Call("linalg_maketrian", tri, s.Call("linalg_extracttrian", tri, dl)))
 }}
+
+// gelqfGrad: for A = L Q with the gradients dQ and dL of [Q, L] (zeros where none
+// flowed), M = L^T dL - dQ Q^T made symmetric from its lower triangle, and
+// dA = L^-T (dQ + M Q), as MXNet's.
+var gelqfGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	q, l, dq, dl := c.Out[0], c.Out[1], c.OutGrad[0], c.OutGrad[1]
+	m := s.Call("linalg_gemm", "transpose_b=1;alpha=-1;beta=1", dq, q, s.Call("linalg_gemm2", "transpose_a=1", l, dl))
+	return s.Done(s.Call("linalg_trsm", "transpose=1", l, s.Call("add", "", dq, s.Call("linalg_gemm2", "", lowerSym(s, m), q))))
+}}
+
+// syevdGrad: for A = U^T diag(lambda) U (U's rows the eigenvectors) with the gradients
+// dU and dlambda, dA = U^T (diag(dlambda) + F * (U dU^T)) U made symmetric, where
+// F[i][j] = 1 / (lambda_j - lambda_i) off the diagonal and 0 on it, as MXNet's.
+var syevdGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	s := &ops.GradCalls{C: c}
+	u, lam, du, dlam := c.Out[0], c.Out[1], c.OutGrad[0], c.OutGrad[1]
+	n := c.Shapes[0][len(c.Shapes[0])-1]
+	batch := c.Shapes[0][:len(c.Shapes[0])-2]
+	row := s.Reshape(lam, append(append([]int{}, batch...), 1, n))
+	col := s.Reshape(lam, append(append([]int{}, batch...), n, 1))
+	eye := s.Call("_eye", "N="+strconv.Itoa(n)+";dtype="+c.DTypes[0].String())
+	// 1/(D + I) - I: the reciprocal of the differences, with 0 on the diagonal
+	f := s.Call("subtract", "", s.Call("reciprocal", "", s.Call("add", "", s.Call("subtract", "", row, col), eye)), eye)
+	inner := s.Call("add", "", s.Call("linalg_makediag", "", dlam), s.Call("multiply", "", f, s.Call("linalg_gemm2", "transpose_b=1", u, du)))
+	da := s.Call("linalg_gemm2", "", s.Call("linalg_gemm2", "transpose_a=1", u, inner), u)
+	return s.Done(s.Call("_multiply_scalar", "scalar=f:0.5", s.Call("add", "", da, s.Call("swapaxes", "dim1=-1;dim2=-2", da))))
+}}
+
+// lowerSym is m with its upper triangle replaced by the mirror of its lower one (MXNet's
+// copyLTU).
+func lowerSym(s *ops.GradCalls, m *ndarray.NDArray) *ndarray.NDArray {
+	tri := s.Call("linalg_maketrian", "", s.Call("linalg_extracttrian", "", m))
+	return s.Call("subtract", "", s.Call("add", "", tri, s.Call("swapaxes", "dim1=-1;dim2=-2", tri)),
+		s.Call("linalg_makediag", "", s.Call("linalg_extractdiag", "", m)))
+}
