@@ -47,16 +47,14 @@ func reluBackward[T float32 | float64](g, y T) T {
 	return 0
 }
 
-// reluBackward32 is reluBackward on contiguous rows without a branch on y's sign: the
-// mask keeps g where y's bits, read as an int32, are positive and not a NaN's.
+// reluBackward32 is reluBackward on contiguous rows without a branch: with y's bits b
+// read as an int32, y > 0 exactly when 0 < b <= +inf's bits, and each of those
+// comparisons is a sign bit spread by an arithmetic shift.
 func reluBackward32(o, g, y []float32) {
 	for i, v := range y {
 		b := int32(math.Float32bits(v))
-		keep := uint32(0)
-		if b > 0 && b <= 0x7f800000 {
-			keep = ^uint32(0)
-		}
-		o[i] = math.Float32frombits(math.Float32bits(g[i]) & keep)
+		keep := (-b >> 31) &^ (b >> 31) &^ ((0x7f800000 - b) >> 31) // b > 0, not -0, not a NaN
+		o[i] = math.Float32frombits(math.Float32bits(g[i]) & uint32(keep))
 	}
 }
 

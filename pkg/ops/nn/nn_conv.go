@@ -236,6 +236,19 @@ func colTransfer[T nnFloat](g *convGeom, img, col []T, channels int, back bool) 
 	}
 }
 
+// tapSpan is the range [lo, hi) of the n windows c whose tap c*st + off lies in a line
+// of length l (outside it is padding): computed once per line, so that the copies run
+// without a bounds test per element.
+func tapSpan(off, st, l, n int) (lo, hi int) {
+	if off < 0 {
+		lo = (-off + st - 1) / st
+	}
+	if last := l - 1 - off; last >= 0 {
+		hi = min(n, last/st+1)
+	}
+	return min(lo, hi), hi
+}
+
 // colRow transfers one tap (kernel offset k) of every window between img and dst.
 func colRow[T nnFloat](g *convGeom, img, dst []T, k [3]int, back bool) {
 	o1, o2 := g.out[1], g.out[2]
@@ -260,20 +273,27 @@ func colRow[T nnFloat](g *convGeom, img, dst []T, k [3]int, back bool) {
 			}
 			line := img[(ia*g.in[1]+ib)*g.in[2] : (ia*g.in[1]+ib+1)*g.in[2]]
 			off, st := k[2]*g.d[2]-g.p[2], g.s[2]
-			if back {
-				for c := range o2 {
-					if ic := c*st + off; ic >= 0 && ic < len(line) {
-						line[ic] += dst[i+c]
-					}
+			lo, hi := tapSpan(off, st, len(line), o2) // the windows whose tap lies in the line
+			row := dst[i : i+o2]
+			switch {
+			case back && st == 1:
+				for c, v := range row[lo:hi] {
+					line[lo+off+c] += v
 				}
-			} else {
-				for c := range o2 {
-					v := T(0)
-					if ic := c*st + off; ic >= 0 && ic < len(line) {
-						v = line[ic]
-					}
-					dst[i+c] = v
+			case back:
+				for c := lo; c < hi; c++ {
+					line[c*st+off] += row[c]
 				}
+			case st == 1:
+				clear(row[:lo])
+				copy(row[lo:hi], line[lo+off:hi+off])
+				clear(row[hi:])
+			default:
+				clear(row[:lo])
+				for c := lo; c < hi; c++ {
+					row[c] = line[c*st+off]
+				}
+				clear(row[hi:])
 			}
 			i += o2
 		}
