@@ -12,7 +12,11 @@
 // returns once they are pushed. Unless the graph is retained, the nodes it walked then
 // release what they keep, so memory stays flat across training steps.
 //
+// A graph dropped without backward lets go of what it keeps when Go collects its nodes.
+//
 //	tape.go      nodes, entries, Mode, Invoke and recording, variables, the write check
-//	backward.go  Backward and Grad: the reverse walk, gradient sums, grad_req
-//	custom.go    recorded steps that are not registered operators (views, user Functions)
+//	backward.go  Backward and Grad: the reverse walk, gradient sums, grad_req, the
+//	             constants of a recorded gradient (create_graph)
+//	custom.go    recorded steps that are not registered operators (views, copies, user
+//	             Functions, which let go of what they hold outside Go through onFree)
 package autograd

@@ -4,8 +4,7 @@
 // waits, RunNow, PushFunc) and the typed load/store loops that kernels are written with.
 //
 // The operators themselves live in one package per family below this directory, each
-// registering its operators from init and owning its kernels (and, as they come, their
-// gradients). A family imports this package and never another family: what two families
+// registering its operators from init and owning its kernels and their gradients. A family imports this package and never another family: what two families
 // share moves down here, or into a shared kernel package (gemm, unary). Package all is the
 // one list of the families a build contains; tools/check_layers.py enforces the layers.
 //
@@ -21,6 +20,8 @@
 //	scatter.go              ScatterAdd: the gathers' adjoint, their gradients' kernel
 //	temp.go                 results computed through a temporary of another dtype or layout
 //	rng.go                  the process's seeded generator (mx.random.seed)
+//	grad.go, gradexpr.go    Gradient and GradCtx (Op.Grad), the shared gradients, and
+//	                        GradExpr, the one-line expression language most operators use
 //	gradcalls.go, training.go  GradCalls (a gradient of several calls); TrainAware's flag
 //
 // The families (each has a doc.go with its map):
