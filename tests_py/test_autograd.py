@@ -265,6 +265,34 @@ def test_bad_inputs_raise_mxnet_errors():
     np.testing.assert_array_equal(x.grad.asnumpy(), [2, 2, 2])
 
 
+def _refused(y, z):
+    """Calls that MXNet refuses, on y (no gradient) and z (recorded)."""
+    return [lambda: y.backward(), lambda: z.backward(mx.nd.ones((2,))), lambda: ag.grad(z, [mx.nd.ones((3,))]),
+            lambda: mx.nd.ones((3,)).backward()]
+
+
+def test_failed_backwards_leak_nothing():
+    """Every refused call leaves no array behind: Python's handles are back where they were
+    (what a refused graph keeps in Go is let go when Go collects it)."""
+    mx.nd.waitall()
+    gc.collect()
+    base = core.LiveHandles()
+    for _ in range(3):
+        x = attached([1.0, 2.0, 3.0])
+        with ag.record():
+            y = mx.nd.khatri_rao(x.reshape((1, 3)), x.reshape((1, 3)))  # no gradient, as in MXNet
+            z = x * 3
+        for bad in _refused(y, z):
+            with pytest.raises(mx.MXNetError):
+                bad()
+        z.backward()
+        np.testing.assert_array_equal(x.grad.asnumpy(), [3, 3, 3])
+        del x, y, z
+    mx.nd.waitall()
+    gc.collect()
+    assert core.LiveHandles() == base
+
+
 def test_non_differentiable_operator():
     x = attached([3.0, 1.0, 2.0])
     with ag.record():
