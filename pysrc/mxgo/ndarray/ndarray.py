@@ -503,7 +503,12 @@ def _selects_all(key, shape):
         if k is Ellipsis:
             dim = len(shape) - sum(1 for j in items[items.index(k) + 1:])
             continue
-        if not isinstance(k, slice) or k.indices(shape[dim]) != (0, shape[dim], 1):
+        if not isinstance(k, slice):
+            return False
+        try:
+            if k.indices(shape[dim]) != (0, shape[dim], 1):
+                return False
+        except (TypeError, ValueError):  # a step of 0, bounds that are not ints: the indexing raises it
             return False
         dim += 1
     return True
