@@ -9,7 +9,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// ErrNotInGraph is the error of differentiating an array that no recorded graph holds
+// errNotInGraph is the error of differentiating an array that no recorded graph holds
 // (never recorded, or its graph released by an earlier backward): MXNet's words.
 func errNotInGraph() error {
 	return mxerr.New(mxerr.MXNet, "Cannot differentiate node because it is not in a computational graph. You need to set "+

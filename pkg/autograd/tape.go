@@ -101,7 +101,7 @@ func entryOf(a *ndarray.NDArray) *entry {
 // recorded operation not yet released).
 func Takes(a *ndarray.NDArray) bool { return entryOf(a) != nil }
 
-// ErrInGraph is the error of a write, while recording, into memory that a recorded
+// errInGraph is the error of a write, while recording, into memory that a recorded
 // graph uses: MXNet refuses it, since the gradient would read the new values.
 func errInGraph() error {
 	return mxerr.New(mxerr.MXNet, "Assigning to NDArrays that are already in a computational graph will cause undefined "+

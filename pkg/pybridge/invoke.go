@@ -30,9 +30,9 @@ const takeOwning = -3
 // mxgoFastInvoke runs operator opID on the n arrays whose handles are at hs, into out
 // when it is not 0, with attrs (attrsLen bytes, "name=value;..." in each parameter's
 // wire form). Without out, *res receives a new handle of the result, described in d;
-// with out, *res is 0. ag is the calling thread's autograd flags (autograd.c). Where a handle is 0 the array is borrowed from f, which holds
-// other frameworks' memory (read only), and out too when f.out is not nil: then the call
-// is finished before this returns. Unlike the other fast-path exports it is called with
+// with out, *res is 0. ag is the calling thread's autograd flags (autograd.c). Where a
+// handle is 0 the array is borrowed from f, which holds other frameworks' memory (read
+// only), and out too when f.out is not nil: then the call is finished before this returns. Unlike the other fast-path exports it is called with
 // the GIL released (see invoke.c): a small ready operation runs here, on the caller.
 //
 //export mxgoFastInvoke
