@@ -71,6 +71,7 @@ type result struct {
 type kept struct {
 	in, out []*ndarray.NDArray
 	onFree  func() // what a custom step holds outside Go (a Python Function), let go
+	once    sync.Once
 }
 
 // variable is a leaf's gradient buffer and request.
@@ -191,14 +192,14 @@ func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*
 	}
 	k := &kept{onFree: onFree}
 	if g != nil && g.Uses&ops.UsesInputs != 0 {
-		k.in = shareAll(in)
+		k.in = ops.ShareAll(in)
 	}
 	if g != nil && g.Uses&ops.UsesOutputs != 0 {
-		k.out = shareAll(outs)
+		k.out = ops.ShareAll(outs)
 	}
 	n.kept = k
 	if k.in != nil || k.out != nil || onFree != nil { // else there is nothing to let go
-		runtime.AddCleanup(n, func(k *kept) { k.releaseOnce() }, k)
+		runtime.AddCleanup(n, (*kept).releaseOnce, k)
 	}
 	for i, o := range outs {
 		n.outs[i] = result{shape: o.Shape(), dtype: o.DType(), storage: o.Storage()}
@@ -216,18 +217,15 @@ func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*
 // releaseOnce releases k's arrays the first time it is called (backward, or the node's
 // collection, whichever comes first).
 func (k *kept) releaseOnce() {
-	keptMu.Lock()
-	in, out, onFree := k.in, k.out, k.onFree
-	k.in, k.out, k.onFree = nil, nil, nil
-	keptMu.Unlock()
-	ops.ReleaseAll(in)
-	ops.ReleaseAll(out)
-	if onFree != nil {
-		onFree()
-	}
+	k.once.Do(func() {
+		ops.ReleaseAll(k.in)
+		ops.ReleaseAll(k.out)
+		if k.onFree != nil {
+			k.onFree()
+		}
+		k.in, k.out, k.onFree = nil, nil, nil
+	})
 }
-
-var keptMu sync.Mutex
 
 // free releases what n keeps and uncounts its results; its entries are dead from here on.
 func (n *node) free() {
@@ -240,14 +238,6 @@ func (n *node) free() {
 		r.storage.UseInGraph(-1)
 	}
 	k.releaseOnce()
-}
-
-func shareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
-	out := make([]*ndarray.NDArray, len(arrs))
-	for i, a := range arrs {
-		out[i] = a.Share()
-	}
-	return out
 }
 
 // MarkVariables makes each vars[i] a variable whose gradient backward handles by

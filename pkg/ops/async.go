@@ -29,7 +29,7 @@ func PushFunc(reads, writes []*ndarray.NDArray, fn func() error, finally func(ra
 	if a := offHost(writes); a != nil {
 		return noKernel("a host callback", a)
 	}
-	ri, ro := shareAll(reads), shareAll(writes)
+	ri, ro := ShareAll(reads), ShareAll(writes)
 	Engine().PushCleanup(fn, func(ran bool) {
 		ReleaseAll(ri)
 		ReleaseAll(ro)

@@ -38,7 +38,7 @@ func pushAny(ins, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDAr
 			return
 		}
 	}
-	ri, ro := shareAll(ins), shareAll(outs)
+	ri, ro := ShareAll(ins), ShareAll(outs)
 	pushFn := Engine().PushCleanup
 	if serial(ri) && serial(ro) {
 		pushFn = Engine().PushInline
@@ -71,7 +71,9 @@ func smaller(arrs []*ndarray.NDArray, n int) bool {
 	return true
 }
 
-func shareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
+// ShareAll returns a new reference to each array (Share), for work that outlives the
+// caller's references: queued kernels, and what a recorded graph keeps.
+func ShareAll(arrs []*ndarray.NDArray) []*ndarray.NDArray {
 	out := make([]*ndarray.NDArray, len(arrs))
 	for i, a := range arrs {
 		out[i] = a.Share()

@@ -94,7 +94,7 @@ PyObject* mxgo_fill(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	double re = PyFloat_AsDouble(args[3]), im = PyFloat_AsDouble(args[4]);
 	if (is_int < 0 || PyErr_Occurred()) return NULL;
 	char* msg = NULL;
-	int kind = mxgoFastFill(h, is_int, iv, re, im, &msg);
+	int kind = mxgoFastFill(h, is_int, iv, re, im, mxgo_ag_mode(), &msg); // the caller's autograd flags
 	if (kind >= 0) return mxgo_raise(kind, msg);
 	Py_RETURN_NONE;
 }

@@ -96,14 +96,16 @@ func mxgoFastEmpty(dtype C.int32_t, shape *C.char, shapeLen C.int, devType, devI
 	return fastResult(err, msg)
 }
 
-// mxgoFastFill fills h with a scalar; it never waits.
+// mxgoFastFill fills h with a scalar; it never waits. ag is the caller's autograd flags
+// (read in C, as for mxgoFastInvoke): while recording, a fill of memory a graph uses is
+// refused.
 //
 //export mxgoFastFill
-func mxgoFastFill(h C.int64_t, isInt C.int, iv C.int64_t, re, im C.double, msg **C.char) (ret C.int) {
+func mxgoFastFill(h C.int64_t, isInt C.int, iv C.int64_t, re, im C.double, ag C.int, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err == nil {
-		err = autograd.CheckWrite(a, currentMode())
+		err = autograd.CheckWrite(a, modeOf(ag))
 	}
 	if err == nil {
 		err = ops.Fill(a, scalar(isInt != 0, int64(iv), float64(re), float64(im)))
