@@ -15,14 +15,16 @@ autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves th
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context ← _core ← autograd ← ndarray ← test_utils, tvm_bridge, torch_bridge
+    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← initializer ← gluon ← test_utils, tvm_bridge,
+    torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
 come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
 numpy_extension/ (mx.npx) beside ndarray, their arrays the same Go arrays; gluon/ (mx.gluon)
 above them.
 """
-from . import autograd, context, test_utils
+from . import autograd, context, gluon, initializer, registry, test_utils
+from . import initializer as init
 from . import ndarray
 from . import ndarray as nd
 from .base import MXNetError
@@ -31,5 +33,6 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "gluon", "init", "initializer", "registry",
+           "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

@@ -1,5 +1,9 @@
 from . import autograd as autograd
 from . import context as context
+from . import gluon as gluon
+from . import initializer as initializer
+from . import initializer as init
+from . import registry as registry
 from . import ndarray as ndarray
 from . import ndarray as nd
 from . import test_utils as test_utils
@@ -12,5 +16,6 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "gluon", "init", "initializer", "registry",
+           "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

@@ -1,0 +1,413 @@
+"""Blocks (gluon.Block, HybridBlock), as MXNet 1.x has them: a tree of child blocks and
+the Parameters they register, named by prefixes ("dense0_weight"), saved by structure
+("0.weight").
+
+A HybridBlock runs ``hybrid_forward(F, x, *args, **params)`` with F the mx.nd namespace
+and params its registered Parameters' data on the input's context. mxgo has no Symbol
+API: ``hybridize()`` is recorded (and reaches the children) but the block keeps running
+imperatively, which computes the same values; where MXNet infers a deferred Parameter's
+shape from the symbolic graph, each layer infers it from its input (``infer_shape``).
+"""
+import threading
+import warnings
+from collections import OrderedDict
+
+from .. import ndarray as nd
+from ..base import MXNetError
+from .parameter import DEFAULT_INIT, DeferredInitializationError, Parameter, ParameterDict, select_params
+from .utils import HookHandle, indent
+
+
+class _Names(threading.local):
+    """The per-thread count of blocks made outside any name scope, by hint ("dense0")."""
+
+    def __init__(self):
+        super().__init__()
+        self.counts = {}
+
+    def next(self, hint):
+        count = self.counts.get(hint, 0)
+        self.counts[hint] = count + 1
+        return "%s%d" % (hint, count)
+
+
+_NAMES = _Names()
+
+
+class _BlockScope:
+    """The name scope of a block: children made inside it get the block's prefix and
+    their own per-hint counter ("model_dense0_")."""
+
+    _current = threading.local()
+
+    def __init__(self, block):
+        self._block = block
+        self._counter = {}
+        self._old_scope = None
+
+    @staticmethod
+    def create(prefix, params, hint):
+        current = getattr(_BlockScope._current, "value", None)
+        if current is None:
+            if prefix is None:
+                prefix = _NAMES.next(hint) + "_"
+            params = ParameterDict(prefix) if params is None else ParameterDict(params.prefix, params)
+            return prefix, params
+        if prefix is None:
+            count = current._counter.get(hint, 0)
+            prefix = "%s%d_" % (hint, count)
+            current._counter[hint] = count + 1
+        if params is None:
+            parent = current._block.params
+            params = ParameterDict(parent.prefix + prefix, parent._shared)
+        else:
+            params = ParameterDict(params.prefix, params)
+        return current._block.prefix + prefix, params
+
+    def __enter__(self):
+        if not self._block._empty_prefix:
+            self._old_scope = getattr(_BlockScope._current, "value", None)
+            _BlockScope._current.value = self
+        return self
+
+    def __exit__(self, ptype, value, trace):
+        if not self._block._empty_prefix:
+            _BlockScope._current.value = self._old_scope
+
+
+def _arrays(args):
+    """The NDArrays in a nested structure of arguments."""
+    if isinstance(args, nd.NDArray):
+        yield args
+    elif isinstance(args, (list, tuple)):
+        for a in args:
+            yield from _arrays(a)
+
+
+class Block:
+    """The base class of layers and models: override ``forward``."""
+
+    def __init__(self, prefix=None, params=None):
+        self._empty_prefix = prefix == ""
+        self._prefix, self._params = _BlockScope.create(prefix, params, self._alias())
+        self._name = self._prefix[:-1] if self._prefix.endswith("_") else self._prefix
+        self._scope = _BlockScope(self)
+        self._children = OrderedDict()
+        self._reg_params = {}
+        self._forward_hooks = OrderedDict()
+        self._forward_pre_hooks = OrderedDict()
+
+    def __repr__(self):
+        modstr = "\n".join("  ({key}): {block}".format(key=key, block=indent(repr(block), 2))
+                           for key, block in self.__dict__.items() if isinstance(block, Block))
+        return "{name}(\n{modstr}\n)".format(name=self.__class__.__name__, modstr=modstr)
+
+    def __setattr__(self, name, value):
+        if hasattr(self, name):
+            existing = getattr(self, name)
+            if isinstance(existing, (Parameter, Block)) and not isinstance(value, type(existing)):
+                raise TypeError("Changing attribute type for {name} from {type1} to {type2}is not allowed.".format(
+                    name=name, type1=type(existing), type2=type(value)))
+        if isinstance(value, Block):
+            self.register_child(value, name)
+        elif isinstance(value, Parameter):
+            if name in self._reg_params:
+                raise ValueError("Overriding Parameter attribute %s is not allowed. If you want to share parameters "
+                                 "between blocks, please set 'params' at Block construction instead." % name)
+            self._reg_params[name] = value
+        super().__setattr__(name, value)
+
+    def _check_container_with_block(self):
+        children = set(map(id, self._children.values()))
+
+        def unregistered(data):
+            if isinstance(data, (list, tuple)):
+                return any(unregistered(e) for e in data)
+            if isinstance(data, dict):
+                return any(unregistered(e) for e in data.values())
+            return isinstance(data, Block) and id(data) not in children
+        for k, v in self.__dict__.items():
+            if isinstance(v, (list, tuple, dict)) and not (k.startswith("__") or k == "_children") and unregistered(v):
+                warnings.warn('"{name}" is an unregistered container with Blocks. Note that Blocks inside the list, '
+                              'tuple or dict will not be registered automatically. Make sure to register them using '
+                              'register_child() or switching to nn.Sequential/nn.HybridSequential instead. '
+                              .format(name=self.__class__.__name__ + "." + k), stacklevel=3)
+
+    def _alias(self):
+        return self.__class__.__name__.lower()
+
+    @property
+    def prefix(self):
+        return self._prefix
+
+    @property
+    def name(self):
+        return self._name
+
+    def name_scope(self):
+        """The scope (``with net.name_scope():``) in which children get this block's prefix."""
+        return self._scope
+
+    @property
+    def params(self):
+        """This block's own ParameterDict (its children's not included)."""
+        return self._params
+
+    def collect_params(self, select=None):
+        """A ParameterDict of this block's and all its descendants' Parameters, those whose
+        names match the regular expression select if given."""
+        self._check_container_with_block()
+        ret = ParameterDict(self._params.prefix)
+        ret.update(select_params(self.params, select) if select else self.params)
+        for child in self._children.values():
+            ret.update(child.collect_params(select=select))
+        return ret
+
+    def _collect_params_with_prefix(self, prefix=""):
+        if prefix:
+            prefix += "."
+        ret = {prefix + key: val for key, val in self._reg_params.items()}
+        for name, child in self._children.items():
+            ret.update(child._collect_params_with_prefix(prefix + name))
+        return ret
+
+    def save_parameters(self, filename, deduplicate=False):
+        """Saves the Parameters under their structural names ("0.weight", "features.1.bias")
+        with mx.nd.save; a shared Parameter once if deduplicate."""
+        params = self._collect_params_with_prefix()
+        if deduplicate:
+            params = {k: v for v, k in {v: k for k, v in params.items()}.items()}
+        nd.save(filename, {key: val._reduce() for key, val in params.items()})
+
+    def save_params(self, filename):
+        """[Deprecated] Saves with the Parameters' full names, prefix stripped."""
+        warnings.warn("save_params is deprecated. Please use save_parameters. Note that if you want load from "
+                      "SymbolBlock later, please use export instead.", stacklevel=2)
+        self.collect_params().save(filename, strip_prefix=self.prefix)
+
+    def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False, cast_dtype=False,
+                        dtype_source="current"):
+        """Loads what save_parameters (or, by full names, save_params) wrote."""
+        loaded = nd.load(filename)
+        if not isinstance(loaded, dict):
+            raise ValueError("'%s' holds a list of arrays, not named parameters" % filename)
+        params = self._collect_params_with_prefix()
+        if not loaded and not params:
+            return
+        if not any("." in k for k in loaded):
+            self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix,
+                                       cast_dtype=cast_dtype, dtype_source=dtype_source)
+            return
+        if not allow_missing:
+            names_of = {}
+            for k, v in params.items():
+                names_of.setdefault(id(v), []).append(k)
+            for name, param in params.items():
+                if not any(p in loaded for p in names_of[id(param)]):
+                    raise ValueError("Parameter '%s' is missing in file '%s', which contains parameters: %s. Set "
+                                     "allow_missing=True to ignore missing parameters."
+                                     % (name, filename, _brief(loaded.keys())))
+        for name in loaded:
+            if name not in params:
+                if not ignore_extra:
+                    raise ValueError("Parameter '%s' loaded from file '%s' is not present in ParameterDict, which "
+                                     "contains parameters %s. Set ignore_extra=True to ignore. "
+                                     % (name, filename, _brief(params.keys())))
+                continue
+            params[name]._load_init(loaded[name], ctx, cast_dtype=cast_dtype, dtype_source=dtype_source)
+
+    def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
+        """[Deprecated] load_parameters."""
+        warnings.warn("load_params is deprecated. Please use load_parameters.", stacklevel=2)
+        self.load_parameters(filename, ctx, allow_missing, ignore_extra)
+
+    def register_child(self, block, name=None):
+        """Adds block as a child (blocks assigned as attributes are added by their names)."""
+        self._children[str(len(self._children)) if name is None else name] = block
+
+    def register_forward_pre_hook(self, hook):
+        """Calls ``hook(block, inputs)`` before every forward; returns its HookHandle."""
+        handle = HookHandle()
+        handle.attach(self._forward_pre_hooks, hook)
+        return handle
+
+    def register_forward_hook(self, hook):
+        """Calls ``hook(block, inputs, outputs)`` after every forward; returns its HookHandle."""
+        handle = HookHandle()
+        handle.attach(self._forward_hooks, hook)
+        return handle
+
+    def apply(self, fn):
+        """Calls fn(block) on every descendant, then on this block."""
+        for child in self._children.values():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    def initialize(self, init=DEFAULT_INIT, ctx=None, verbose=False, force_reinit=False):
+        """Initializes every Parameter of this block and its descendants."""
+        self.collect_params().initialize(init, ctx, verbose, force_reinit)
+
+    def zero_grad(self):
+        """Sets every gradient of this block's and its descendants' Parameters to 0."""
+        self.collect_params().zero_grad()
+
+    def hybridize(self, active=True, **kwargs):
+        """Sets the hybridize flag of the HybridBlocks among the descendants."""
+        for child in self._children.values():
+            child.hybridize(active, **kwargs)
+
+    def cast(self, dtype):
+        """Casts every Parameter to dtype."""
+        for child in self._children.values():
+            child.cast(dtype)
+        for param in self.params.values():
+            param.cast(dtype)
+
+    def __call__(self, *args):
+        for hook in self._forward_pre_hooks.values():
+            hook(self, args)
+        out = self.forward(*args)
+        for hook in self._forward_hooks.values():
+            hook(self, args, out)
+        return out
+
+    def forward(self, *args):
+        """Override: the computation, on NDArrays."""
+        raise NotImplementedError
+
+    def summary(self, *inputs):
+        """Prints each layer's output shape and Parameter count for a forward of inputs."""
+        summary = _Summary(self)
+        try:
+            self(*inputs)
+        finally:
+            summary.detach()
+        summary.print(inputs)
+
+
+class HybridBlock(Block):
+    """A Block whose computation is ``hybrid_forward(F, x, *args, **params)``."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self._active = False
+        self._flags = []
+
+    def register_child(self, block, name=None):
+        if not isinstance(block, HybridBlock):
+            raise ValueError("Children of HybridBlock must also be HybridBlock, but %s has type %s. If you are using "
+                             "Sequential, please try HybridSequential instead." % (block, type(block)))
+        super().register_child(block, name)
+
+    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False, static_shape=False,
+                  inline_limit=2, forward_bulk_size=None, backward_bulk_size=None, **kwargs):
+        """Records the flag and its options; the block keeps running imperatively (mxgo has
+        no symbolic graph to cache), with the same results."""
+        self._active = active
+        self._flags = [("static_alloc", static_alloc), ("static_shape", static_shape),
+                       ("inline_limit", inline_limit)] + list(kwargs.items())
+        super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, inline_limit=inline_limit,
+                          forward_bulk_size=forward_bulk_size, backward_bulk_size=backward_bulk_size, **kwargs)
+
+    def infer_shape(self, *args):
+        """Fills the unknown dimensions of this block's Parameters from its inputs: layers
+        with deferred Parameters override it."""
+        unknown = [p.name for p in self._reg_params.values() if p.shape is None or 0 in p.shape]
+        if unknown:
+            raise MXNetError("%s cannot infer the shapes of %s from its inputs: mxgo has no symbolic graph to infer "
+                             "them from. Give the shapes when creating the Parameters, or override infer_shape."
+                             % (type(self).__name__, ", ".join(unknown)))
+
+    def infer_type(self, *args):
+        """Parameters keep the dtype they were created with."""
+
+    def export(self, path, epoch=0, remove_amp_cast=True):
+        raise MXNetError("HybridBlock.export writes a symbol file: mxgo has no Symbol API yet "
+                         "(save_parameters writes the weights)")
+
+    def forward(self, x, *args):
+        arrays = list(_arrays([x, *args]))
+        if not arrays:
+            raise ValueError("In HybridBlock, there must be one NDArray in the input. Please check the type of the "
+                             "args.\n")
+        with arrays[0].context:
+            try:
+                params = {k: v.data(arrays[0].context) for k, v in self._reg_params.items()}
+            except DeferredInitializationError:
+                self.infer_shape(x, *args)
+                for v in self.params.values():
+                    v._finish_deferred_init()
+                params = {k: v.data(arrays[0].context) for k, v in self._reg_params.items()}
+            return self.hybrid_forward(nd, x, *args, **params)
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        """Override: the computation, with F the operator namespace (mx.nd)."""
+        raise NotImplementedError
+
+
+def _brief(names, limit=3):
+    names = list(names)
+    return "%s, ..., %s" % (", ".join(names[:limit - 1]), names[-1]) if len(names) > limit else ", ".join(names)
+
+
+class _Summary:
+    """The hooks and rows of Block.summary, printed as MXNet 1.x prints them."""
+
+    FORMAT = "{:>20}  {:>42} {:>15}"
+
+    def __init__(self, block):
+        self.rows, self.seen, self.handles = [], set(), []
+        block.apply(self._hook)
+
+    def _hook(self, block):
+        if isinstance(block, HybridBlock) and block._active:
+            raise ValueError('"{}" must not be hybridized to print summary.'.format(block.name))
+        if not getattr(block, "_is_container", False):
+            self.handles.append(block.register_forward_hook(self._record))
+
+    def _record(self, block, _, outputs):
+        count = trainable = shared = 0
+        for p in block.params.values():
+            size = p.data().size
+            count += size
+            trainable += 0 if p.grad_req == "null" else size
+            shared += size if id(p) in self.seen else 0
+            self.seen.add(id(p))
+        self.rows.append(("%s-%d" % (block.__class__.__name__, len(self.rows) + 1), _shape_str(outputs), count,
+                          trainable, shared))
+
+    def detach(self):
+        for h in self.handles:
+            h.detach()
+
+    def print(self, inputs):
+        rows = [("Input", _shape_str(list(inputs)), 0, 0, 0)] + self.rows
+        total, trainable, shared = (sum(r[i] for r in rows) for i in (2, 3, 4))
+        print("-" * 80)
+        print(self.FORMAT.format("Layer (type)", "Output Shape", "Param #"))
+        print("=" * 80)
+        for name, shape, count, _, _ in rows:
+            print(self.FORMAT.format(name, shape, count))
+        print("=" * 80)
+        print("Parameters in forward computation graph, duplicate included")
+        print("   Total params: " + str(total))
+        print("   Trainable params: " + str(trainable))
+        print("   Non-trainable params: " + str(total - trainable))
+        print("Shared params in forward computation graph: " + str(shared))
+        print("Unique parameters in model: " + str(total - shared))
+        print("-" * 80)
+
+
+def _shapes(x):
+    if isinstance(x, nd.NDArray):
+        return x.shape
+    if isinstance(x, (list, tuple)):
+        return [_shapes(e) for e in x]
+    return x
+
+
+def _shape_str(x):
+    """A shape, or the shapes of a list without its brackets, as MXNet's summary prints them."""
+    shapes = _shapes(x)
+    return str(shapes)[1:-1] if isinstance(shapes, list) else str(shapes)

@@ -1,0 +1,281 @@
+"""Gluon against the real MXNet 1.9.1 (collected only in .venv-mxnet; see environments.py).
+
+Every layer and loss is built in both libraries with the same arguments; MXNet's
+initialized Parameters are copied into mxgo's; then the names and shapes of the
+Parameters, the repr, the forward under record() and every gradient after backward with
+the same head gradient must agree. Parameter files go both ways; summary() prints the same
+table; initializers agree in what they are deterministic in and in their distributions.
+"""
+import contextlib
+import io
+import json
+
+import mxnet
+import numpy as np
+import pytest
+
+import mxgo as mx
+
+RNG = np.random.default_rng(0)
+
+
+def copy_params(src, dst):
+    """MXNet's initialized values into mxgo's Parameters, by structural name."""
+    ours = dst._collect_params_with_prefix()
+    theirs = src._collect_params_with_prefix()
+    assert sorted(ours) == sorted(theirs)
+    for name, p in theirs.items():
+        ours[name].set_data(mx.nd.array(p.data().asnumpy(), dtype=p.data().dtype))
+
+
+def run(lib, block, inputs, head, train=True):
+    """(output, [input grads], {param: grad}) of block on inputs under record(train_mode=train)."""
+    arrays = [lib.nd.array(a, dtype=a.dtype) for a in inputs]
+    for a in arrays:
+        if np.dtype(a.dtype).kind == "f":  # indices (int32) get none: MXNet's Embedding refuses it
+            a.attach_grad()
+    with lib.autograd.record(train_mode=train):
+        out = block(*arrays)
+    out.backward(lib.nd.array(head, dtype=out.dtype), train_mode=train)  # MXNet: BatchNorm's gradient follows it
+    grads = [a.grad.asnumpy() if a.grad is not None else None for a in arrays]
+    pgrads = {k: p.grad().asnumpy() for k, p in block._collect_params_with_prefix().items() if p.grad_req != "null"}
+    pdata = {k: p.data().asnumpy() for k, p in block._collect_params_with_prefix().items()}
+    return out.asnumpy(), grads, pgrads, pdata
+
+
+def compare(make, inputs, rtol=1e-5, atol=1e-6, train=True):
+    theirs = make(mxnet)
+    ours = make(mx)
+    theirs.initialize()
+    ours.initialize()
+    x0 = [mxnet.nd.array(a, dtype=a.dtype) for a in inputs]
+    theirs(*x0)  # finishes deferred initialization
+    ours(*[mx.nd.array(a, dtype=a.dtype) for a in inputs])
+    assert [(k[len(theirs.prefix):], p.shape, np.dtype(p.dtype)) for k, p in theirs.collect_params().items()] == \
+        [(k[len(ours.prefix):], p.shape, np.dtype(p.dtype)) for k, p in ours.collect_params().items()]
+    assert repr(ours) == repr(theirs)
+    copy_params(theirs, ours)
+    out_t, g_t, pg_t, pd_t = run(mxnet, theirs, inputs, _head(theirs, inputs, train), train)
+    out_o, g_o, pg_o, pd_o = run(mx, ours, inputs, _head(theirs, inputs, train), train)
+    np.testing.assert_allclose(out_o, out_t, rtol=rtol, atol=atol)
+    for a, b in zip(g_o, g_t):
+        if b is not None:
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
+    assert sorted(pg_o) == sorted(pg_t)
+    for k in pg_t:
+        np.testing.assert_allclose(pg_o[k], pg_t[k], rtol=rtol, atol=atol, err_msg=k)
+    for k in pd_t:  # running statistics updated by the backward pass
+        np.testing.assert_allclose(pd_o[k], pd_t[k], rtol=rtol, atol=atol, err_msg=k)
+
+
+_HEADS = {}
+
+
+def _head(block, inputs, train):
+    """One head gradient per test, of the output's shape, shared by both runs."""
+    key = id(inputs)
+    if key not in _HEADS:
+        with mxnet.autograd.pause(train_mode=train):
+            shape = block(*[mxnet.nd.array(a, dtype=a.dtype) for a in inputs]).shape
+        _HEADS[key] = RNG.standard_normal(shape).astype(np.float32)
+    return _HEADS[key]
+
+
+def data(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+LAYERS = {
+    "dense": (lambda lib: lib.gluon.nn.Dense(5, activation="relu"), [data(4, 3, 2)]),
+    "dense_noflatten": (lambda lib: lib.gluon.nn.Dense(5, flatten=False, use_bias=False, in_units=2), [data(4, 3, 2)]),
+    "conv1d": (lambda lib: lib.gluon.nn.Conv1D(4, 3, strides=2, padding=1), [data(2, 3, 9)]),
+    "conv2d": (lambda lib: lib.gluon.nn.Conv2D(6, (3, 2), padding=(1, 0), dilation=(1, 2), groups=2,
+                                               activation="tanh"), [data(2, 4, 6, 7)]),
+    "conv2d_nhwc_none": (lambda lib: lib.gluon.nn.Conv2D(4, 1, use_bias=False), [data(2, 3, 5, 5)]),
+    "conv3d": (lambda lib: lib.gluon.nn.Conv3D(2, 2, strides=(1, 2, 1)), [data(1, 2, 4, 5, 4)]),
+    "conv1dT": (lambda lib: lib.gluon.nn.Conv1DTranspose(3, 3, strides=2, output_padding=1), [data(2, 4, 5)]),
+    "conv2dT": (lambda lib: lib.gluon.nn.Conv2DTranspose(4, 3, strides=2, padding=1, groups=2, in_channels=4), [data(2, 4, 4, 4)]),
+    "conv3dT": (lambda lib: lib.gluon.nn.Conv3DTranspose(2, 2), [data(1, 3, 3, 3, 3)]),
+    "maxpool1d": (lambda lib: lib.gluon.nn.MaxPool1D(3, 2, 1), [data(2, 3, 9)]),
+    "maxpool2d": (lambda lib: lib.gluon.nn.MaxPool2D(ceil_mode=True), [data(2, 3, 5, 7)]),
+    "avgpool2d": (lambda lib: lib.gluon.nn.AvgPool2D(3, 1, 1, count_include_pad=False), [data(2, 3, 5, 5)]),
+    "avgpool3d": (lambda lib: lib.gluon.nn.AvgPool3D(), [data(1, 2, 4, 4, 4)]),
+    "gmaxpool1d": (lambda lib: lib.gluon.nn.GlobalMaxPool1D(), [data(2, 3, 5)]),
+    "gavgpool2d": (lambda lib: lib.gluon.nn.GlobalAvgPool2D(), [data(2, 3, 5, 4)]),
+    "gavgpool3d": (lambda lib: lib.gluon.nn.GlobalAvgPool3D(), [data(1, 2, 3, 3, 3)]),
+    "batchnorm": (lambda lib: lib.gluon.nn.BatchNorm(momentum=0.8, scale=False), [data(4, 3, 2, 2)]),
+    "batchnorm_axis": (lambda lib: lib.gluon.nn.BatchNorm(axis=-1, in_channels=2), [data(5, 3, 2)]),
+    "batchnormrelu": (lambda lib: lib.gluon.nn.BatchNormReLU(), [data(4, 3, 2, 2)]),
+    "instancenorm": (lambda lib: lib.gluon.nn.InstanceNorm(scale=True), [data(2, 3, 4)]),
+    "layernorm": (lambda lib: lib.gluon.nn.LayerNorm(), [data(3, 5)]),
+    "layernorm_axis": (lambda lib: lib.gluon.nn.LayerNorm(axis=1, center=False), [data(3, 4, 2)]),
+    "groupnorm": (lambda lib: lib.gluon.nn.GroupNorm(2), [data(2, 4, 3)]),
+    "embedding": (lambda lib: lib.gluon.nn.Embedding(6, 3), [np.array([[0, 5], [2, 2]], dtype=np.int32)]),
+    "flatten": (lambda lib: lib.gluon.nn.Flatten(), [data(2, 3, 4)]),
+    "dropout0": (lambda lib: lib.gluon.nn.Dropout(0.0), [data(3, 4)]),
+    "relu": (lambda lib: lib.gluon.nn.Activation("relu"), [data(3, 4)]),
+    "softrelu": (lambda lib: lib.gluon.nn.Activation("softrelu"), [data(3, 4)]),
+    "leaky": (lambda lib: lib.gluon.nn.LeakyReLU(0.1), [data(3, 4)]),
+    "prelu": (lambda lib: lib.gluon.nn.PReLU(), [data(3, 4)]),
+    "elu": (lambda lib: lib.gluon.nn.ELU(0.5), [data(3, 4)]),
+    "selu": (lambda lib: lib.gluon.nn.SELU(), [data(3, 4)]),
+    "gelu": (lambda lib: lib.gluon.nn.GELU(), [data(3, 4)]),
+    "swish": (lambda lib: lib.gluon.nn.Swish(1.5), [data(3, 4)]),
+    "reflectionpad": (lambda lib: lib.gluon.nn.ReflectionPad2D(2), [data(1, 2, 4, 4)]),
+    "hybridlambda": (lambda lib: lib.gluon.nn.HybridLambda("tanh"), [data(3, 4)]),
+    "lambda": (lambda lib: lib.gluon.nn.Lambda(lambda x: x * 2), [data(3, 4)]),
+}
+
+
+def _sequential(lib):
+    net = lib.gluon.nn.HybridSequential()
+    with net.name_scope():
+        net.add(lib.gluon.nn.Conv2D(4, 3, activation="relu"), lib.gluon.nn.BatchNorm(), lib.gluon.nn.MaxPool2D(),
+                lib.gluon.nn.Flatten(), lib.gluon.nn.Dense(8), lib.gluon.nn.Dropout(0.0), lib.gluon.nn.Dense(3))
+    return net
+
+
+LAYERS["sequential"] = (_sequential, [data(2, 3, 8, 8)])
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_layer_agrees(name):
+    make, inputs = LAYERS[name]
+    compare(make, inputs, rtol=1e-4, atol=1e-5)
+
+
+def test_layer_inference_mode_agrees():
+    make, inputs = LAYERS["batchnorm"]
+    compare(make, inputs, train=False)
+
+
+def _pred_label(shape, label):
+    return [data(*shape), label]
+
+
+LOSSES = {
+    "L2Loss": ({}, [data(4, 3), data(4, 3)]),
+    "L1Loss": ({"weight": 0.5}, [data(4, 3), data(4, 3)]),
+    "SigmoidBCELoss": ({}, [data(4, 3), (RNG.random((4, 3)) > 0.5).astype(np.float32)]),
+    "SigmoidBinaryCrossEntropyLoss": ({"from_sigmoid": True}, [RNG.random((4, 3)).astype(np.float32),
+                                                               (RNG.random((4, 3)) > 0.5).astype(np.float32)]),
+    "SoftmaxCrossEntropyLoss": ({}, [data(4, 5), np.array([0, 4, 2, 1], dtype=np.float32)]),
+    "SoftmaxCELoss": ({"sparse_label": False, "axis": 1}, [data(4, 5), RNG.random((4, 5)).astype(np.float32)]),
+    "KLDivLoss": ({"from_logits": False}, [data(4, 5), RNG.random((4, 5)).astype(np.float32)]),
+    "HuberLoss": ({"rho": 0.5}, [data(4, 3), data(4, 3)]),
+    "HingeLoss": ({}, [data(4, 3), np.sign(data(4, 3))]),
+    "SquaredHingeLoss": ({"margin": 2}, [data(4, 3), np.sign(data(4, 3))]),
+    "LogisticLoss": ({}, [data(4, 3), np.sign(data(4, 3))]),
+    "LogisticLoss_binary": ({"label_format": "binary"}, [data(4, 3), (RNG.random((4, 3)) > 0.5).astype(np.float32)]),
+    "TripletLoss": ({}, [data(4, 3), data(4, 3), data(4, 3)]),
+    "PoissonNLLLoss": ({}, [data(4, 3), RNG.integers(0, 4, (4, 3)).astype(np.float32)]),
+    "CosineEmbeddingLoss": ({"margin": 0.1}, [data(4, 3), data(4, 3), np.array([1, -1, 1, -1], dtype=np.float32)]),
+    "SDMLLoss": ({}, [data(4, 3), data(4, 3)]),
+    "CTCLoss": ({}, [data(2, 6, 4), np.array([[1, 2, 2], [0, 1, -1]], dtype=np.float32)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_loss_agrees(name):
+    kwargs, inputs = LOSSES[name]
+    cls = name.split("_")[0]
+    compare(lambda lib: getattr(lib.gluon.loss, cls)(**kwargs), inputs, rtol=1e-4, atol=1e-5)
+
+
+def test_poisson_full_forward_agrees():
+    """MXNet's compute_full writes in place, which its own record() refuses: forward only."""
+    pred, target = RNG.random((4, 3)).astype(np.float32) + 0.1, RNG.integers(0, 4, (4, 3)).astype(np.float32)
+    outs = [lib.gluon.loss.PoissonNLLLoss(from_logits=False, compute_full=True)(lib.nd.array(pred), lib.nd.array(target))
+            for lib in (mxnet, mx)]
+    np.testing.assert_allclose(outs[1].asnumpy(), outs[0].asnumpy(), rtol=1e-5)
+
+
+def test_loss_sample_weight_agrees():
+    pred, label, sw = data(4, 3), data(4, 3), RNG.random((4, 1)).astype(np.float32)
+    compare(lambda lib: lib.gluon.loss.L2Loss(weight=2.0), [pred, label, sw])
+
+
+def test_parameter_files_both_ways(tmp_path):
+    theirs, ours = _sequential(mxnet), _sequential(mx)
+    theirs.initialize()
+    theirs(mxnet.nd.ones((2, 3, 8, 8)))
+    theirs.save_parameters(str(tmp_path / "theirs.params"))
+    ours.load_parameters(str(tmp_path / "theirs.params"))
+    x = data(2, 3, 8, 8)
+    np.testing.assert_allclose(ours(mx.nd.array(x)).asnumpy(), theirs(mxnet.nd.array(x)).asnumpy(), rtol=1e-5,
+                               atol=1e-6)
+    ours.save_parameters(str(tmp_path / "ours.params"))
+    back = _sequential(mxnet)
+    back.load_parameters(str(tmp_path / "ours.params"))
+    np.testing.assert_allclose(back(mxnet.nd.array(x)).asnumpy(), theirs(mxnet.nd.array(x)).asnumpy())
+    # the legacy full-name form (collect_params().save) both ways
+    theirs.collect_params().save(str(tmp_path / "full.params"), strip_prefix=theirs.prefix)
+    ours.collect_params().load(str(tmp_path / "full.params"), restore_prefix=ours.prefix)
+    np.testing.assert_allclose(ours(mx.nd.array(x)).asnumpy(), theirs(mxnet.nd.array(x)).asnumpy(), rtol=1e-5,
+                               atol=1e-6)
+
+
+def _printed(fn):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        fn()
+    return buf.getvalue()
+
+
+def test_summary_prints_the_same():
+    nets = [_sequential(lib) for lib in (mxnet, mx)]
+    x = data(2, 3, 8, 8)
+    for net, lib in zip(nets, (mxnet, mx)):
+        net.initialize()
+        net(lib.nd.array(x))  # MXNet's summary of a deferred block shows Symbols
+    assert _printed(lambda: nets[1].summary(mx.nd.array(x))) == _printed(lambda: nets[0].summary(mxnet.nd.array(x)))
+
+
+def test_names_and_prefixes_agree():
+    def make(lib):
+        class Net(lib.gluon.HybridBlock):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                with self.name_scope():
+                    self.a = lib.gluon.nn.Dense(3, in_units=2)
+                    self.b = lib.gluon.nn.Dense(3, in_units=3)
+                    self.shared = lib.gluon.nn.Dense(3, in_units=2, params=self.a.params)
+                    self.c = lib.gluon.nn.Conv2D(2, 1, in_channels=1)
+                    self.w = self.params.get("w", shape=(2,))
+
+            def hybrid_forward(self, F, x, w):
+                return self.b(self.a(x))
+        return [Net(), Net(prefix="custom_"), lib.gluon.nn.Dense(2, prefix="d_")]
+    for ours, theirs in zip(make(mx), make(mxnet)):
+        assert [k.split("_", 1)[1] for k in ours.collect_params().keys()] == \
+            [k.split("_", 1)[1] for k in theirs.collect_params().keys()]
+        assert sorted(ours._collect_params_with_prefix()) == sorted(theirs._collect_params_with_prefix())
+
+
+@pytest.mark.parametrize("config", ["zero", "one", ["constant", {"value": 0.5}], ["uniform", {"scale": 0.2}],
+                                    ["normal", {"sigma": 0.3}], ["xavier", {"factor_type": "in", "magnitude": 2.34}],
+                                    ["msraprelu", {}], ["orthogonal", {}], ["bilinear", {}], ["lstmbias", {}]])
+def test_initializer_agrees(config):
+    spec = config if isinstance(config, str) else json.dumps(config)
+    ours, theirs = mx.init.create(spec), mxnet.init.create(spec)
+    assert ours.dumps() == theirs.dumps()
+    shape = (64, 32, 3, 3) if "bilinear" in spec or "xavier" in spec or "msra" in spec else (64, 48)
+    if "lstm" in spec:
+        shape = (64,)
+    a, b = mx.nd.zeros(shape), mxnet.nd.zeros(shape)
+    ours(mx.init.InitDesc("x_weight"), a)
+    theirs(mxnet.init.InitDesc("x_weight"), b)
+    a, b = a.asnumpy(), b.asnumpy()
+    if any(k in spec for k in ("zero", "one", "constant", "bilinear", "lstm")):
+        np.testing.assert_array_equal(a, b)
+    elif "orthogonal" in spec:
+        np.testing.assert_allclose(a.T @ a, b.T @ b, atol=1e-4)
+    else:  # random: the same bounds and spread
+        assert abs(a.std() - b.std()) < 0.1 * b.std() and abs(a.mean()) < 0.1 * b.std() + 1e-3
+        q = [np.quantile(np.abs(v), 0.99) for v in (a, b)]
+        assert abs(q[0] - q[1]) < 0.1 * q[1]
+    for suffix in ("bias", "gamma", "beta"):
+        a, b = mx.nd.ones((3,)) * 7, mxnet.nd.ones((3,)) * 7
+        ours(mx.init.InitDesc("x_" + suffix), a)
+        theirs(mxnet.init.InitDesc("x_" + suffix), b)
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
