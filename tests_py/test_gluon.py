@@ -186,3 +186,49 @@ def test_initializers_by_name_and_errors():
     assert arr.asnumpy().min() == 3
     with pytest.raises(ValueError, match="Shape mismatch"):
         mx.init.Load({"fc_weight": mx.nd.ones(3)})("fc_weight", arr)
+
+
+def test_export_and_imports_round_trip_and_errors(tmp_path):
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(2, 3, in_channels=1, activation="relu"), nn.BatchNorm(in_channels=2), nn.Flatten(),
+            nn.Dense(3, in_units=8))
+    net.initialize()
+    x = mx.nd.random.uniform(shape=(2, 1, 4, 4))
+    expect = net(x).asnumpy()
+    sym_file, params_file = net.export(str(tmp_path / "net"))
+    block = gluon.SymbolBlock.imports(sym_file, "data", params_file)
+    np.testing.assert_allclose(block(x).asnumpy(), expect, rtol=1e-6)
+    assert [p.grad_req for p in block.collect_params().values()][-4:-2] == ["null", "null"]  # running stats
+    with pytest.raises(mx.MXNetError, match="takes 1 inputs"):
+        block(x, x)
+    with pytest.raises(mx.MXNetError, match="not a variable of the graph"):
+        gluon.SymbolBlock.imports(sym_file, ["image"], params_file)
+    mx.nd.save(str(tmp_path / "other.params"), {"other": mx.nd.ones(1)})
+    with pytest.raises(ValueError, match="missing"):
+        gluon.SymbolBlock.imports(sym_file, "data", str(tmp_path / "other.params"))
+    (tmp_path / "bad.json").write_text('{"nodes": [{"op": "null"}]}')
+    with pytest.raises(mx.MXNetError, match="not an MXNet symbol file"):
+        mx.sym.load(str(tmp_path / "bad.json"))
+    s = mx.sym.var("data")
+    odd = mx.sym.load_json(s.relu().tojson().replace('"relu"', '"NoSuchOp"'))
+    with pytest.raises(mx.MXNetError, match="NoSuchOp is not available"):
+        odd.eval(data=x)
+    with pytest.raises(mx.MXNetError, match="was not given"):
+        s.relu().eval(other=x)
+    with pytest.raises(AttributeError):
+        mx.sym.no_such_operator  # noqa: B018
+    with pytest.raises(ValueError, match="mixed NDArrays and Symbols"):
+        net[0].forward(x, mx.sym.var("w"))
+
+
+def test_symbol_graph_api():
+    x = mx.sym.var("x")
+    y = mx.sym.FullyConnected(x, mx.sym.var("w"), num_hidden=2, no_bias=True, name="fc")
+    z = mx.sym.Group([y.relu(), mx.sym.split(x, num_outputs=2)])
+    assert z.list_arguments() == ["x", "w"]
+    assert len(z) == 3 and z[0].name.startswith("relu")
+    assert y.list_outputs() == ["fc_output"]
+    assert "fc_output" in z.get_internals().list_outputs()
+    out = z.eval(x=mx.nd.ones((1, 4)), w=mx.nd.ones((2, 4)))
+    np.testing.assert_array_equal(out[0].asnumpy(), [[4, 4]])
+    assert [o.shape for o in out[1:]] == [(1, 2), (1, 2)]

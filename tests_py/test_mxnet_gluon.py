@@ -279,3 +279,117 @@ def test_initializer_agrees(config):
         ours(mx.init.InitDesc("x_" + suffix), a)
         theirs(mxnet.init.InitDesc("x_" + suffix), b)
         np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+# ---- model files: export / SymbolBlock.imports, both ways ----------------------------------
+
+MODELS = {
+    "sequential": (_sequential, (2, 3, 8, 8)),
+    "mlp": (lambda lib: _mlp(lib), (4, 10)),
+}
+
+
+def _mlp(lib):
+    net = lib.gluon.nn.HybridSequential()
+    with net.name_scope():
+        net.add(lib.gluon.nn.Dense(16, activation="relu"), lib.gluon.nn.Dropout(0.3), lib.gluon.nn.LayerNorm(),
+                lib.gluon.nn.Dense(4, flatten=False), lib.gluon.nn.HybridLambda(lambda F, x: F.softmax(x * 2 + 1)))
+    return net
+
+
+def _trained_grads(lib, block, x, names):
+    arr = lib.nd.array(x)
+    with lib.autograd.record():
+        out = block(arr)
+    out.backward(lib.nd.array(np.linspace(-1, 1, out.size).reshape(out.shape)))
+    params = block.collect_params()
+    return out.asnumpy(), {n: params[n].grad().asnumpy() for n in names}
+
+
+@pytest.mark.parametrize("model", sorted(MODELS) + ["resnet18_v1"])
+def test_mxnet_model_files_run_in_mxgo(tmp_path, model):
+    if model == "resnet18_v1":
+        theirs, shape = mxnet.gluon.model_zoo.vision.resnet18_v1(classes=10), (1, 3, 32, 32)
+    else:
+        make, shape = MODELS[model]
+        theirs = make(mxnet)
+    theirs.initialize(mxnet.init.Xavier())
+    theirs.hybridize()
+    x = data(*shape)
+    theirs(mxnet.nd.array(x))
+    theirs.export(str(tmp_path / "model"))  # MXNet 1.9.1 returns nothing
+    sym_file, params_file = str(tmp_path / "model-symbol.json"), str(tmp_path / "model-0000.params")
+    ours = mx.gluon.SymbolBlock.imports(sym_file, ["data"], params_file)
+    again = mxnet.gluon.SymbolBlock.imports(sym_file, ["data"], params_file)
+    np.testing.assert_allclose(ours(mx.nd.array(x)).asnumpy(), again(mxnet.nd.array(x)).asnumpy(), rtol=1e-4,
+                               atol=1e-5)
+    trainable = [n for n, p in again.collect_params().items() if p.grad_req != "null"]
+    assert trainable == [n for n, p in ours.collect_params().items() if p.grad_req != "null"]
+    if "dropout" in open(sym_file).read().lower():
+        return  # training-mode outputs differ by the masks
+    out_t, g_t = _trained_grads(mxnet, again, x, trainable)
+    out_o, g_o = _trained_grads(mx, ours, x, trainable)
+    np.testing.assert_allclose(out_o, out_t, rtol=1e-4, atol=1e-5)
+    for n in trainable:
+        np.testing.assert_allclose(g_o[n], g_t[n], rtol=1e-3, atol=1e-4, err_msg=n)
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_mxgo_model_files_run_in_mxnet(tmp_path, model):
+    make, shape = MODELS[model]
+    ours = make(mx)
+    ours.initialize(mx.init.Xavier())
+    x = data(*shape)
+    with pytest.raises(RuntimeError, match="forward with this block at least once"):
+        make(mx).export(str(tmp_path / "early"))
+    ours(mx.nd.array(x))
+    sym_file, params_file = ours.export(str(tmp_path / "ours"), epoch=3)
+    assert params_file.endswith("ours-0003.params")
+    theirs = mxnet.gluon.SymbolBlock.imports(sym_file, ["data"], params_file)
+    np.testing.assert_allclose(theirs(mxnet.nd.array(x)).asnumpy(), ours(mx.nd.array(x)).asnumpy(), rtol=1e-4,
+                               atol=1e-5)
+    sym_t, sym_o = mxnet.sym.load(sym_file), mx.sym.load(sym_file)
+    for what in ("list_arguments", "list_auxiliary_states", "list_outputs", "list_inputs"):
+        assert getattr(sym_o, what)() == getattr(sym_t, what)(), what
+
+
+def test_symbol_arithmetic_records_mxnets_operators():
+    def graph(lib):
+        s = lib.sym.var("x")
+        t = lib.sym.var("y", shape=(2, 4), lr_mult=0.5, dtype="float64", init="ones")
+        return lib.sym.Group([s + 1, 2 - s, s * t, s ** 2, 3 / s, -s, s > 0.5, s - t, s / t,
+                              lib.sym.split(s, num_outputs=2, axis=1)[1], s.reshape((0, -1)),
+                              lib.sym.concat(s, t, dim=0), lib.sym.FullyConnected(s, t, no_bias=True, num_hidden=2)])
+    theirs, ours = [json.loads(graph(lib).tojson()) for lib in (mxnet, mx)]
+
+    def ops(doc):
+        return [(n["op"], {k: v for k, v in n.get("attrs", {}).items()}) for n in doc["nodes"]]
+    assert ops(ours) == ops(theirs)
+    assert [h[1] for h in ours["heads"]] == [h[1] for h in theirs["heads"]]
+    assert ours["arg_nodes"] == theirs["arg_nodes"] and ours["node_row_ptr"] == theirs["node_row_ptr"]
+    x, y = data(2, 4), data(2, 4)
+    outs = graph(mx).eval(x=mx.nd.array(x), y=mx.nd.array(y))
+    expect = graph(mxnet).eval(x=mxnet.nd.array(x), y=mxnet.nd.array(y))
+    assert len(outs) == len(expect)
+    for a, b in zip(outs, expect):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def _mxnet_operator_name(name):
+    """The operator MXNet's registry resolves name (an alias or not) to."""
+    import ctypes
+    from mxnet.base import _LIB, c_str, check_call, py_str
+    handle, real = ctypes.c_void_p(), ctypes.c_char_p()
+    out = [ctypes.c_char_p(), ctypes.c_uint(), ctypes.POINTER(ctypes.c_char_p)(), ctypes.POINTER(ctypes.c_char_p)(),
+           ctypes.POINTER(ctypes.c_char_p)(), ctypes.c_char_p()]
+    check_call(_LIB.NNGetOpHandle(c_str(name), ctypes.byref(handle)))
+    check_call(_LIB.NNGetOpInfo(handle, ctypes.byref(real), *[ctypes.byref(o) for o in out]))
+    return py_str(real.value)
+
+
+def test_alias_table_is_mxnets():
+    from mxgo.symbol import _graph
+    registered = set(mxnet.operator.get_all_registered_operators())
+    ours = {n for n in dir(mx.nd) if callable(getattr(mx.nd, n)) and n in registered}
+    aliases = {n: _mxnet_operator_name(n) for n in ours}
+    assert _graph.MXNET_NAMES == {n: r for n, r in aliases.items() if r != n}

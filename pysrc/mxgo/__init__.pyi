@@ -4,6 +4,8 @@ from . import gluon as gluon
 from . import initializer as initializer
 from . import initializer as init
 from . import registry as registry
+from . import symbol as symbol
+from . import symbol as sym
 from . import ndarray as ndarray
 from . import ndarray as nd
 from . import test_utils as test_utils
@@ -16,6 +18,6 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "gluon", "init", "initializer", "registry",
+__all__ = ["autograd", "gluon", "init", "initializer", "registry", "sym", "symbol",
            "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

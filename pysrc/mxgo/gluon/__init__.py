@@ -6,8 +6,8 @@ Import order (tools/check_pyimports.py checks it):
     utils ← parameter ← block ← loss, nn
 """
 from . import loss, nn, utils
-from .block import Block, HybridBlock
+from .block import Block, HybridBlock, SymbolBlock
 from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict
 
-__all__ = ["Block", "HybridBlock", "Parameter", "Constant", "ParameterDict", "DeferredInitializationError", "nn",
+__all__ = ["Block", "HybridBlock", "SymbolBlock", "Parameter", "Constant", "ParameterDict", "DeferredInitializationError", "nn",
            "loss", "utils"]

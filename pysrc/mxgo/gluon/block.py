@@ -2,18 +2,21 @@
 the Parameters they register, named by prefixes ("dense0_weight"), saved by structure
 ("0.weight").
 
-A HybridBlock runs ``hybrid_forward(F, x, *args, **params)`` with F the mx.nd namespace
-and params its registered Parameters' data on the input's context. mxgo has no Symbol
-API: ``hybridize()`` is recorded (and reaches the children) but the block keeps running
-imperatively, which computes the same values; where MXNet infers a deferred Parameter's
-shape from the symbolic graph, each layer infers it from its input (``infer_shape``).
+A HybridBlock runs ``hybrid_forward(F, x, *args, **params)``: on NDArrays with F the mx.nd
+namespace and params its Parameters' data on the input's context; on Symbols with F mx.sym
+and params their variables, which traces the block into a graph (``export`` writes it as
+MXNet's model files; SymbolBlock runs such graphs, MXNet's included). ``hybridize()`` is
+recorded and reaches the children, but the block keeps running imperatively, which
+computes the same values. Where MXNet infers a deferred Parameter's shape from the
+symbolic graph, each layer infers it from its input (``infer_shape``).
 """
 import threading
 import warnings
 from collections import OrderedDict
 
 from .. import ndarray as nd
-from ..base import MXNetError
+from .. import symbol
+from ..base import MXNetError, MXNetValueError
 from .parameter import DEFAULT_INIT, DeferredInitializationError, Parameter, ParameterDict, select_params
 from .utils import HookHandle, indent
 
@@ -75,13 +78,13 @@ class _BlockScope:
             _BlockScope._current.value = self._old_scope
 
 
-def _arrays(args):
-    """The NDArrays in a nested structure of arguments."""
-    if isinstance(args, nd.NDArray):
+def _flat(args, cls):
+    """The instances of cls (NDArray or Symbol) in a nested structure of arguments."""
+    if isinstance(args, cls):
         yield args
     elif isinstance(args, (list, tuple)):
         for a in args:
-            yield from _arrays(a)
+            yield from _flat(a, cls)
 
 
 class Block:
@@ -293,6 +296,7 @@ class HybridBlock(Block):
         super().__init__(prefix=prefix, params=params)
         self._active = False
         self._flags = []
+        self._in_count = None  # how many inputs the last forward had: what export traces
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
@@ -323,14 +327,38 @@ class HybridBlock(Block):
         """Parameters keep the dtype they were created with."""
 
     def export(self, path, epoch=0, remove_amp_cast=True):
-        raise MXNetError("HybridBlock.export writes a symbol file: mxgo has no Symbol API yet "
-                         "(save_parameters writes the weights)")
+        """Writes MXNet's model files: ``path-symbol.json`` (this block traced with its last
+        forward's number of inputs, named data or data0, data1, ...) and
+        ``path-%04d.params`` (``arg:``/``aux:`` names); returns their names."""
+        if self._in_count is None:
+            raise RuntimeError("Please first call block.hybridize() and then run forward with this block at least "
+                               "once before calling export.")
+        names = ["data"] if self._in_count == 1 else ["data%d" % i for i in range(self._in_count)]
+        out = self(*[symbol.var(n) for n in names])
+        sym = symbol.Group(list(out)) if isinstance(out, (list, tuple)) else out
+        sym_file, params_file = "%s-symbol.json" % path, "%s-%04d.params" % (path, epoch)
+        sym.save(sym_file, remove_amp_cast=remove_amp_cast)
+        args, aux = set(sym.list_arguments()), set(sym.list_auxiliary_states())
+        arg_dict = {}
+        for name, param in self.collect_params().items():
+            if name in args or name in aux:
+                arg_dict[("arg:%s" if name in args else "aux:%s") % name] = param._reduce()
+        nd.save(params_file, arg_dict)
+        return sym_file, params_file
 
     def forward(self, x, *args):
-        arrays = list(_arrays([x, *args]))
+        symbols = list(_flat([x, *args], symbol.Symbol))
+        arrays = list(_flat([x, *args], nd.NDArray))
+        if symbols:
+            if arrays:
+                raise ValueError("In HybridBlock, we do not support mixed NDArrays and Symbols types for the input. "
+                                 "Please check the type of the args.\n")
+            params = {k: v.var() for k, v in self._reg_params.items()}
+            return self.hybrid_forward(symbol, x, *args, **params)
         if not arrays:
-            raise ValueError("In HybridBlock, there must be one NDArray in the input. Please check the type of the "
-                             "args.\n")
+            raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the input. Please check the "
+                             "type of the args.\n")
+        self._in_count = 1 + len(args)
         with arrays[0].context:
             try:
                 params = {k: v.data(arrays[0].context) for k, v in self._reg_params.items()}
@@ -344,6 +372,66 @@ class HybridBlock(Block):
     def hybrid_forward(self, F, x, *args, **kwargs):
         """Override: the computation, with F the operator namespace (mx.nd)."""
         raise NotImplementedError
+
+
+class SymbolBlock(HybridBlock):
+    """A HybridBlock of a graph: outputs (a Symbol) computed from the variables inputs;
+    every other variable of the graph is a Parameter (those operators write, such as
+    BatchNorm's moving statistics, with grad_req 'null'), named as in the graph."""
+
+    def __init__(self, outputs, inputs, params=None):
+        super().__init__(prefix=None, params=None)
+        self._prefix = ""
+        self._params = ParameterDict("", params)
+        if isinstance(outputs, (list, tuple)):
+            outputs = symbol.Group(list(outputs))
+        inputs = [inputs] if isinstance(inputs, symbol.Symbol) else list(inputs)
+        self._outputs = outputs
+        self._input_names = [i.name for i in inputs]
+        if len(set(self._input_names)) != len(self._input_names) or None in self._input_names:
+            raise MXNetValueError("SymbolBlock's inputs must be distinct variables, not %s" % (self._input_names,))
+        known = set(outputs.list_inputs())
+        for name in self._input_names:
+            if name not in known:
+                raise MXNetValueError("input '%s' is not a variable of the graph, whose variables are %s"
+                                      % (name, sorted(known)))
+        aux = set(outputs.list_auxiliary_states())
+        for name in outputs.list_inputs():
+            if name not in self._input_names:
+                self._reg_params[name] = self.params.get(name, allow_deferred_init=True,
+                                                         **({"grad_req": "null"} if name in aux else {}))
+
+    @staticmethod
+    def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False, ignore_extra=False):
+        """A SymbolBlock of MXNet's model files (what ``export`` writes): the graph in
+        symbol_file with the variables input_names as inputs, Parameters loaded from
+        param_file (in their saved dtypes)."""
+        names = [input_names] if isinstance(input_names, str) else list(input_names)
+        block = SymbolBlock(symbol.load(symbol_file), [symbol.var(n) for n in names])
+        if param_file is not None:
+            block.collect_params().load(param_file, ctx=ctx, allow_missing=allow_missing, ignore_extra=ignore_extra,
+                                        cast_dtype=True, dtype_source="saved")
+        return block
+
+    def infer_shape(self, *args):
+        unknown = [p.name for p in self.params.values() if p.shape is None or 0 in p.shape]
+        raise MXNetError("SymbolBlock cannot infer the shapes of %s: load them (param_file) or set their data"
+                         % ", ".join(unknown))
+
+    def forward(self, x, *args):
+        inputs = [x, *args]
+        if len(inputs) != len(self._input_names):
+            raise MXNetValueError("this SymbolBlock takes %d inputs (%s), not %d"
+                                  % (len(self._input_names), ", ".join(self._input_names), len(inputs)))
+        if any(isinstance(a, symbol.Symbol) for a in inputs):
+            raise MXNetError("a SymbolBlock runs on NDArrays only")
+        return super().forward(x, *args)
+
+    def hybrid_forward(self, F, x, *args, **params):
+        feed = dict(zip(self._input_names, [x, *args]), **params)
+        out = self._outputs.eval(**feed)
+        return out[0] if len(out) == 1 else out
+
 
 
 def _brief(names, limit=3):

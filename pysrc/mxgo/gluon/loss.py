@@ -19,7 +19,7 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
 
 
 def _reshape_like(x, y):
-    return x.reshape(y.shape)
+    return x.reshape(y.shape) if hasattr(y, "shape") else x.reshape_like(y)
 
 
 class Loss(HybridBlock):

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import autograd, context, initializer
 from .. import ndarray as nd
+from .. import symbol
 from ..base import MXNetError
 from ..context import Context
 
@@ -281,7 +282,9 @@ class Parameter:
             nd.zeros_like(g, out=g)
 
     def var(self):
-        raise MXNetError("Parameter.var() returns a Symbol: mxgo has no Symbol API")
+        """The variable standing for this Parameter in a traced graph (with MXNet's attributes)."""
+        return symbol.var(self.name, shape=self._shape, dtype=self._dtype, lr_mult=self.lr_mult,
+                          wd_mult=self.wd_mult, init=self.init, stype=self._stype)
 
     def cast(self, dtype):
         """Casts data and gradients to dtype (new arrays, marked again)."""

@@ -1,0 +1,82 @@
+"""Runs a graph of mx.sym nodes on NDArrays, one registry operator per node: what a
+SymbolBlock's forward does, so autograd records every step as it does imperative code."""
+import operator
+
+from .. import ndarray as nd
+from ..base import MXNetError, MXNetValueError
+from ._graph import AUX_INPUTS, ND_NAMES, decode, topo_order
+
+
+def _scalar(fn):
+    return lambda x, scalar: fn(x, decode(scalar) if isinstance(scalar, str) else scalar)
+
+
+def _flip(fn):
+    return lambda x, s: fn(s, x)
+
+
+#: MXNet's operators that mx.nd has as Python operators or under another name
+_SPECIAL = {
+    "_plus_scalar": _scalar(operator.add), "_minus_scalar": _scalar(operator.sub),
+    "_rminus_scalar": _scalar(_flip(operator.sub)), "_mul_scalar": _scalar(operator.mul),
+    "_div_scalar": _scalar(operator.truediv), "_rdiv_scalar": _scalar(_flip(operator.truediv)),
+    "_mod_scalar": _scalar(operator.mod), "_rmod_scalar": _scalar(_flip(operator.mod)),
+    "_power_scalar": _scalar(operator.pow), "_rpower_scalar": _scalar(_flip(operator.pow)),
+    "_maximum_scalar": _scalar(nd.maximum), "_minimum_scalar": _scalar(nd.minimum),
+    "_hypot_scalar": _scalar(lambda x, s: (x * x + s * s).sqrt()),
+    "_greater_scalar": _scalar(operator.gt), "_greater_equal_scalar": _scalar(operator.ge),
+    "_lesser_scalar": _scalar(operator.lt), "_lesser_equal_scalar": _scalar(operator.le),
+    "_equal_scalar": _scalar(operator.eq), "_not_equal_scalar": _scalar(operator.ne),
+    "_plus": nd.elemwise_add, "_Plus": nd.elemwise_add, "_minus": nd.elemwise_sub, "_Minus": nd.elemwise_sub,
+    "_mul": nd.elemwise_mul, "_Mul": nd.elemwise_mul, "_div": nd.elemwise_div, "_Div": nd.elemwise_div,
+    "_power": operator.pow, "_Power": operator.pow, "_maximum": nd.maximum, "_Maximum": nd.maximum,
+    "_minimum": nd.minimum, "_Minimum": nd.minimum, "_equal": operator.eq, "_not_equal": operator.ne,
+    "_greater": operator.gt, "_greater_equal": operator.ge, "_lesser": operator.lt, "_lesser_equal": operator.le,
+    "_copy": nd.identity, "_zeros": nd.zeros, "_ones": nd.ones, "_full": nd.full,
+}
+#: attributes MXNet writes that only tune its kernels, name nodes or count inputs
+_IGNORED = {"workspace", "cudnn_tune", "cudnn_off", "name", "num_args"}
+
+
+def operator_function(op):
+    """The mx.nd callable that runs MXNet operator op."""
+    fn = _SPECIAL.get(op)
+    if fn is None and not op.startswith("__"):
+        fn = getattr(nd, op, None) or getattr(nd, ND_NAMES.get(op, op), None)
+    if fn is None or not callable(fn):
+        raise MXNetError("operator %s is not available in mxgo" % op)
+    return fn
+
+
+def run_node(node, arrays):
+    """The outputs (a list) of one operator node on its input arrays."""
+    fn = operator_function(node.op)
+    kwargs = {k: decode(v) for k, v in node.attrs.items() if not k.startswith("__") and k not in _IGNORED}
+    if node.op in ("_zeros", "_ones", "_full"):
+        kwargs["shape"] = kwargs.get("shape", ())
+    result = fn(*arrays, **kwargs)
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+def evaluate(heads, feed):
+    """The arrays of the output entries heads, given {variable name: NDArray} for every
+    variable they read."""
+    values = {}
+    for node in topo_order(heads):
+        if node.op is None:
+            if node.name not in feed:
+                raise MXNetValueError("the graph reads variable '%s', which was not given" % node.name)
+            values[id(node)] = [feed[node.name]]
+            continue
+        values[id(node)] = run_node(node, [values[id(src)][i] for src, i in node.inputs])
+    return [values[id(n)][i] for n, i in heads]
+
+
+def auxiliary_names(heads):
+    """The variables that operators write (BatchNorm's moving statistics), in graph order."""
+    names = []
+    for node in topo_order(heads):
+        for i in AUX_INPUTS.get(node.op, ()):
+            if i < len(node.inputs) and node.inputs[i][0].op is None and node.inputs[i][0].name not in names:
+                names.append(node.inputs[i][0].name)
+    return names
