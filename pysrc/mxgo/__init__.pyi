@@ -1,5 +1,7 @@
 from . import autograd as autograd
 from . import context as context
+from . import gluon as gluon
+from . import metric as metric
 from . import ndarray as ndarray
 from . import ndarray as nd
 from . import test_utils as test_utils
@@ -12,5 +14,5 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
-           "current_context", "MXNetError", "__version__"]
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "metric", "gluon", "test_utils", "Context", "cpu", "gpu",
+           "cpu_pinned", "current_context", "MXNetError", "__version__"]

@@ -1,0 +1,3 @@
+from . import data as data
+
+__all__ = ["data"]
