@@ -53,6 +53,8 @@ for last_batch, configs in WORKERS.items():
             next(it)
             del it
         assert [plain(list(loader)) for _ in range(2)] == expected, (last_batch, workers)
+arrays = mx.gluon.data.ArrayDataset(mx.nd.arange(12).reshape((6, 2)), np.arange(6) * 0.5)  # pickled to the worker
+assert plain(list(DataLoader(arrays, batch_size=4, num_workers=1))) == plain(list(DataLoader(arrays, batch_size=4)))
 loader = DataLoader(w.Pairs(), batch_size=1, num_workers=2, batchify_fn=w.pid_batch)
 assert [b[1] for b in loader] == [[i] for i in range(11)]
 assert multiprocessing.current_process().pid not in {b[0] for b in loader}

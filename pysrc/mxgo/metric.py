@@ -254,7 +254,7 @@ class Accuracy(EvalMetric):
             pred = pred.asnumpy().astype("int32").ravel()
             label = label.asnumpy().astype("int32").ravel()
             check_label_shapes(label, pred)
-            self._add((pred == label).sum(), len(pred))
+            self._add(int((pred == label).sum()), len(pred))
 
 
 @register
@@ -279,11 +279,11 @@ class TopKAccuracy(EvalMetric):
             check_label_shapes(label, pred)
             label = label.ravel()
             if pred.ndim == 1:
-                self.sum_metric += (pred == label).sum()  # as MXNet: the global sum misses these
+                self.sum_metric += int((pred == label).sum())  # as MXNet: the global sum misses these
             else:
                 classes = pred.shape[1]
                 for j in range(min(classes, self.top_k)):
-                    self._add((pred[:, classes - 1 - j] == label).sum(), 0)
+                    self._add(int((pred[:, classes - 1 - j] == label).sum()), 0)
             self._add(0, pred.shape[0])
 
 
@@ -543,7 +543,7 @@ class PearsonCorrelation(EvalMetric):
             label = label.asnumpy().ravel().astype(numpy.float64)
             pred = pred.asnumpy().ravel().astype(numpy.float64)
             if self.average == "macro":
-                self._add(numpy.corrcoef(pred, label)[0, 1], 1)
+                self._add(float(numpy.corrcoef(pred, label)[0, 1]), 1)
                 continue
             self._add(0, 1)
             self._label_nums, self._mean_l, self._sse_l = self.update_variance(
