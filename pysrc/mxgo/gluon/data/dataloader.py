@@ -4,11 +4,12 @@ worker threads.
 Worker processes are started with multiprocessing's 'spawn' method, never 'fork' (MXNet's
 default on Linux): Go's runtime does not survive a fork, and mxgo refuses to run in a
 forked child. So the dataset and ``batchify_fn`` must pickle (no lambdas or local
-functions; ``thread_pool=True`` has no such limit). Each worker pickles its batch itself
-and sends the bytes, or the exception that made it fail, which the parent raises; the
-parent waits in short steps and raises when a worker has died or a batch took longer than
-``timeout`` (counted from when the workers are up: starting an interpreter is not a slow
-batch), so a worker can never hang it.
+functions; ``thread_pool=True`` has no such limit), and a script that makes such a loader
+at its top level needs ``if __name__ == "__main__":`` (each worker imports it). Each
+worker pickles its batch itself and sends the bytes, or the exception that made it fail,
+which the parent raises; the parent waits in short steps and raises when a worker has died
+or a batch took longer than ``timeout`` (counted from when the workers are up: starting
+an interpreter is not a slow batch), so a worker can never hang it.
 """
 import collections
 import itertools
@@ -162,8 +163,10 @@ class _Processes:
                 dead = [p for p in self._procs if not p.is_alive()]
                 if dead:
                     self._finalizer()
-                    raise MXNetError("DataLoader worker (pid %d) exited unexpectedly with code %s"
-                                     % (dead[0].pid, dead[0].exitcode)) from None
+                    raise MXNetError("DataLoader worker (pid %d) exited unexpectedly with code %s (its stderr "
+                                     "says why; a script that makes a DataLoader with workers at its top "
+                                     "level needs `if __name__ == '__main__':`, since each worker imports "
+                                     "it)" % (dead[0].pid, dead[0].exitcode)) from None
                 if time.monotonic() > deadline:
                     raise _timeout_error(timeout) from None
                 continue
