@@ -103,6 +103,7 @@ WHOLE = {
     "test_exchange_peers.py": {PEERS},            # PyTorch's and TVM-FFI's exchange tables
     "test_exit.py": {PEERS, PYTHON, GLUE},        # interpreter exit with foreign memory alive
     "test_fork.py": {PEERS, PYTHON, GLUE},        # os.fork, PyTorch's views in the child
+    "test_gluon_data.py": {PYTHON},               # DataLoader's worker processes (spawn), pickle
     "test_gpu_fake.py": {PEERS, GLUE},            # NumPy's from_dlpack(device=) from 2.1, PyTorch's refusals
     "test_interop_jax.py": {PEERS},
     "test_interop_numpy.py": {PEERS, GLUE},
@@ -111,7 +112,10 @@ WHOLE = {
     "test_multiprocessing.py": {PEERS, PYTHON},   # start methods, PyTorch's DataLoader
     "test_mxnet_differential.py": {PEERS},        # MXNet itself (rule 5)
     "test_mxnet_errors.py": {PEERS},
+    "test_mxnet_data.py": {PEERS},
+    "test_mxnet_gluon.py": {PEERS},
     "test_mxnet_io.py": {PEERS},
+    "test_mxnet_metric.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
@@ -133,6 +137,8 @@ NEEDS = {
     "test_api_errors.py": _NUMPY_ONLY,
     "test_api_indexing.py": _NUMPY_ONLY,
     "test_io.py": _NUMPY_ONLY,
+    "test_gluon_data.py": _NUMPY_ONLY,
+    "test_metric.py": _NUMPY_ONLY,
     "test_ops_random.py": _NUMPY_ONLY,
     "test_typing.py": _NUMPY_ONLY,
     "test_environments.py": _NUMPY_ONLY,
@@ -143,7 +149,10 @@ NEEDS = {
     "test_tvm_global.py": ("numpy", "torch", "tvm_ffi"),
     "test_mxnet_differential.py": ("numpy", "mxnet"),
     "test_mxnet_errors.py": ("numpy", "mxnet"),
+    "test_mxnet_gluon.py": ("numpy", "mxnet"),
     "test_mxnet_io.py": ("numpy", "mxnet"),
+    "test_mxnet_metric.py": ("numpy", "mxnet"),
+    "test_mxnet_data.py": ("numpy", "mxnet"),
     "test_mxnet_peer.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")

@@ -2,15 +2,24 @@
 ``mx.optimizer.create('sgd')`` and ``mx.metric.create('acc')`` find a class by name, and
 read the JSON that ``Initializer.dumps()`` writes.
 
-Names are lower-cased, as MXNet 1.x's are. An unknown name raises MXNetValueError (MXNet
-asserts, which ``python -O`` would skip).
+Names are lower-cased, as MXNet 1.x's are. An unknown name raises RegistryError, an
+MXNetValueError that is also the AssertionError MXNet raises there (code catching either
+works, and ``python -O`` does not skip it).
 """
 import json
 import warnings
 
-from .base import MXNetValueError
+from .base import MXNetTypeError, MXNetValueError
 
 _REGISTRY = {}
+
+
+class RegistryError(MXNetValueError, AssertionError):
+    """A name no class is registered under, or arguments that do not fit a config."""
+
+
+class RegistryTypeError(MXNetTypeError, AssertionError):
+    """Something that is not a name, config or instance; a class of the wrong kind."""
 
 
 def _table(base_class):
@@ -28,9 +37,9 @@ def get_register_func(base_class, nickname):
 
     def register(klass, name=None):
         if not (isinstance(klass, type) and issubclass(klass, base_class)):
-            raise TypeError("Can only register subclass of %s, not %r" % (base_class.__name__, klass))
+            raise RegistryTypeError("Can only register subclass of %s, not %r" % (base_class.__name__, klass))
         name = (name or klass.__name__).lower()
-        if name in table and table[name] is not klass:
+        if name in table:
             warnings.warn("New %s %s.%s registered with name %s is overriding existing %s %s.%s" % (
                 nickname, klass.__module__, klass.__name__, name, nickname, table[name].__module__,
                 table[name].__name__), UserWarning, stacklevel=2)
@@ -65,27 +74,27 @@ def get_create_func(base_class, nickname):
         elif nickname in kwargs:
             name = kwargs.pop(nickname)
         else:
-            raise TypeError("create() needs the %s (a name, an instance or a config)" % nickname)
+            raise RegistryTypeError("create() needs the %s (a name, an instance or a config)" % nickname)
         if isinstance(name, base_class):
             if args or kwargs:
-                raise MXNetValueError("%s is already an instance. Additional arguments are invalid" % nickname)
+                raise RegistryError("%s is already an instance. Additional arguments are invalid" % nickname)
             return name
         if isinstance(name, dict):
             return create(**name)
         if not isinstance(name, str):
-            raise TypeError("%s must be a name, a %s or a dict, not %s" % (nickname, base_class.__name__,
-                                                                          type(name).__name__))
+            raise RegistryTypeError("%s must be a name, a %s or a dict, not %s" % (nickname, base_class.__name__,
+                                                                                  type(name).__name__))
         if name.startswith("[") or name.startswith("{"):
             if args or kwargs:
-                raise MXNetValueError("a JSON %s config takes no further arguments" % nickname)
+                raise RegistryError("a JSON %s config takes no further arguments" % nickname)
             config = json.loads(name)
             if isinstance(config, list):
                 return create(config[0], **(config[1] if len(config) > 1 else {}))
             return create(**config)
         klass = table.get(name.lower())
         if klass is None:
-            raise MXNetValueError("%s is not registered. Please register with %s.register first (registered: %s)"
-                                  % (name, nickname, ", ".join(sorted(table))))
+            raise RegistryError("%s is not registered. Please register with %s.register first (registered: %s)"
+                                % (name, nickname, ", ".join(sorted(table))))
         return klass(*args, **kwargs)
     create.__doc__ = "Create a %s instance from a name, an instance or a config" % nickname
     return create

@@ -1,7 +1,7 @@
-from . import loss as loss, nn as nn, utils as utils
+from . import data as data, loss as loss, nn as nn, utils as utils
 from .block import Block as Block, HybridBlock as HybridBlock, SymbolBlock as SymbolBlock
 from .parameter import (Constant as Constant, DeferredInitializationError as DeferredInitializationError,
                         Parameter as Parameter, ParameterDict as ParameterDict)
 
-__all__ = ["Block", "HybridBlock", "SymbolBlock", "Parameter", "Constant", "ParameterDict", "DeferredInitializationError", "nn",
-           "loss", "utils"]
+__all__ = ["Block", "HybridBlock", "SymbolBlock", "Parameter", "Constant", "ParameterDict",
+           "DeferredInitializationError", "data", "nn", "loss", "utils"]

@@ -1,0 +1,15 @@
+from . import dataloader as dataloader
+from . import dataset as dataset
+from . import sampler as sampler
+from .dataloader import DataLoader as DataLoader
+from .dataset import ArrayDataset as ArrayDataset
+from .dataset import Dataset as Dataset
+from .dataset import SimpleDataset as SimpleDataset
+from .sampler import BatchSampler as BatchSampler
+from .sampler import FilterSampler as FilterSampler
+from .sampler import RandomSampler as RandomSampler
+from .sampler import Sampler as Sampler
+from .sampler import SequentialSampler as SequentialSampler
+
+__all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "Sampler", "SequentialSampler", "RandomSampler",
+           "FilterSampler", "BatchSampler", "DataLoader", "dataset", "sampler", "dataloader"]
