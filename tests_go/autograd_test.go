@@ -198,3 +198,19 @@ func mustLookup(t *testing.T, name string) *ops.Op {
 	require.NoError(t, err)
 	return op
 }
+
+func TestFreshGradIsSetByBackwardAndClearedByTheCaller(t *testing.T) {
+	checkGraphLeaks(t)
+	x := fromValues(t, ndarray.Float32, []float64{1, 2}, 2)
+	unused := fromValues(t, ndarray.Float32, []float64{3}, 1)
+	variable(t, x, autograd.ReqWrite)
+	variable(t, unused, autograd.ReqWrite)
+	assert.False(t, autograd.FreshGrad(x))
+	y := call(t, recording, "exp", "", x)
+	require.NoError(t, autograd.Backward([]*ndarray.NDArray{y}, nil, false, true))
+	assert.True(t, autograd.FreshGrad(x))
+	assert.False(t, autograd.FreshGrad(unused), "a variable the backward did not reach stays stale")
+	assert.True(t, autograd.SetFreshGrad(x, false))
+	assert.False(t, autograd.FreshGrad(x))
+	assert.False(t, autograd.SetFreshGrad(y, true), "a result is not a variable")
+}

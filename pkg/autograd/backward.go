@@ -303,6 +303,7 @@ func runner(m Mode) func(op *ops.Op, in []*ndarray.NDArray, at ops.Attrs) (*ndar
 
 // store applies a variable's gradient g (nil: none flowed, zero) to its buffer.
 func (v *variable) store(g *ndarray.NDArray) error {
+	v.fresh.Store(true)
 	switch {
 	case g == nil && v.req == ReqWrite:
 		return ops.Fill(v.grad, ops.Scalar{})

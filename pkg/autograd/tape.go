@@ -76,8 +76,9 @@ type kept struct {
 
 // variable is a leaf's gradient buffer and request.
 type variable struct {
-	grad *ndarray.NDArray // nil with ReqNull and no buffer
-	req  GradReq
+	grad  *ndarray.NDArray // nil with ReqNull and no buffer
+	req   GradReq
+	fresh atomic.Bool // a backward stored a gradient since the Trainer last updated (MXNet's _fresh_grad)
 }
 
 // entry names one result of a node; arrays carry it (ndarray's GradEntry).
@@ -283,6 +284,24 @@ func GradOf(a *ndarray.NDArray) *ndarray.NDArray {
 		return nil
 	}
 	return e.n.v.grad.Share()
+}
+
+// FreshGrad reports whether a backward stored variable a's gradient since SetFreshGrad
+// last cleared it (false for arrays that are not variables): what Gluon's Trainer checks
+// to find Parameters a step did not reach.
+func FreshGrad(a *ndarray.NDArray) bool {
+	e := entryOf(a)
+	return e != nil && e.n.v != nil && e.n.v.fresh.Load()
+}
+
+// SetFreshGrad sets variable a's fresh flag; it reports whether a is a variable.
+func SetFreshGrad(a *ndarray.NDArray, fresh bool) bool {
+	e := entryOf(a)
+	if e == nil || e.n.v == nil {
+		return false
+	}
+	e.n.v.fresh.Store(fresh)
+	return true
 }
 
 // GradReqOf returns a variable's grad_req, and whether a is a variable.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/autograd"
+	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/wire"
@@ -90,6 +91,30 @@ func GradOf(h int64) (v int64, err error) {
 	}
 	if g := autograd.GradOf(a); g != nil {
 		return register(g), nil
+	}
+	return 0, nil
+}
+
+// FreshGrad reports whether a backward stored variable h's gradient since SetFreshGrad
+// last cleared it (NDArray._fresh_grad).
+func FreshGrad(h int64) (v bool, err error) {
+	defer guard(&err)
+	a, err := lookup(h)
+	if err != nil {
+		return false, pyErr(err)
+	}
+	return autograd.FreshGrad(a), nil
+}
+
+// SetFreshGrad sets variable h's fresh flag; it refuses an array that is not a variable.
+func SetFreshGrad(h int64, fresh bool) (zero int, err error) {
+	defer guard(&err)
+	a, err := lookup(h)
+	if err != nil {
+		return 0, pyErr(err)
+	}
+	if !autograd.SetFreshGrad(a, fresh) {
+		return 0, pyErr(mxerr.ValueErr("_fresh_grad: the array is not a variable (attach_grad or mark_variables)"))
 	}
 	return 0, nil
 }

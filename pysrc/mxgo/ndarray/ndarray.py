@@ -230,6 +230,16 @@ class NDArray(fastpath.NDArrayBase):
         h = call(core.GradOf, self._h)
         return NDArray(h) if h else None
 
+    @property
+    def _fresh_grad(self):
+        """Whether a backward stored this variable's gradient since the flag was last
+        cleared (Gluon's Trainer clears it at each update, and warns of stale gradients)."""
+        return call(core.FreshGrad, self._h)
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, value):
+        call(core.SetFreshGrad, self._h, bool(value))
+
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Computes the gradient of this array with respect to the variables it was
         recorded from (``out_grad``: its own gradient, ones by default)."""
