@@ -232,3 +232,40 @@ def test_symbol_graph_api():
     out = z.eval(x=mx.nd.ones((1, 4)), w=mx.nd.ones((2, 4)))
     np.testing.assert_array_equal(out[0].asnumpy(), [[4, 4]])
     assert [o.shape for o in out[1:]] == [(1, 2), (1, 2)]
+
+
+def test_hybridize_caches_a_graph_with_the_imperative_values():
+    calls = []
+
+    class Net(gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            with self.name_scope():
+                self.conv = nn.Conv2D(3, 3, padding=1)
+                self.bn = nn.BatchNorm()
+                self.dense = nn.Dense(2)
+
+        def hybrid_forward(self, F, x):
+            calls.append(F.__name__)
+            return self.dense(F.relu(self.bn(self.conv(x))) * 0.5 + 1)
+
+    x = mx.nd.random.uniform(shape=(2, 1, 4, 4))
+    results = []
+    for hybrid in (False, True):
+        mx.random.seed(3)
+        net = Net()
+        net.initialize(mx.init.Xavier())
+        if hybrid:
+            net.hybridize()
+        for _ in range(3):
+            with autograd.record():
+                y = net(x)
+            y.backward()
+        results.append((y.asnumpy(), net.conv.weight.grad().asnumpy(), net.bn.running_mean.data().asnumpy()))
+    assert calls.count("mxgo.symbol") == 1  # traced once, then the cached graph runs
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    net.hybridize(active=False)
+    before = len(calls)
+    net(x)
+    assert calls[before:] == ["mxgo.ndarray"]

@@ -5,10 +5,12 @@ the Parameters they register, named by prefixes ("dense0_weight"), saved by stru
 A HybridBlock runs ``hybrid_forward(F, x, *args, **params)``: on NDArrays with F the mx.nd
 namespace and params its Parameters' data on the input's context; on Symbols with F mx.sym
 and params their variables, which traces the block into a graph (``export`` writes it as
-MXNet's model files; SymbolBlock runs such graphs, MXNet's included). ``hybridize()`` is
-recorded and reaches the children, but the block keeps running imperatively, which
-computes the same values. Where MXNet infers a deferred Parameter's shape from the
-symbolic graph, each layer infers it from its input (``infer_shape``).
+MXNet's model files; SymbolBlock runs such graphs, MXNet's included). A hybridized block
+traces itself so on its first call and later calls run the cached graph (one mx.nd
+operator per node, no Python of the blocks in between), as MXNet's CachedOp does; the
+values are the imperative ones. Where MXNet infers a deferred Parameter's shape from the
+symbolic graph, each layer infers it from its input (``infer_shape``), on an imperative
+first call.
 """
 import threading
 import warnings
@@ -17,6 +19,7 @@ from collections import OrderedDict
 from .. import ndarray as nd
 from .. import symbol
 from ..base import MXNetError, MXNetValueError
+from ..symbol.evaluate import Program
 from .parameter import DEFAULT_INIT, DeferredInitializationError, Parameter, ParameterDict, select_params
 from .utils import HookHandle, indent
 
@@ -297,18 +300,21 @@ class HybridBlock(Block):
         self._active = False
         self._flags = []
         self._in_count = None  # how many inputs the last forward had: what export traces
+        self._cached_graph = None  # hybridized: (input names, Program, [(name, Parameter)], single output)
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
             raise ValueError("Children of HybridBlock must also be HybridBlock, but %s has type %s. If you are using "
                              "Sequential, please try HybridSequential instead." % (block, type(block)))
         super().register_child(block, name)
+        self._cached_graph = None
 
     def hybridize(self, active=True, backend=None, clear=True, static_alloc=False, static_shape=False,
                   inline_limit=2, forward_bulk_size=None, backward_bulk_size=None, **kwargs):
-        """Records the flag and its options; the block keeps running imperatively (mxgo has
-        no symbolic graph to cache), with the same results."""
+        """Activates (or not) the cached graph: the next call traces the block on symbols,
+        later calls run that graph. The options are MXNet's, recorded."""
         self._active = active
+        self._cached_graph = None
         self._flags = [("static_alloc", static_alloc), ("static_shape", static_shape),
                        ("inline_limit", inline_limit)] + list(kwargs.items())
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, inline_limit=inline_limit,
@@ -347,6 +353,10 @@ class HybridBlock(Block):
         return sym_file, params_file
 
     def forward(self, x, *args):
+        cached = self._cached_graph
+        if cached is not None and len(cached[0]) == 1 + len(args) and isinstance(x, nd.NDArray) and all(
+                isinstance(a, nd.NDArray) for a in args):
+            return self._call_cached_graph([x, *args])
         symbols = list(_flat([x, *args], symbol.Symbol))
         arrays = list(_flat([x, *args], nd.NDArray))
         if symbols:
@@ -359,6 +369,8 @@ class HybridBlock(Block):
             raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the input. Please check the "
                              "type of the args.\n")
         self._in_count = 1 + len(args)
+        if self._active and len(arrays) == self._in_count and self._ready():
+            return self._call_cached_graph([x, *args])  # traces the graph, which the next calls find
         with arrays[0].context:
             try:
                 params = {k: v.data(arrays[0].context) for k, v in self._reg_params.items()}
@@ -372,6 +384,32 @@ class HybridBlock(Block):
     def hybrid_forward(self, F, x, *args, **kwargs):
         """Override: the computation, with F the operator namespace (mx.nd)."""
         raise NotImplementedError
+
+    def cast(self, dtype):
+        self._cached_graph = None
+        super().cast(dtype)
+
+    def _ready(self):
+        """Whether every Parameter has its data (deferred ones get it on an imperative call)."""
+        return all(p._data is not None for p in self.collect_params().values())
+
+    def _call_cached_graph(self, inputs):
+        cached = self._cached_graph
+        if cached is None or len(cached[0]) != len(inputs):
+            names = ["data"] if len(inputs) == 1 else ["data%d" % i for i in range(len(inputs))]
+            out = self.forward(*[symbol.var(n) for n in names])
+            single = isinstance(out, symbol.Symbol)
+            graph = out if single else symbol.Group(list(out))
+            reads = set(graph.list_inputs())
+            params = [(n, p) for n, p in self.collect_params().items() if n in reads]
+            cached = self._cached_graph = (names, Program(graph._outputs), params, single)
+        names, program, params, single = cached
+        ctx = inputs[0].context
+        feed = dict(zip(names, inputs))
+        feed.update((n, p.data(ctx)) for n, p in params)
+        with ctx:
+            out = program.run(feed)
+        return out[0] if single else out
 
 
 class SymbolBlock(HybridBlock):
@@ -387,6 +425,7 @@ class SymbolBlock(HybridBlock):
             outputs = symbol.Group(list(outputs))
         inputs = [inputs] if isinstance(inputs, symbol.Symbol) else list(inputs)
         self._outputs = outputs
+        self._program = None
         self._input_names = [i.name for i in inputs]
         if len(set(self._input_names)) != len(self._input_names) or None in self._input_names:
             raise MXNetValueError("SymbolBlock's inputs must be distinct variables, not %s" % (self._input_names,))
@@ -413,6 +452,9 @@ class SymbolBlock(HybridBlock):
                                         cast_dtype=True, dtype_source="saved")
         return block
 
+    def _ready(self):
+        return False  # it is a graph already: hybridize changes nothing
+
     def infer_shape(self, *args):
         unknown = [p.name for p in self.params.values() if p.shape is None or 0 in p.shape]
         raise MXNetError("SymbolBlock cannot infer the shapes of %s: load them (param_file) or set their data"
@@ -428,8 +470,9 @@ class SymbolBlock(HybridBlock):
         return super().forward(x, *args)
 
     def hybrid_forward(self, F, x, *args, **params):
-        feed = dict(zip(self._input_names, [x, *args]), **params)
-        out = self._outputs.eval(**feed)
+        if self._program is None:
+            self._program = Program(self._outputs._outputs)
+        out = self._program.run(dict(zip(self._input_names, [x, *args]), **params))
         return out[0] if len(out) == 1 else out
 
 

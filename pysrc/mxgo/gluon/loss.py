@@ -5,7 +5,11 @@ import numbers
 
 import numpy as np
 
+from ..ndarray import NDArray
 from .block import HybridBlock
+
+
+_FLOAT32_MAX = 3.4028234663852886e38
 
 
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
@@ -19,7 +23,7 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
 
 
 def _reshape_like(x, y):
-    return x.reshape(y.shape) if hasattr(y, "shape") else x.reshape_like(y)
+    return x.reshape(y.shape) if isinstance(y, NDArray) else x.reshape_like(y)
 
 
 class Loss(HybridBlock):
@@ -255,8 +259,7 @@ class CosineEmbeddingLoss(Loss):
         input1 = _reshape_like(input1, input2)
         label = label.reshape((-1, 1))
         cos_sim = self._cosine_similarity(F, input1, input2)
-        loss = (1 - cos_sim) * (label == 1)
-        loss = loss + F.broadcast_maximum(F.array([0]), (label == -1) * (cos_sim - self._margin))
+        loss = (1 - cos_sim) * (label == 1) + F.relu((label == -1) * (cos_sim - self._margin))
         return _apply_weighting(F, loss, self._weight, sample_weight)
 
     @staticmethod
@@ -264,7 +267,7 @@ class CosineEmbeddingLoss(Loss):
         x_norm = F.norm(x, axis=axis).reshape((-1, 1))
         y_norm = F.norm(y, axis=axis).reshape((-1, 1))
         x_dot_y = F.sum(x * y, axis=axis).reshape((-1, 1))
-        return x_dot_y / F.broadcast_maximum(x_norm * y_norm, F.array([1e-12]))
+        return x_dot_y / F.clip(x_norm * y_norm, 1e-12, _FLOAT32_MAX)  # MXNet's max(., 1e-12), on symbols too
 
 
 class SDMLLoss(Loss):

@@ -1,5 +1,6 @@
-"""Runs a graph of mx.sym nodes on NDArrays, one registry operator per node: what a
-SymbolBlock's forward does, so autograd records every step as it does imperative code."""
+"""Runs a graph of mx.sym nodes on NDArrays, one mx.nd operator per node: what a
+SymbolBlock and a hybridized block do, so autograd records every step as it does
+imperative code."""
 import operator
 
 from .. import ndarray as nd
@@ -48,28 +49,55 @@ def operator_function(op):
     return fn
 
 
-def run_node(node, arrays):
-    """The outputs (a list) of one operator node on its input arrays."""
-    fn = operator_function(node.op)
+def _kwargs(node):
     kwargs = {k: decode(v) for k, v in node.attrs.items() if not k.startswith("__") and k not in _IGNORED}
     if node.op in ("_zeros", "_ones", "_full"):
         kwargs["shape"] = kwargs.get("shape", ())
-    result = fn(*arrays, **kwargs)
-    return list(result) if isinstance(result, (list, tuple)) else [result]
+    return kwargs
+
+
+class Program:
+    """A graph compiled to a list of steps (operator, input slots, arguments, output
+    slots), each node's attributes decoded once: what a SymbolBlock and a hybridized
+    block run at every call."""
+
+    def __init__(self, heads):
+        slots, self._variables, self._steps = {}, [], []
+        for node in topo_order(heads):
+            if node.op is None:
+                slots[(id(node), 0)] = len(slots)
+                self._variables.append((node.name, slots[(id(node), 0)]))
+                continue
+            inputs = [slots[(id(src), i)] for src, i in node.inputs]
+            outputs = []
+            for i in range(node.num_outputs()):
+                slots[(id(node), i)] = len(slots)
+                outputs.append(slots[(id(node), i)])
+            self._steps.append((operator_function(node.op), inputs, _kwargs(node), outputs))
+        self._size = len(slots)
+        self._heads = [slots[(id(n), i)] for n, i in heads]
+
+    def run(self, feed):
+        """The head arrays, given {variable name: NDArray} for every variable."""
+        values = [None] * self._size
+        for name, slot in self._variables:
+            if name not in feed:
+                raise MXNetValueError("the graph reads variable '%s', which was not given" % name)
+            values[slot] = feed[name]
+        for fn, inputs, kwargs, outputs in self._steps:
+            result = fn(*[values[i] for i in inputs], **kwargs)
+            if isinstance(result, (list, tuple)):
+                for slot, r in zip(outputs, result):
+                    values[slot] = r
+            else:
+                values[outputs[0]] = result
+        return [values[s] for s in self._heads]
 
 
 def evaluate(heads, feed):
     """The arrays of the output entries heads, given {variable name: NDArray} for every
     variable they read."""
-    values = {}
-    for node in topo_order(heads):
-        if node.op is None:
-            if node.name not in feed:
-                raise MXNetValueError("the graph reads variable '%s', which was not given" % node.name)
-            values[id(node)] = [feed[node.name]]
-            continue
-        values[id(node)] = run_node(node, [values[id(src)][i] for src, i in node.inputs])
-    return [values[id(n)][i] for n, i in heads]
+    return Program(heads).run(feed)
 
 
 def auxiliary_names(heads):

@@ -313,7 +313,7 @@ class HybridLambda(HybridBlock):
     def __init__(self, function, prefix=None):
         super().__init__(prefix=prefix)
         func, self._func_name = _function(function)
-        self._func = (lambda F, *args: func(*args)) if isinstance(function, str) else func
+        self._func = (lambda F, *args: getattr(F, function)(*args)) if isinstance(function, str) else func
 
     def hybrid_forward(self, F, x, *args):
         return self._func(F, x, *args)
