@@ -291,6 +291,7 @@ test-py-mxnet: build
 # when a name mxgo implements has a case that disagrees with MXNet.
 mxnet-coverage: build
 	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) tools/mxnet_coverage.py --out docs/mxnet_coverage.md
+	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -W ignore tools/gluon_coverage.py --out docs/gluon_coverage.md
 	$(STAGE)
 
 notebook: build

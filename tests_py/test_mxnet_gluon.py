@@ -400,3 +400,36 @@ def test_alias_table_is_mxnets():
     ours = {n for n in dir(mx.nd) if callable(getattr(mx.nd, n)) and n in registered}
     aliases = {n: _mxnet_operator_name(n) for n in ours}
     assert _graph.MXNET_NAMES == {n: r for n, r in aliases.items() if r != n}
+
+
+def _conv_graph(lib):
+    v = lib.sym.var
+    x = lib.sym.Convolution(v("data"), v("c_weight"), v("c_bias"), kernel=(3, 3), num_filter=4, pad=(1, 1), name="c")
+    x = lib.sym.BatchNorm(x, v("bn_gamma"), v("bn_beta"), v("bn_moving_mean"), v("bn_moving_var"), name="bn")
+    x = lib.sym.Activation(x, act_type="relu")
+    x = lib.sym.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type="max")
+    return lib.sym.FullyConnected(x, v("fc_weight"), v("fc_bias"), num_hidden=5, name="fc")
+
+
+def test_infer_shape_agrees():
+    theirs, ours = _conv_graph(mxnet), _conv_graph(mx)
+    assert ours.infer_shape(data=(2, 3, 6, 6)) == tuple(
+        [tuple(s) for s in part] for part in theirs.infer_shape(data=(2, 3, 6, 6)))
+    assert ours.infer_shape() == theirs.infer_shape() == (None, None, None)
+
+
+def test_symbolblock_of_a_graph_initializes_like_mxnets():
+    x = data(2, 3, 6, 6)
+    blocks = []
+    for lib in (mxnet, mx):
+        block = lib.gluon.SymbolBlock(_conv_graph(lib), [lib.sym.var("data")])
+        block.initialize()
+        block(lib.nd.array(x))
+        blocks.append(block)
+    theirs, ours = blocks
+    assert [(k, p.shape) for k, p in ours.collect_params().items()] == \
+        [(k, p.shape) for k, p in theirs.collect_params().items()]
+    for name, p in theirs.collect_params().items():
+        ours.collect_params()[name].set_data(mx.nd.array(p.data().asnumpy()))
+    np.testing.assert_allclose(ours(mx.nd.array(x)).asnumpy(), theirs(mxnet.nd.array(x)).asnumpy(), rtol=1e-5,
+                               atol=1e-6)

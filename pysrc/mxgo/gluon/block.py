@@ -20,6 +20,7 @@ from .. import ndarray as nd
 from .. import symbol
 from ..base import MXNetError, MXNetValueError
 from ..symbol.evaluate import Program
+from ..symbol.shapes import infer_shapes
 from .parameter import DEFAULT_INIT, DeferredInitializationError, Parameter, ParameterDict, select_params
 from .utils import HookHandle, indent
 
@@ -434,11 +435,12 @@ class SymbolBlock(HybridBlock):
             if name not in known:
                 raise MXNetValueError("input '%s' is not a variable of the graph, whose variables are %s"
                                       % (name, sorted(known)))
-        aux = set(outputs.list_auxiliary_states())
-        for name in outputs.list_inputs():
+        for name in outputs.list_arguments():  # then the auxiliary states, MXNet's order
             if name not in self._input_names:
-                self._reg_params[name] = self.params.get(name, allow_deferred_init=True,
-                                                         **({"grad_req": "null"} if name in aux else {}))
+                self._reg_params[name] = self.params.get(name, allow_deferred_init=True)
+        for name in outputs.list_auxiliary_states():
+            if name not in self._input_names:
+                self._reg_params[name] = self.params.get(name, allow_deferred_init=True, grad_req="null")
 
     @staticmethod
     def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False, ignore_extra=False):
@@ -456,9 +458,12 @@ class SymbolBlock(HybridBlock):
         return False  # it is a graph already: hybridize changes nothing
 
     def infer_shape(self, *args):
-        unknown = [p.name for p in self.params.values() if p.shape is None or 0 in p.shape]
-        raise MXNetError("SymbolBlock cannot infer the shapes of %s: load them (param_file) or set their data"
-                         % ", ".join(unknown))
+        """Fills the Parameters' unknown shapes from the inputs' (the graph's operators
+        infer their weights' shapes, as MXNet's do)."""
+        variables, _ = infer_shapes(self._outputs._outputs, {n: a.shape for n, a in zip(self._input_names, args)})
+        for name, param in self.params.items():
+            if variables.get(name) is not None:
+                param.shape = variables[name]
 
     def forward(self, x, *args):
         inputs = [x, *args]

@@ -4,7 +4,7 @@ graph on NDArrays; mx.nd's operators are here by the same names.
 
 Import order (tools/check_pyimports.py checks it):
 
-    _graph ← evaluate ← symbol
+    _graph ← evaluate ← shapes ← symbol
 """
 from .symbol import Group, Symbol, Variable, load, load_json, operator, var
 

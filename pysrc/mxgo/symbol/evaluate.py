@@ -49,11 +49,12 @@ def operator_function(op):
     return fn
 
 
-def _kwargs(node):
+def compile_node(node):
+    """(the mx.nd callable, its keyword arguments) that run operator node."""
     kwargs = {k: decode(v) for k, v in node.attrs.items() if not k.startswith("__") and k not in _IGNORED}
     if node.op in ("_zeros", "_ones", "_full"):
         kwargs["shape"] = kwargs.get("shape", ())
-    return kwargs
+    return operator_function(node.op), kwargs
 
 
 class Program:
@@ -73,7 +74,7 @@ class Program:
             for i in range(node.num_outputs()):
                 slots[(id(node), i)] = len(slots)
                 outputs.append(slots[(id(node), i)])
-            self._steps.append((operator_function(node.op), inputs, _kwargs(node), outputs))
+            self._steps.append(compile_node(node) + (inputs, outputs))
         self._size = len(slots)
         self._heads = [slots[(id(n), i)] for n, i in heads]
 
@@ -84,7 +85,7 @@ class Program:
             if name not in feed:
                 raise MXNetValueError("the graph reads variable '%s', which was not given" % name)
             values[slot] = feed[name]
-        for fn, inputs, kwargs, outputs in self._steps:
+        for fn, kwargs, inputs, outputs in self._steps:
             result = fn(*[values[i] for i in inputs], **kwargs)
             if isinstance(result, (list, tuple)):
                 for slot, r in zip(outputs, result):

@@ -16,6 +16,7 @@ from ..base import DTYPE_NAMES, MXNetTypeError, MXNetValueError, dtype_code
 from ..ndarray.ndarray import NDArray
 from ._graph import MXNET_NAMES, TYPE_FLAGS, Node, encode, from_json, to_json, topo_order
 from .evaluate import auxiliary_names, evaluate
+from .shapes import infer_shapes
 
 
 class _Names(threading.local):
@@ -122,6 +123,20 @@ class Symbol:
             f.write(self.tojson())
 
     # ---- running
+    def infer_shape(self, *args, **kwargs):
+        """(argument shapes, output shapes, auxiliary state shapes), given the shapes of
+        some arguments (positionally in list_arguments' order, or by name); (None, None,
+        None) when they do not determine every shape, as in MXNet."""
+        given = dict(zip(self.list_arguments(), args), **kwargs)
+        try:
+            variables, outputs = infer_shapes(self._outputs, given)
+        except MXNetValueError as err:
+            if "cannot infer" not in str(err):
+                raise
+            return None, None, None
+        return ([variables[n] for n in self.list_arguments()], outputs,
+                [variables[n] for n in self.list_auxiliary_states()])
+
     def eval(self, ctx=None, **kwargs):
         """The outputs (a list of NDArrays) given the variables' arrays by name."""
         return evaluate(self._outputs, kwargs)

@@ -1,4 +1,4 @@
-from ..block import Block as Block, HybridBlock as HybridBlock
+from ..block import Block as Block, HybridBlock as HybridBlock, SymbolBlock as SymbolBlock
 from .activations import (ELU as ELU, GELU as GELU, SELU as SELU, Activation as Activation, LeakyReLU as LeakyReLU,
                           PReLU as PReLU, Swish as Swish)
 from .basic_layers import (BatchNorm as BatchNorm, BatchNormReLU as BatchNormReLU, Dense as Dense, Dropout as Dropout,
@@ -19,4 +19,4 @@ __all__ = ["Activation", "LeakyReLU", "PReLU", "ELU", "SELU", "GELU", "Swish", "
            "GroupNorm", "Lambda", "HybridLambda", "Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
            "Conv3DTranspose", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalAvgPool1D", "GlobalAvgPool2D",
-           "GlobalAvgPool3D", "ReflectionPad2D", "Block", "HybridBlock"]
+           "GlobalAvgPool3D", "ReflectionPad2D", "Block", "HybridBlock", "SymbolBlock"]
