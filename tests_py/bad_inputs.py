@@ -464,7 +464,8 @@ def _inputs(name):
 _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", None], "axes": [object(), "x", 1.5, (0, "a")],
               "shape": [object(), "x", 1.5], "dtype": [object(), "float33", 3], "scalar": [object(), "x", None],
               "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"],
-              "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")]}
+              "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")],
+              "floats": [object(), "x", (0.5, "a")]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
 #: the operators of several results, and how many they have with _REQUIRED's parameters
 _RESULTS = {"moments": 2}

@@ -87,6 +87,7 @@ _ENCODE = {
     "optints": lambda v: _encode_ints(v) if isinstance(v, numbers.Integral) else ",".join(
         "None" if x is None else str(operator.index(x)) for x in v),
     "scalar": _encode_scalar,
+    "floats": lambda v: ",".join(repr(float(x)) for x in ((v,) if isinstance(v, numbers.Real) else v)) or "()",
 }
 
 #: the registry's default strings, decoded by parameter kind (for signatures)
@@ -101,6 +102,7 @@ DECODE_DEFAULT = {
     "dtype": str,
     "optdtype": lambda s: None if s == "None" else s,
     "optints": lambda s: tuple(None if x == "None" else int(x) for x in s.split(",")) if s not in ("", "()") else (),
+    "floats": lambda s: tuple(float(x) for x in s.split(",")) if s not in ("", "()") else (),
     "scalar": lambda s: complex(*map(float, s[2:].split(","))) if s[0] == "c" else (int if s[0] == "i" else float)(s[2:]),
 }
 

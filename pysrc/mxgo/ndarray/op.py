@@ -41,8 +41,12 @@ def _make(info):
     # after an optional input, the parameters are keyword-only (a required one cannot follow
     # a default)
     keyword_only = variadic or any(n.endswith("?") for n in inputs)
+    defaulted = False
     for p in params:
         default = DECODE_DEFAULT[p["kind"]](p["default"]) if p["default"] != "" else _NOT_GIVEN
+        # a required parameter after a default (lamb_update_phase1's t): it and the rest keyword-only
+        keyword_only = keyword_only or (defaulted and default is _NOT_GIVEN)
+        defaulted = defaulted or default is not _NOT_GIVEN
         kind = inspect.Parameter.KEYWORD_ONLY if keyword_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
         sig_params.append(inspect.Parameter(p["name"], kind, default=default))
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
