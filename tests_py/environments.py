@@ -112,6 +112,7 @@ WHOLE = {
     "test_mxnet_differential.py": {PEERS},        # MXNet itself (rule 5)
     "test_mxnet_errors.py": {PEERS},
     "test_mxnet_io.py": {PEERS},
+    "test_mxnet_optimizer.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
@@ -134,6 +135,7 @@ NEEDS = {
     "test_api_indexing.py": _NUMPY_ONLY,
     "test_io.py": _NUMPY_ONLY,
     "test_ops_random.py": _NUMPY_ONLY,
+    "test_optimizer.py": _NUMPY_ONLY,
     "test_typing.py": _NUMPY_ONLY,
     "test_environments.py": _NUMPY_ONLY,
     "test_interop_jax.py": ("numpy", "torch", "jax"),  # interop_helpers imports torch
@@ -144,6 +146,7 @@ NEEDS = {
     "test_mxnet_differential.py": ("numpy", "mxnet"),
     "test_mxnet_errors.py": ("numpy", "mxnet"),
     "test_mxnet_io.py": ("numpy", "mxnet"),
+    "test_mxnet_optimizer.py": ("numpy", "mxnet"),
     "test_mxnet_peer.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")

@@ -9,20 +9,21 @@ The package is laid out as MXNet 1.9.1's, so that MXNet's imports resolve: base 
 the Go extension mxgo._gen that setup.py generates, its C fast path, errors, dtypes),
 context (mx.context: devices), _core (the array core that every namespace shares: DLPack
 import, allocation and NumPy copies, the operator registry), autograd (mx.autograd:
-recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd), test_utils
+recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd),
+lr_scheduler (mx.lr_scheduler), optimizer (mx.optimizer: optimizers and their Updater), test_utils
 (mx.test_utils), tvm_bridge (mx.tvm_bridge; it needs tvm_ffi) and torch_bridge (PyTorch
 autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context ← _core ← autograd ← ndarray ← test_utils, tvm_bridge, torch_bridge
+    _gen ← base ← context ← _core ← autograd ← ndarray ← lr_scheduler ← optimizer ← test_utils, tvm_bridge, torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
 come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
 numpy_extension/ (mx.npx) beside ndarray, their arrays the same Go arrays; gluon/ (mx.gluon)
 above them.
 """
-from . import autograd, context, test_utils
+from . import autograd, context, lr_scheduler, optimizer, test_utils
 from . import ndarray
 from . import ndarray as nd
 from .base import MXNetError
@@ -31,5 +32,5 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "lr_scheduler", "optimizer", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

@@ -1,7 +1,9 @@
 from . import autograd as autograd
 from . import context as context
+from . import lr_scheduler as lr_scheduler
 from . import ndarray as ndarray
 from . import ndarray as nd
+from . import optimizer as optimizer
 from . import test_utils as test_utils
 from .base import MXNetError as MXNetError
 from .context import Context as Context
@@ -12,5 +14,5 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "lr_scheduler", "optimizer", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

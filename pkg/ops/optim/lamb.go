@@ -12,8 +12,9 @@ import (
 // LAMB in MXNet's two phases: phase 1 updates the moments and gives the step direction
 // g; the caller takes the norms r1 = |weight| and r2 = |g|; phase 2 moves the weight by
 // lr*r1/r2*g (lr alone when either norm is 0), r1 first clamped to [lower_bound,
-// upper_bound] where those are not negative. The mp_* forms read and update the float32
-// master copy weight32 (their last input) instead of the weight.
+// upper_bound] where those are not negative. The mp_* forms read the float32 master copy
+// weight32 (their last input) instead of the weight; phase 2 leaves it as it is, as
+// MXNet 1.9.1's does (so mx.optimizer.LAMB's master copy keeps its first value there too).
 
 func init() {
 	phase1 := []ops.Param{pBeta1, pBeta2,
@@ -62,11 +63,11 @@ func registerPhase2(mp bool) {
 	if mp {
 		name, inputs = "mp_"+name, append(inputs, "weight32")
 	}
-	op := &ops.Op{
+	ops.Register(&ops.Op{
 		Name: name, Category: ops.General, Inputs: inputs, DTypes: floatDTypes, InPlace: true,
 		Doc: "LAMB's second phase, as MXNet's " + name + ": out = weight - lr*r1/r2*g, r1 clamped to [lower_bound, " +
 			"upper_bound] (each where not negative), lr alone when r1 or r2 is 0; r1 and r2 have one element each." +
-			map[bool]string{true: " Updates the float32 weight32 in place and writes it, cast, into out.", false: ""}[mp] +
+			map[bool]string{true: " Reads the weight from the float32 weight32, which it leaves as it is (as MXNet 1.9.1's does).", false: ""}[mp] +
 			" Non-differentiable, as MXNet's.",
 		Params: []ops.Param{pLR,
 			{Name: "lower_bound", Kind: ops.ParamFloat, Default: "-1", Doc: "r1's lower bound; negative: none"},
@@ -96,30 +97,18 @@ func registerPhase2(mp bool) {
 				lr *= r1 / r2
 			}
 			arrs := append(slices.Clip(in[:2]), in[4:]...)
-			written := []int{len(arrs)}
-			if mp {
-				written = append(written, 2)
-			}
-			return sweep(append(arrs, out[0]), written, phase2Body[float32](lr, mp), phase2Body[float64](lr, mp))
+			return sweep(append(arrs, out[0]), []int{len(arrs)}, phase2Body[float32](lr, mp), phase2Body[float64](lr, mp))
 		},
-	}
-	if mp {
-		op.Mutates = func(int) []int { return []int{4} }
-	}
-	ops.Register(op)
+	})
 }
 
 func phase2Body[T float](lr float64, mp bool) body[T] {
 	step := T(lr)
 	return func(v [][]T, lo, hi int) {
-		w, back := master(v, mp)
+		w, _ := master(v, mp)
 		g, out := v[1], v[len(v)-1]
 		for i := lo; i < hi; i++ {
-			nw := w[i] - step*g[i]
-			if back != nil {
-				back[i] = nw
-			}
-			out[i] = nw
+			out[i] = w[i] - step*g[i]
 		}
 	}
 }
