@@ -263,6 +263,7 @@ class Updater:
         else:
             self.states = states
         self.states_synced = dict.fromkeys(self.states, False)
+        self.aggregate_updates = self.optimizer.aggregate_num > 0  # a loaded optimizer may not aggregate
 
     def get_states(self, dump_optimizer=False):
         """The pickled states (with the optimizer when ``dump_optimizer``)."""
