@@ -25,7 +25,7 @@ func TestSGDMomentumUpdatesItsStateInPlace(t *testing.T) {
 		"lr=0.5;momentum=0.5;wd=0.25;rescale_grad=0.5;clip_gradient=1")
 	require.NoError(t, err)
 	// mom = 0.5*mom - 0.5*0.25*w - 0.5*clip(0.5*g, 1); w += mom
-	wantMom := []float64{0.125 - 0.125 - 0.125, 0 + 0.25 - 0.5, -0.25 - 0.375 + 0.25}
+	wantMom := []float64{-0.125, 0.25 - 0.5, -0.25 - 0.375 + 0.25}
 	assert.InDeltaSlice(t, wantMom, values(t, mom), 1e-7)
 	assert.InDeltaSlice(t, []float64{1 + wantMom[0], -2 + wantMom[1], 3 + wantMom[2]}, values(t, w), 1e-7)
 }

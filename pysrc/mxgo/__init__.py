@@ -32,5 +32,5 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "lr_scheduler", "optimizer", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
-           "current_context", "MXNetError", "__version__"]
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "lr_scheduler", "optimizer", "test_utils", "Context", "cpu",
+           "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

@@ -14,5 +14,5 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "nd", "ndarray", "context", "random", "lr_scheduler", "optimizer", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
-           "current_context", "MXNetError", "__version__"]
+__all__ = ["autograd", "nd", "ndarray", "context", "random", "lr_scheduler", "optimizer", "test_utils", "Context", "cpu",
+           "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

@@ -4,11 +4,11 @@ import math
 
 import numpy
 
-from ..ndarray import (NDArray, array, clip, mp_nag_mom_update, mp_sgd_mom_update, mp_sgd_update, multi_lars,
+from ..ndarray import (NDArray, array, clip, mp_nag_mom_update, mp_sgd_update, multi_lars,
                        multi_mp_sgd_mom_update, multi_mp_sgd_update, multi_sgd_mom_update, multi_sgd_update,
                        multi_sum_sq, nag_mom_update, norm, preloaded_multi_mp_sgd_mom_update,
                        preloaded_multi_mp_sgd_update, preloaded_multi_sgd_mom_update, preloaded_multi_sgd_update,
-                       random, sgd_mom_update, sgd_update, signsgd_update, signum_update, zeros)
+                       random, sgd_update, signsgd_update, signum_update, zeros)
 from .optimizer import Optimizer, _warn_float16, aggregation_size, register
 
 __all__ = ["SGD", "NAG", "Signum", "LARS", "SGLD", "DCASGD", "ccSGD"]
