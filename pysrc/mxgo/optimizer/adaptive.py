@@ -5,7 +5,7 @@ import math
 
 import numpy
 
-from ..ndarray import (NDArray, abs as nd_abs, adam_update, cast, clip, ftml_update, ftrl_update, lamb_update_phase1,
+from ..ndarray import (abs as nd_abs, adam_update, cast, ftml_update, ftrl_update, lamb_update_phase1,
                        lamb_update_phase2, maximum, mp_lamb_update_phase1, mp_lamb_update_phase2, rmsprop_update,
                        rmspropalex_update, sqrt, square, zeros)
 from .optimizer import Optimizer, aggregation_size, register
@@ -21,26 +21,8 @@ def _zeros_like(weight, n, typed=True):
     return states[0] if n == 1 else states
 
 
-class _Adaptive(Optimizer):
-    """Checks the arrays and counts the update; ``_prologue`` gives (lr, wd, t)."""
-
-    def _prologue(self, index, weight, grad):
-        if not isinstance(weight, NDArray) or not isinstance(grad, NDArray):
-            raise TypeError("weight and grad must be NDArrays, got %s and %s"
-                            % (type(weight).__name__, type(grad).__name__))
-        self._update_count(index)
-        return self._get_lr(index), self._get_wd(index), self._index_update_count[index]
-
-    def _scaled(self, grad, weight=None, wd=0.0):
-        """rescale_grad*grad (+ wd*weight), clipped when clip_gradient is set."""
-        grad = grad * self.rescale_grad
-        if weight is not None:
-            grad = grad + wd * weight
-        return clip(grad, -self.clip_gradient, self.clip_gradient) if self.clip_gradient is not None else grad
-
-
 @register
-class Adam(_Adaptive):
+class Adam(Optimizer):
     """Adam; the bias correction scales the learning rate: lr*sqrt(1-beta2**t)/(1-beta1**t)."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, lazy_update=True, **kwargs):
@@ -59,7 +41,7 @@ class Adam(_Adaptive):
 
 
 @register
-class RMSProp(_Adaptive):
+class RMSProp(Optimizer):
     """RMSProp (Tieleman and Hinton), or with ``centered`` Graves' version."""
 
     def __init__(self, learning_rate=0.001, gamma1=0.9, gamma2=0.9, epsilon=1e-8, centered=False, clip_weights=None,
@@ -83,7 +65,7 @@ class RMSProp(_Adaptive):
 
 
 @register
-class FTML(_Adaptive):
+class FTML(Optimizer):
     """Follow the moving leader; its state is (d, v, z)."""
 
     def __init__(self, beta1=0.6, beta2=0.999, epsilon=1e-8, **kwargs):
@@ -100,7 +82,7 @@ class FTML(_Adaptive):
 
 
 @register
-class Ftrl(_Adaptive):
+class Ftrl(Optimizer):
     """FTRL-proximal; its state is (z, n). Its learning rate defaults to 0.1 (set after the
     base class, so a scheduler's base_lr is left alone, as in MXNet)."""
 
@@ -118,7 +100,7 @@ class Ftrl(_Adaptive):
 
 
 @register
-class LAMB(_Adaptive):
+class LAMB(Optimizer):
     """LAMB: Adam's direction, scaled per weight by |weight|/|direction| (clamped to
     [lower_bound, upper_bound] when given). A list of weights (an Updater's aggregated call,
     MXNet's multi_lamb_update) is updated one by one, with the same numbers."""
@@ -164,7 +146,7 @@ class LAMB(_Adaptive):
 
 
 @register
-class AdaGrad(_Adaptive):
+class AdaGrad(Optimizer):
     """AdaGrad: steps divided by the root of the summed squared gradients (plus eps)."""
 
     def __init__(self, eps=1e-7, **kwargs):
@@ -182,7 +164,7 @@ class AdaGrad(_Adaptive):
 
 
 @register
-class AdaDelta(_Adaptive):
+class AdaDelta(Optimizer):
     """AdaDelta: no learning rate; running averages of squared gradients and steps. The
     caller's grad is left as it is (MXNet's scales it in place)."""
 
@@ -206,7 +188,7 @@ class AdaDelta(_Adaptive):
 
 
 @register
-class Adamax(_Adaptive):
+class Adamax(Optimizer):
     """Adamax: Adam with the infinity norm."""
 
     def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, **kwargs):
@@ -228,7 +210,7 @@ class Adamax(_Adaptive):
 
 
 @register
-class Nadam(_Adaptive):
+class Nadam(Optimizer):
     """Nesterov Adam, with the momentum schedule of Dozat; the schedule's product is the
     optimizer's, shared by its weights, as in MXNet."""
 

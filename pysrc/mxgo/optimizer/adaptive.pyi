@@ -7,11 +7,7 @@ __all__ = ["Adam", "RMSProp", "FTML", "Ftrl", "LAMB", "AdaGrad", "AdaDelta", "Ad
 
 def _zeros_like(weight: NDArray, n: int, typed: bool = True) -> Any: ...
 
-class _Adaptive(Optimizer):
-    def _prologue(self, index: Any, weight: NDArray, grad: NDArray) -> tuple[float, float, int]: ...
-    def _scaled(self, grad: NDArray, weight: NDArray | None = None, wd: float = 0.0) -> NDArray: ...
-
-class Adam(_Adaptive):
+class Adam(Optimizer):
     beta1: float
     beta2: float
     epsilon: float
@@ -19,7 +15,7 @@ class Adam(_Adaptive):
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  lazy_update: bool = True, **kwargs: Any) -> None: ...
 
-class RMSProp(_Adaptive):
+class RMSProp(Optimizer):
     gamma1: float
     gamma2: float
     centered: bool
@@ -28,18 +24,18 @@ class RMSProp(_Adaptive):
     def __init__(self, learning_rate: float = 0.001, gamma1: float = 0.9, gamma2: float = 0.9, epsilon: float = 1e-8,
                  centered: bool = False, clip_weights: float | None = None, **kwargs: Any) -> None: ...
 
-class FTML(_Adaptive):
+class FTML(Optimizer):
     beta1: float
     beta2: float
     epsilon: float
     def __init__(self, beta1: float = 0.6, beta2: float = 0.999, epsilon: float = 1e-8, **kwargs: Any) -> None: ...
 
-class Ftrl(_Adaptive):
+class Ftrl(Optimizer):
     lamda1: float
     beta: float
     def __init__(self, lamda1: float = 0.01, learning_rate: float = 0.1, beta: float = 1, **kwargs: Any) -> None: ...
 
-class LAMB(_Adaptive):
+class LAMB(Optimizer):
     beta1: float
     beta2: float
     epsilon: float
@@ -52,21 +48,21 @@ class LAMB(_Adaptive):
     def _update_impl(self, index: Any, weight: Any, grad: Any, state: Any, multi_precision: bool,
                      aggregated: bool = False) -> None: ...
 
-class AdaGrad(_Adaptive):
+class AdaGrad(Optimizer):
     float_stable_eps: float
     def __init__(self, eps: float = 1e-7, **kwargs: Any) -> None: ...
 
-class AdaDelta(_Adaptive):
+class AdaDelta(Optimizer):
     rho: float
     epsilon: float
     def __init__(self, rho: float = 0.90, epsilon: float = 1e-5, **kwargs: Any) -> None: ...
 
-class Adamax(_Adaptive):
+class Adamax(Optimizer):
     beta1: float
     beta2: float
     def __init__(self, learning_rate: float = 0.002, beta1: float = 0.9, beta2: float = 0.999, **kwargs: Any) -> None: ...
 
-class Nadam(_Adaptive):
+class Nadam(Optimizer):
     beta1: float
     beta2: float
     epsilon: float

@@ -6,7 +6,7 @@ import warnings
 
 import numpy
 
-from ..ndarray import NDArray, cast
+from ..ndarray import NDArray, cast, clip
 
 __all__ = ["Optimizer", "Updater", "create", "get_updater", "register"]
 
@@ -175,6 +175,22 @@ class Optimizer:
 
     def _get_wd(self, index):
         return self._get_wds([index])[0]
+
+    def _prologue(self, index, weight, grad):
+        """Checks the arrays, counts the update, and gives (lr, wd, the index's update count)."""
+        if not isinstance(weight, NDArray) or not isinstance(grad, NDArray):
+            raise TypeError("weight and grad must be NDArrays, got %s and %s"
+                            % (type(weight).__name__, type(grad).__name__))
+        self._update_count(index)
+        return self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+
+    def _scaled(self, grad, weight=None, wd=0.0):
+        """rescale_grad*grad (+ wd*weight), clipped when clip_gradient is set: the gradient of
+        the optimizers MXNet writes in NDArray arithmetic."""
+        grad = grad * self.rescale_grad
+        if weight is not None:
+            grad = grad + wd * weight
+        return clip(grad, -self.clip_gradient, self.clip_gradient) if self.clip_gradient is not None else grad
 
     def _clip_kwargs(self, name="clip_gradient"):
         """The rescale and (when set) clipping arguments of the update operators."""

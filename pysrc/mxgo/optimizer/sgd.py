@@ -4,7 +4,7 @@ import math
 
 import numpy
 
-from ..ndarray import (NDArray, array, clip, mp_nag_mom_update, mp_sgd_update, multi_lars,
+from ..ndarray import (NDArray, array, mp_nag_mom_update, mp_sgd_update, multi_lars,
                        multi_mp_sgd_mom_update, multi_mp_sgd_update, multi_sgd_mom_update, multi_sgd_update,
                        multi_sum_sq, nag_mom_update, norm, preloaded_multi_mp_sgd_mom_update,
                        preloaded_multi_mp_sgd_update, preloaded_multi_sgd_mom_update, preloaded_multi_sgd_update,
@@ -112,9 +112,8 @@ class NAG(_Momentum):
         self._update_impl(index, weight, grad, state, multi_precision=mp)
 
     def _update_impl(self, index, weight, grad, state, multi_precision=False):
-        _check_arrays([weight], [grad])
-        self._update_count(index)
-        lr, wd, kwargs = self._get_lr(index), self._get_wd(index), self._kwargs()
+        lr, wd, _ = self._prologue(index, weight, grad)
+        kwargs = self._kwargs()
         if not multi_precision:
             if state is not None:
                 nag_mom_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kwargs)
@@ -140,9 +139,8 @@ class Signum(Optimizer):
         return zeros(weight.shape, weight.context, dtype=weight.dtype) if self.momentum != 0.0 else None
 
     def update(self, index, weight, grad, state):
-        _check_arrays([weight], [grad])
-        self._update_count(index)
-        lr, wd, kwargs = self._get_lr(index), self._get_wd(index), self._clip_kwargs()
+        lr, wd, _ = self._prologue(index, weight, grad)
+        kwargs = self._clip_kwargs()
         if self.momentum > 0:
             kwargs["momentum"] = self.momentum
         if self.wd_lh:
@@ -231,12 +229,8 @@ class SGLD(Optimizer):
     variance lr."""
 
     def update(self, index, weight, grad, state):
-        _check_arrays([weight], [grad])
-        self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        grad = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = clip(grad, -self.clip_gradient, self.clip_gradient)
+        lr, wd, _ = self._prologue(index, weight, grad)
+        grad = self._scaled(grad)
         weight += -lr / 2 * (grad + wd * weight)
         weight += random.normal(0, math.sqrt(lr), shape=weight.shape, dtype=weight.dtype, ctx=weight.context)
 
@@ -256,12 +250,8 @@ class DCASGD(Optimizer):
         return (mom, weight.copy())
 
     def update(self, index, weight, grad, state):
-        _check_arrays([weight], [grad])
-        self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        grad = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            grad = clip(grad, -self.clip_gradient, self.clip_gradient)
+        lr, wd, _ = self._prologue(index, weight, grad)
+        grad = self._scaled(grad)
         mom, previous = state
         step = -lr * (grad + wd * weight + self.lamda * grad * grad * (weight - previous))
         if mom is not None:
