@@ -458,6 +458,7 @@ _REQUIRED = {"moments": {"axes": 0}, "GridGenerator": {"transform_type": "affine
              "ftml_update": {"lr": 0.1, "t": 1}, "lamb_update_phase1": {"wd": 0.0, "t": 1},
              "mp_lamb_update_phase1": {"wd": 0.0, "t": 1}, "multi_sum_sq": {"num_arrays": 2},
              "multi_lars": {"eta": 0.1, "eps": 0.0}, "multi_all_finite": {"num_arrays": 2},
+             "reset_arrays": {"num_arrays": 2},
              **{"multi_%s_update" % n: {"lrs": (0.1,), "wds": (0.0,)} for n in ("sgd", "sgd_mom", "mp_sgd", "mp_sgd_mom")}}
 
 
@@ -483,7 +484,7 @@ _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", Non
               "floats": [object(), "x", (0.5, "a")]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
 #: the operators of several results, and how many they have with _REQUIRED's parameters
-_RESULTS = {"moments": 2}
+_RESULTS = {"moments": 2, "reset_arrays": 0}
 
 for _op in sorted(n for n in OPS if not n.startswith("_")):
     _fn = getattr(mx.nd, _op)
@@ -496,10 +497,11 @@ for _op in sorted(n for n in OPS if not n.startswith("_")):
     case("op/%s/unknown_keyword" % _op, TypeError, "bogus", lambda a, f=_fn, r=_req: f(*a, bogus=1, **r),
          intact=lambda o=_op: _inputs(o), foreign=True)  # Python's own check of the generated signature
     _n = _RESULTS.get(_op, 1)  # an operator of several results takes a list of outs
-    case("op/%s/out_wrong_shape" % _op, ValueError, "shape",
-         lambda a, f=_fn, r=_req, n=_n: f(*a[:-n], out=a[-1] if n == 1 else a[-n:], **r),
-         intact=lambda o=_op, f=_fn, r=_req, n=_n: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=(
-             f(*_inputs(o), **r) if n == 1 else f(*_inputs(o), **r)[i]).dtype) for i in range(n)])
+    if _n:  # (one of none takes no out)
+        case("op/%s/out_wrong_shape" % _op, ValueError, "shape",
+             lambda a, f=_fn, r=_req, n=_n: f(*a[:-n], out=a[-1] if n == 1 else a[-n:], **r),
+             intact=lambda o=_op, f=_fn, r=_req, n=_n: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=(
+                 f(*_inputs(o), **r) if n == 1 else f(*_inputs(o), **r)[i]).dtype) for i in range(n)])
     case("op/%s/out_not_array" % _op, TypeError, "", lambda a, f=_fn, r=_req: f(*a, out="x", **r),
          intact=lambda o=_op: _inputs(o))
     for _p in OPS[_op]["params"]:

@@ -182,7 +182,8 @@ UPDATE_OPS = sorted({o[0] for o in OPS} | {"lamb_update_phase2", "mp_lamb_update
                                            "multi_sgd_mom_update", "multi_mp_sgd_update", "multi_mp_sgd_mom_update",
                                            "preloaded_multi_sgd_update", "preloaded_multi_sgd_mom_update",
                                            "preloaded_multi_mp_sgd_update", "preloaded_multi_mp_sgd_mom_update",
-                                           "multi_sum_sq", "multi_lars", "all_finite", "multi_all_finite"})
+                                           "multi_sum_sq", "multi_lars", "all_finite", "multi_all_finite",
+                                           "reset_arrays"})
 
 
 @pytest.mark.parametrize("name", UPDATE_OPS)

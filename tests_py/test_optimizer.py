@@ -191,3 +191,11 @@ def test_sgld_adds_noise_of_variance_lr():
 def test_all_finite():
     assert mx.nd.all_finite(mx.nd.array([1.0, 2.0])).asnumpy().tolist() == [1.0]
     assert mx.nd.multi_all_finite(mx.nd.array([1.0]), mx.nd.array([np.nan]), num_arrays=2).asnumpy().tolist() == [0.0]
+
+
+def test_reset_arrays_zeroes_in_place_and_returns_nothing():
+    a, b = _arrays((2, 3), (4,), dtype="float16")
+    assert mx.nd.reset_arrays(a, b, num_arrays=2) == []
+    assert a.asnumpy().tolist() == [[0.0] * 3] * 2 and b.asnumpy().tolist() == [0.0] * 4
+    with pytest.raises(ValueError, match="num_arrays"):
+        mx.nd.reset_arrays(a, b, num_arrays=1)

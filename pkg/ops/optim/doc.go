@@ -10,5 +10,5 @@
 //	adaptive.go  adam, rmsprop, rmspropalex, ftrl, ftml
 //	lamb.go      lamb_update_phase1/2 and their mp_ forms
 //	multi.go     multi_(mp_)sgd(_mom)_update and their preloaded_ forms
-//	norms.go     multi_sum_sq, multi_lars, all_finite, multi_all_finite
+//	norms.go     multi_sum_sq, multi_lars, all_finite, multi_all_finite, reset_arrays
 package optim

@@ -74,6 +74,26 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
+		Name: "reset_arrays", Category: ops.General, Inputs: []string{"*data"}, Params: []ops.Param{required},
+		Doc: "Sets every array to zero in place, as MXNet's reset_arrays (Gluon's zero_grad): returns no array.",
+		Mutates: func(n int) []int {
+			all := make([]int, n)
+			for i := range all {
+				all[i] = i
+			}
+			return all
+		},
+		InferOuts: func(in []*ndarray.NDArray, at ops.Attrs) ([]ops.Result, error) {
+			return nil, checkCount("reset_arrays", in, at)
+		},
+		Kernel: func(in, _ []*ndarray.NDArray, _ ops.Attrs) error {
+			for _, a := range in {
+				ops.FillKernel(a, ops.Scalar{})
+			}
+			return nil
+		},
+	})
+	ops.Register(&ops.Op{
 		Name: "multi_all_finite", Category: ops.General, Inputs: []string{"*data"}, Params: []ops.Param{numArrays, initOutput},
 		Doc: "Whether num_arrays arrays are all finite, as MXNet's multi_all_finite." + finiteDoc,
 		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {

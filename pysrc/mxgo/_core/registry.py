@@ -160,7 +160,7 @@ def _invoke_all(name, info, arrays, attrs, out):
         outs.append(arr)
     handles = call(core.InvokeAll, info["id"], ",".join(str(a.handle) for a in ins),
                    ",".join(str(o.handle) for o in outs), attrs)
-    results = outs if out is not None else [type(ins[0])(int(h)) for h in handles.split(",")]
+    results = outs if out is not None else [type(ins[0])(int(h)) for h in handles.split(",") if h]  # reset_arrays: none
     if foreign:
         for r in results:
             r.wait_to_read()  # the other framework may read (or reuse) its memory at once
