@@ -116,3 +116,28 @@ func TestBadUpdateCallsAreRefusedIntact(t *testing.T) {
 	assert.Equal(t, seq(6), values(t, w), "nothing ran")
 	assert.Equal(t, seq(6), values(t, mom))
 }
+
+// An update large enough to be queued on the engine: a later reader of its state waits
+// for it (the state is among the call's engine writes, Op.Mutates).
+func TestQueuedUpdateOrdersItsStateWrites(t *testing.T) {
+	checkLeaks(t)
+	n := 5 << 20
+	w, g, mom := empty(t, ndarray.Float32, n), empty(t, ndarray.Float32, n), empty(t, ndarray.Float32, n)
+	ones := make([]float32, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	rawSet(w, ones)
+	rawSet(g, ones)
+	rawSet(mom, make([]float32, n))
+	_, err := runOp(t, "sgd_mom_update", []*ndarray.NDArray{w, g, mom}, w, "lr=0.5;momentum=0.9")
+	require.NoError(t, err)
+	neg := mustOp(t, "negative", "", mom) // pushed while the update may still be queued
+	require.NoError(t, ops.WaitToRead(neg))
+	for i, v := range rawValues[float32](neg) {
+		if v != 0.5 {
+			t.Fatalf("element %d of -mom: %v, want 0.5", i, v)
+		}
+	}
+	assert.Equal(t, float32(0.5), rawValues[float32](w)[n-1])
+}
