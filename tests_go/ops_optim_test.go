@@ -141,3 +141,14 @@ func TestQueuedUpdateOrdersItsStateWrites(t *testing.T) {
 	}
 	assert.Equal(t, float32(0.5), rawValues[float32](w)[n-1])
 }
+
+// A gradient that partly overlaps the weight (both views of one array) is read as
+// itself, not as the weight.
+func TestOverlappingInputsAreReadAsThemselves(t *testing.T) {
+	checkLeaks(t)
+	a := fromValues(t, ndarray.Float32, []float64{1, 2, 3, 4, 5}, 5)
+	w, g := index(t, a, S(0, 4, nil)), index(t, a, S(1, 5, nil))
+	r, err := runOp(t, "sgd_update", []*ndarray.NDArray{w, g}, nil, "lr=1")
+	require.NoError(t, err)
+	assert.Equal(t, []float64{-1, -1, -1, -1}, values(t, r))
+}

@@ -38,9 +38,10 @@ func sweepAs[T float](arrs []*ndarray.NDArray, written []int, dt ndarray.DType, 
 	var copies []*ndarray.NDArray
 	defer func() { ops.ReleaseAll(copies) }()
 	for i, a := range arrs {
-		// out that is the weight is the weight's slice, as in MXNet's kernels (which
-		// read weight[i] again after writing out[i]); other overlaps were separated
-		if j := slices.IndexFunc(arrs[:i], func(b *ndarray.NDArray) bool { return ndarray.Overlaps(a, b) }); j >= 0 {
+		// an array that is an earlier one (out that is the weight) is its slice, as in
+		// MXNet's kernels, which read weight[i] again after writing out[i]; partial
+		// overlaps are between inputs only (ops separated the rest), which are read
+		if j := slices.IndexFunc(arrs[:i], func(b *ndarray.NDArray) bool { return same(a, b) }); j >= 0 {
 			v[i], copyOf[i] = v[j], copyOf[j]
 			continue
 		}
@@ -73,6 +74,12 @@ func sweepAs[T float](arrs []*ndarray.NDArray, written []int, dt ndarray.DType, 
 		}
 	}
 	return nil
+}
+
+// same reports whether a and b are the same elements in the same order.
+func same(a, b *ndarray.NDArray) bool {
+	return a.Storage() == b.Storage() && a.Offset() == b.Offset() && slices.Equal(a.Shape(), b.Shape()) &&
+		slices.Equal(a.Strides(), b.Strides())
 }
 
 // hyper holds the parameters every update shares, as MXNet's float parameters: rounded
