@@ -18,12 +18,16 @@ func init() {
 			b32: func(at ops.Attrs) body[float32] { return sgdBody[float32](at, mom, mp) },
 			b64: func(at ops.Attrs) body[float64] { return sgdBody[float64](at, mom, mp) }}
 		if mom {
-			u.inputs, u.mutates, u.f32 = append(u.inputs, "mom"), []int{2}, []int{2}
+			u.inputs = append(u.inputs, "mom")
 		}
 		if mp {
-			u.inputs, u.mutates, u.f32 = append(u.inputs, "weight32"), append(u.mutates, len(u.inputs)), append(u.f32, len(u.inputs))
-		} else {
-			u.f32 = nil
+			u.inputs = append(u.inputs, "weight32")
+		}
+		for i := 2; i < len(u.inputs); i++ { // the states: updated in place, float32 under mp
+			u.mutates = append(u.mutates, i)
+			if mp {
+				u.f32 = append(u.f32, i)
+			}
 		}
 		return u
 	}
