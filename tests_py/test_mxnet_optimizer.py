@@ -88,6 +88,16 @@ def test_optimizer_steps_match_mxnet(name, kwargs, dtype):
             np.testing.assert_allclose(b, a, rtol=tol, atol=tol, err_msg="step %d" % step)
 
 
+def test_lamb_without_aggregation_matches_mxnet(monkeypatch):
+    """One weight per call: MXNet's mp_lamb_update_phase2 leaves the master copy as it was."""
+    monkeypatch.setenv("MXNET_OPTIMIZER_AGGREGATION_SIZE", "1")
+    want = _train(mxnet, "lamb", {"wd": 0.01, **MP}, "float16", None, single=False)
+    got = _train(mx, "lamb", {"wd": 0.01, **MP}, "float16", None, single=False)
+    for w, g in zip(want, got):
+        for a, b in zip(w, g):
+            np.testing.assert_allclose(b, a, rtol=RTOL[str(a.dtype)], atol=RTOL[str(a.dtype)])
+
+
 @pytest.mark.parametrize("name", sorted(SCHEDULES))
 def test_optimizer_with_scheduler_and_single_calls(name):
     want = _train(mxnet, name, {"momentum": 0.9} if name == "sgd" else {}, "float32", SCHEDULES[name], single=True)

@@ -124,9 +124,13 @@ class LAMB(Optimizer):
 
     def _update_impl(self, index, weight, grad, state, multi_precision, aggregated=False):
         if isinstance(index, (tuple, list)):
-            for args in zip(index, weight, grad, state):
-                self._update_impl(*args, multi_precision=multi_precision, aggregated=True)
-            return
+            if self.aggregate_num > 1:
+                for args in zip(index, weight, grad, state):
+                    self._update_impl(*args, multi_precision=multi_precision, aggregated=True)
+                return
+            # MXNET_OPTIMIZER_AGGREGATION_SIZE=1: MXNet's Updater passes lists of one, which
+            # LAMB updates as one weight (its mp_ master copy then stays, as MXNet's does)
+            (index,), (weight,), (grad,), (state,) = index, weight, grad, state
         lr, wd, t = self._prologue(index, weight, grad)
         kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon, "t": t,
                   "bias_correction": self.bias_correction, **self._clip_kwargs()}
