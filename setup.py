@@ -73,7 +73,7 @@ setup(
     package_dir={"": "pysrc"},
     include_package_data=False,
     # PEP 561: the package is typed (py.typed) and carries its stubs.
-    package_data={"mxgo": ["py.typed", "*.pyi"], "mxgo.ndarray": ["*.pyi"]},
+    package_data={"mxgo": ["py.typed", "*.pyi"], "mxgo.ndarray": ["*.pyi"], "mxgo.optimizer": ["*.pyi"]},
     zip_safe=False,
     distclass=BinaryDistribution,
     cmdclass={"build_py": build_py_with_go, "bdist_wheel": bdist_wheel_platform},

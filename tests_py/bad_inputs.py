@@ -420,7 +420,14 @@ _IN = {"dot": [(2, 3), (3, 2)], "matmul": [(2, 3), (3, 2)], "batch_dot": [(2, 2,
        "Convolution_v1": [(1, 2, 4, 4), (3, 2, 3, 3), (3,)], "Pooling_v1": [(1, 2, 4, 4)], "UpSampling": [(1, 2, 2, 2)],
        # softmax: data alone (a length array goes with use_length=True); labels of one per row
        "softmax": [(2, 3)], "softmax_cross_entropy": [(2, 3), (2,)], "SoftmaxOutput": [(2, 3), (2,)],
-       "Softmax": [(2, 3), (2,)]}
+       "Softmax": [(2, 3), (2,)],
+       # optimizer updates: groups of one weight's arrays; LAMB's norms and preloaded rates of one element each
+       "multi_sgd_mom_update": [(2, 3)] * 3, "multi_mp_sgd_update": [(2, 3)] * 3,
+       "multi_mp_sgd_mom_update": [(2, 3)] * 4, "preloaded_multi_sgd_update": [(2, 3), (2, 3), (1,), (1,)],
+       "preloaded_multi_sgd_mom_update": [(2, 3)] * 3 + [(1,), (1,)],
+       "preloaded_multi_mp_sgd_update": [(2, 3)] * 3 + [(1,), (1,)],
+       "preloaded_multi_mp_sgd_mom_update": [(2, 3)] * 4 + [(1,), (1,)],
+       "lamb_update_phase2": [(2, 3), (2, 3), (1,), (1,)], "mp_lamb_update_phase2": [(2, 3), (2, 3), (1,), (1,), (2, 3)]}
 _INT32_INPUT = {"batch_take": 1}
 _REQUIRED = {"moments": {"axes": 0}, "GridGenerator": {"transform_type": "affine", "target_shape": (2, 2)},
              "ROIPooling": {"pooled_size": (2, 2), "spatial_scale": 1.0}, "SpatialTransformer": {"target_shape": (2, 2)},
@@ -443,7 +450,16 @@ _REQUIRED = {"moments": {"axes": 0}, "GridGenerator": {"transform_type": "affine
              "Deconvolution": {"kernel": (2, 2), "num_filter": 3}, "im2col": {"kernel": (2, 2)},
              "col2im": {"kernel": (2, 2), "output_size": (3, 3)},
              "Convolution_v1": {"kernel": (3, 3), "num_filter": 3}, "Pooling_v1": {"kernel": (2, 2)},
-             "UpSampling": {"scale": 2, "sample_type": "nearest"}}
+             "UpSampling": {"scale": 2, "sample_type": "nearest"},
+             **{n: {"lr": 0.1} for n in ("sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update",
+                                         "nag_mom_update", "mp_nag_mom_update", "adam_update", "rmsprop_update",
+                                         "rmspropalex_update", "ftrl_update", "signsgd_update", "signum_update",
+                                         "lamb_update_phase2", "mp_lamb_update_phase2")},
+             "ftml_update": {"lr": 0.1, "t": 1}, "lamb_update_phase1": {"wd": 0.0, "t": 1},
+             "mp_lamb_update_phase1": {"wd": 0.0, "t": 1}, "multi_sum_sq": {"num_arrays": 2},
+             "multi_lars": {"eta": 0.1, "eps": 0.0}, "multi_all_finite": {"num_arrays": 2},
+             "reset_arrays": {"num_arrays": 2},
+             **{"multi_%s_update" % n: {"lrs": (0.1,), "wds": (0.0,)} for n in ("sgd", "sgd_mom", "mp_sgd", "mp_sgd_mom")}}
 
 
 def _inputs(name):
@@ -464,10 +480,11 @@ def _inputs(name):
 _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", None], "axes": [object(), "x", 1.5, (0, "a")],
               "shape": [object(), "x", 1.5], "dtype": [object(), "float33", 3], "scalar": [object(), "x", None],
               "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"],
-              "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")]}
+              "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")],
+              "floats": [object(), "x", (0.5, "a")]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
 #: the operators of several results, and how many they have with _REQUIRED's parameters
-_RESULTS = {"moments": 2}
+_RESULTS = {"moments": 2, "reset_arrays": 0}
 
 for _op in sorted(n for n in OPS if not n.startswith("_")):
     _fn = getattr(mx.nd, _op)
@@ -480,10 +497,11 @@ for _op in sorted(n for n in OPS if not n.startswith("_")):
     case("op/%s/unknown_keyword" % _op, TypeError, "bogus", lambda a, f=_fn, r=_req: f(*a, bogus=1, **r),
          intact=lambda o=_op: _inputs(o), foreign=True)  # Python's own check of the generated signature
     _n = _RESULTS.get(_op, 1)  # an operator of several results takes a list of outs
-    case("op/%s/out_wrong_shape" % _op, ValueError, "shape",
-         lambda a, f=_fn, r=_req, n=_n: f(*a[:-n], out=a[-1] if n == 1 else a[-n:], **r),
-         intact=lambda o=_op, f=_fn, r=_req, n=_n: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=(
-             f(*_inputs(o), **r) if n == 1 else f(*_inputs(o), **r)[i]).dtype) for i in range(n)])
+    if _n:  # (one of none takes no out)
+        case("op/%s/out_wrong_shape" % _op, ValueError, "shape",
+             lambda a, f=_fn, r=_req, n=_n: f(*a[:-n], out=a[-1] if n == 1 else a[-n:], **r),
+             intact=lambda o=_op, f=_fn, r=_req, n=_n: _inputs(o) + [mx.nd.zeros((7, 5, 3), dtype=(
+                 f(*_inputs(o), **r) if n == 1 else f(*_inputs(o), **r)[i]).dtype) for i in range(n)])
     case("op/%s/out_not_array" % _op, TypeError, "", lambda a, f=_fn, r=_req: f(*a, out="x", **r),
          intact=lambda o=_op: _inputs(o))
     for _p in OPS[_op]["params"]:

@@ -116,6 +116,7 @@ WHOLE = {
     "test_mxnet_gluon.py": {PEERS},
     "test_mxnet_io.py": {PEERS},
     "test_mxnet_metric.py": {PEERS},
+    "test_mxnet_optimizer.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
@@ -140,6 +141,7 @@ NEEDS = {
     "test_gluon_data.py": _NUMPY_ONLY,
     "test_metric.py": _NUMPY_ONLY,
     "test_ops_random.py": _NUMPY_ONLY,
+    "test_optimizer.py": _NUMPY_ONLY,
     "test_typing.py": _NUMPY_ONLY,
     "test_environments.py": _NUMPY_ONLY,
     "test_interop_jax.py": ("numpy", "torch", "jax"),  # interop_helpers imports torch
@@ -153,6 +155,7 @@ NEEDS = {
     "test_mxnet_io.py": ("numpy", "mxnet"),
     "test_mxnet_metric.py": ("numpy", "mxnet"),
     "test_mxnet_data.py": ("numpy", "mxnet"),
+    "test_mxnet_optimizer.py": ("numpy", "mxnet"),
     "test_mxnet_peer.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")

@@ -13,3 +13,12 @@ def test_params_to_torch_example(tmp_path):
                          text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     assert "shares memory" in res.stdout and "dense1.bias[0] = 42.0" in res.stdout
+
+
+def test_train_gluon_example(tmp_path):
+    """examples/train_gluon.py: DataLoader workers, hybridize, Trainer, checkpoint resumed, export/imports."""
+    script = os.path.join(HERE, "..", "examples", "train_gluon.py")
+    res = subprocess.run([sys.executable, script, str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "resumed from the checkpoint" in res.stdout and "imported: test accuracy" in res.stdout
+    assert (tmp_path / "cnn-symbol.json").exists() and (tmp_path / "cnn.states").exists()

@@ -433,3 +433,106 @@ def test_symbolblock_of_a_graph_initializes_like_mxnets():
         ours.collect_params()[name].set_data(mx.nd.array(p.data().asnumpy()))
     np.testing.assert_allclose(ours(mx.nd.array(x)).asnumpy(), theirs(mxnet.nd.array(x)).asnumpy(), rtol=1e-5,
                                atol=1e-6)
+
+
+# ---- Trainer: the same training in both libraries gives the same parameters ---------------
+
+TRAINING = {
+    "sgd": {"learning_rate": 0.1},
+    "sgd_momentum_wd": {"learning_rate": 0.1, "momentum": 0.9, "wd": 1e-3, "clip_gradient": 0.5},
+    "nag": {"learning_rate": 0.05, "momentum": 0.9},
+    "adam": {"learning_rate": 0.01},
+    "rmsprop": {"learning_rate": 0.01, "centered": True},
+    "adagrad": {"learning_rate": 0.1},
+    "adadelta": {},
+    "ftml": {"learning_rate": 0.01},
+    "signum": {"learning_rate": 0.01, "momentum": 0.9},
+    "lamb": {"learning_rate": 0.01},
+}
+
+
+def _train(lib, optimizer, kwargs, weights, x, y, steps=4):
+    net = _mlp_plain(lib)
+    net.initialize()
+    net(lib.nd.array(x))
+    for name, p in net._collect_params_with_prefix().items():
+        p.set_data(lib.nd.array(weights[name]))
+    net[0].weight.lr_mult = 0.5  # per-Parameter multipliers reach the optimizer
+    net[1].bias.wd_mult = 0.0
+    trainer = lib.gluon.Trainer(net.collect_params(), optimizer.split("_")[0], dict(kwargs))
+    loss_fn = lib.gluon.loss.SoftmaxCrossEntropyLoss()
+    for _ in range(steps):
+        with lib.autograd.record():
+            loss = loss_fn(net(lib.nd.array(x)), lib.nd.array(y))
+        loss.backward()
+        trainer.step(x.shape[0])
+    return {name: p.data().asnumpy() for name, p in net._collect_params_with_prefix().items()}
+
+
+def _mlp_plain(lib):
+    net = lib.gluon.nn.HybridSequential()
+    net.add(lib.gluon.nn.Dense(8, activation="tanh"), lib.gluon.nn.Dense(3))
+    return net
+
+
+@pytest.mark.parametrize("optimizer", sorted(TRAINING))
+def test_trainer_trains_as_mxnet_does(optimizer):
+    x, y = data(6, 5), RNG.integers(0, 3, 6).astype(np.float32)
+    weights = {"0.weight": data(8, 5), "0.bias": data(8), "1.weight": data(3, 8), "1.bias": data(3)}
+    theirs = _train(mxnet, optimizer, TRAINING[optimizer], weights, x, y)
+    ours = _train(mx, optimizer, TRAINING[optimizer], weights, x, y)
+    for name in theirs:
+        np.testing.assert_allclose(ours[name], theirs[name], rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_trainer_states_and_stale_gradients(tmp_path):
+    x = data(4, 5)
+    nets = []
+    for lib in (mxnet, mx):
+        net = _mlp_plain(lib)
+        net.initialize()
+        trainer = lib.gluon.Trainer(net.collect_params(), "adam", {"learning_rate": 0.1})
+        with lib.autograd.record():
+            out = net(lib.nd.array(x))
+        out.backward()
+        trainer.step(4)
+        with pytest.raises(UserWarning, match="has not been updated by backward"):
+            trainer.step(4)  # no backward since the last step
+        trainer.step(4, ignore_stale_grad=True)
+        nets.append((net, trainer))
+    nets[1][1].save_states(str(tmp_path / "ours.states"))
+    nets[1][1].load_states(str(tmp_path / "ours.states"))
+    assert nets[1][1].optimizer.num_update == nets[0][1].optimizer.num_update
+    assert nets[1][1].learning_rate == nets[0][1].learning_rate
+
+
+def test_trainer_on_two_contexts_sums_gradients_as_mxnets_kvstore():
+    x, y = data(6, 5), RNG.integers(0, 3, 6).astype(np.float32)
+    weights = {"0.weight": data(8, 5), "0.bias": data(8), "1.weight": data(3, 8), "1.bias": data(3)}
+    results = []
+    for lib in (mxnet, mx):
+        ctxs = [lib.cpu(0), lib.cpu(1)]
+        net = _mlp_plain(lib)
+        net.initialize(ctx=ctxs)
+        net(lib.nd.array(x, ctx=ctxs[0]))
+        for name, p in net._collect_params_with_prefix().items():
+            p.set_data(lib.nd.array(weights[name]))
+        trainer = lib.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1, "momentum": 0.9})
+        loss_fn = lib.gluon.loss.SoftmaxCrossEntropyLoss()
+        for _ in range(3):
+            xs = lib.gluon.utils.split_and_load(lib.nd.array(x), ctxs)
+            ys = lib.gluon.utils.split_and_load(lib.nd.array(y), ctxs)
+            with lib.autograd.record():
+                losses = [loss_fn(net(a), b) for a, b in zip(xs, ys)]
+            for loss in losses:
+                loss.backward()
+            grads = [p.grad(ctxs[1]) for p in net.collect_params().values()]
+            norm = lib.gluon.utils.clip_global_norm(grads, 1.0)
+            trainer.step(x.shape[0])
+        results.append(({n: [d.asnumpy() for d in p.list_data()] for n, p in net._collect_params_with_prefix().items()},
+                        norm))
+    (theirs, norm_t), (ours, norm_o) = results
+    assert norm_o == pytest.approx(norm_t, rel=1e-5)
+    for name in theirs:
+        for a, b in zip(ours[name], theirs[name]):
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=name)

@@ -17,7 +17,7 @@ import sys
 MODULE = "github.com/mxgo/mxgo/"
 #: the operator families under pkg/ops: each registers its operators and imports the core
 #: (and the shared kernels of layer 2.5), never another family
-FAMILIES = ["elemwise", "layout", "linalg", "nn", "random", "reduce", "sorting"]
+FAMILIES = ["elemwise", "layout", "linalg", "nn", "optim", "random", "reduce", "sorting"]
 #: package (relative to the module) -> layer; imports must go to lower layers
 LAYERS = {
     "pkg/proc": -1,  # the process's facts (fork, environment): imports nothing

@@ -27,6 +27,8 @@ const (
 	ParamOptDType ParamKind = "optdtype"
 	// ParamOptInts is a tuple of ints and Nones, "None,1,-2" (MXNet's slice bounds).
 	ParamOptInts ParamKind = "optints"
+	// ParamFloats is a tuple of floats, "0.1,0.2" ("()" when empty; MXNet's lrs and wds).
+	ParamFloats ParamKind = "floats"
 )
 
 // Param declares an operator parameter. Default is in wire form; "" makes the
@@ -121,6 +123,8 @@ func parseValue(kind ParamKind, v string) (any, error) {
 		return ndarray.ParseDType(v)
 	case ParamOptInts:
 		return parseOptInts(v)
+	case ParamFloats:
+		return parseFloats(v)
 	}
 	return nil, mxerr.TypeErr("unknown parameter kind %q", kind)
 }
@@ -136,6 +140,22 @@ func parseIntList(v string) ([]int, error) {
 	out := make([]int, len(parts))
 	for i, p := range parts {
 		x, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func parseFloats(v string) ([]float64, error) {
+	if v == "" || v == "()" {
+		return []float64{}, nil
+	}
+	parts := strings.Split(v, ",")
+	out := make([]float64, len(parts))
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(p, 64)
 		if err != nil {
 			return nil, err
 		}
@@ -174,6 +194,9 @@ func (a Attrs) Int(name string) int { return a[name].(int) }
 
 // Float returns a float parameter.
 func (a Attrs) Float(name string) float64 { return a[name].(float64) }
+
+// Floats returns a floats parameter.
+func (a Attrs) Floats(name string) []float64 { return a[name].([]float64) }
 
 // Bool returns a bool parameter.
 func (a Attrs) Bool(name string) bool { return a[name].(bool) }

@@ -33,6 +33,7 @@
 //	layout    shapes, slicing, concat/stack/split, gather/scatter, indexing, creation
 //	random    sampling, random_pdf_*, shuffle, multinomial
 //	nn        layers, activations, normalisations, softmax, losses, spatial operators
+//	optim     optimizer updates (sgd_update ... adam_update, multi_*), multi_sum_sq, all_finite
 //
 // Shared kernel packages (no operators of their own): gemm (the batched GEMM behind dot,
 // FullyConnected and Convolution) and unary (the table of unary functions that elemwise

@@ -60,6 +60,11 @@ type Op struct {
 	// Grad makes the operator differentiable (grad.go); nil: backward through it fails
 	// as MXNet's does for operators without FGradient.
 	Grad *Gradient
+	// Mutates gives the inputs (their indices, for a call of n arrays) that the kernel also
+	// writes in place, as MXNet's FMutateInputs: an optimizer's momentum and moments. They
+	// must be writable and overlap no other array of the call; the engine orders the call
+	// as a writer of each. nil: none.
+	Mutates func(n int) []int
 	// TrainAware: the kernel behaves differently in training (Dropout, BatchNorm); the
 	// caller's training flag reaches it as the attribute TrainingAttr (see Training).
 	TrainAware bool
@@ -118,6 +123,9 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 	if err := op.checkCall(in, out); err != nil {
 		return nil, err
 	}
+	if err := op.checkMutates(in, []*ndarray.NDArray{out}); err != nil {
+		return nil, err
+	}
 	shape, dt, err := op.Infer(in, at)
 	if err != nil {
 		return nil, err
@@ -129,7 +137,7 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 	if op.Prepare != nil {
 		op.Prepare(at)
 	}
-	push(in, []*ndarray.NDArray{out}, func(ins, outs []*ndarray.NDArray) error {
+	op.push(in, []*ndarray.NDArray{out}, func(ins, outs []*ndarray.NDArray) error {
 		if fresh {
 			return op.Kernel(ins, outs, at)
 		}
@@ -141,6 +149,50 @@ func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*nd
 		return op.Kernel(ins, outs, at)
 	})
 	return out, nil
+}
+
+// checkMutates checks the inputs op writes in place (Op.Mutates): each must be writable
+// and overlap no other array of the call, since a copy made to separate them would take
+// the writes. outs may hold nil (a result still to be made).
+func (op *Op) checkMutates(in, outs []*ndarray.NDArray) error {
+	if op.Mutates == nil {
+		return nil
+	}
+	for _, i := range op.Mutates(len(in)) {
+		m := in[i]
+		if err := m.CheckWritable(); err != nil {
+			return err
+		}
+		for j, a := range append(slices.Clip(in), outs...) {
+			if j != i && a != nil && ndarray.Overlaps(m, a) {
+				return mxerr.ValueErr("%s: %s, which it updates in place, overlaps another of its arrays", op.Name, op.inputName(i))
+			}
+		}
+	}
+	return nil
+}
+
+// inputName is the name of input i (a variadic operator's: its name and index).
+func (op *Op) inputName(i int) string {
+	if op.Variadic() {
+		return fmt.Sprintf("%s[%d]", op.Inputs[0][1:], i)
+	}
+	return strings.TrimSuffix(op.Inputs[i], "?")
+}
+
+// push pushes kernel with the inputs op updates in place (Op.Mutates) among the engine
+// writes; kernel gets outs alone, and reads and writes those inputs through ins.
+func (op *Op) push(in, outs []*ndarray.NDArray, kernel func(ins, outs []*ndarray.NDArray) error) {
+	if op.Mutates == nil {
+		push(in, outs, kernel)
+		return
+	}
+	writes := slices.Clone(outs)
+	for _, i := range op.Mutates(len(in)) {
+		writes = append(writes, in[i])
+	}
+	n := len(outs)
+	push(in, writes, func(ins, ws []*ndarray.NDArray) error { return kernel(ins, ws[:n]) })
 }
 
 // checkCall checks what Invoke can check before inferring: the arity, the dtypes, and

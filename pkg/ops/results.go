@@ -98,6 +98,9 @@ func (op *Op) invokeAll(in, outs []*ndarray.NDArray, at Attrs, want []Result) ([
 			}
 		}
 	}
+	if err = op.checkMutates(in, outs); err != nil {
+		return nil, err
+	}
 	res := make([]*ndarray.NDArray, len(want))
 	for i, w := range want {
 		var o *ndarray.NDArray
@@ -112,7 +115,7 @@ func (op *Op) invokeAll(in, outs []*ndarray.NDArray, at Attrs, want []Result) ([
 	if op.Prepare != nil {
 		op.Prepare(at)
 	}
-	push(in, res, func(ins, outs []*ndarray.NDArray) error {
+	op.push(in, res, func(ins, outs []*ndarray.NDArray) error {
 		if !fresh { // an input overlapping any out is read from a copy
 			for _, o := range outs {
 				sep, release, err := separate(ins, o, op.InPlace)

@@ -222,6 +222,29 @@ func ParamWire(k ops.ParamKind, a *Any) (wire string, ok bool, err error) {
 			return "()", true, nil
 		}
 		return strings.Join(parts, ","), true, nil
+	case ops.ParamFloats: // a number or an Array of them (MXNet's lrs and wds)
+		elems := []Any{*a}
+		if a.TypeIndex == TypeArray {
+			var err error
+			if elems, err = a.Elems(); err != nil {
+				return "", false, err
+			}
+		}
+		parts := make([]string, len(elems))
+		for i := range elems {
+			w, set, err := ParamWire(ops.ParamFloat, &elems[i])
+			if err != nil {
+				return "", false, err
+			}
+			if !set {
+				return "", false, mxerr.TypeErr("element %d of a floats parameter is None", i)
+			}
+			parts[i] = w
+		}
+		if len(parts) == 0 {
+			return "()", true, nil
+		}
+		return strings.Join(parts, ","), true, nil
 	case ops.ParamDType, ops.ParamOptDType, ops.ParamString:
 		s, isStr := a.Str()
 		if !isStr {

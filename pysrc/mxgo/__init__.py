@@ -10,21 +10,23 @@ the Go extension mxgo._gen that setup.py generates, its C fast path, errors, dty
 context (mx.context: devices), _core (the array core that every namespace shares: DLPack
 import, allocation and NumPy copies, the operator registry), autograd (mx.autograd:
 recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd),
-metric (mx.metric: evaluation metrics), gluon (mx.gluon: for now its data package), test_utils
+registry (mx.registry: classes by name), initializer (mx.init), lr_scheduler, metric
+(mx.metric), symbol (mx.sym: graphs and MXNet's model files), optimizer (mx.optimizer:
+optimizers and their Updater), gluon (mx.gluon), test_utils
 (mx.test_utils), tvm_bridge (mx.tvm_bridge; it needs tvm_ffi) and torch_bridge (PyTorch
 autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← initializer, metric, symbol ← gluon ← test_utils,
-    tvm_bridge, torch_bridge
+    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← initializer, lr_scheduler, metric, symbol ←
+    optimizer ← gluon ← test_utils, tvm_bridge, torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
 come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
 numpy_extension/ (mx.npx) beside ndarray, their arrays the same Go arrays; gluon/ (mx.gluon)
 above them.
 """
-from . import autograd, context, gluon, initializer, metric, registry, symbol, test_utils
+from . import autograd, context, gluon, initializer, lr_scheduler, metric, optimizer, registry, symbol, test_utils
 from . import symbol as sym
 from . import initializer as init
 from . import ndarray
@@ -35,6 +37,6 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "gluon", "init", "initializer", "metric", "registry", "sym", "symbol",
-           "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "registry", "sym",
+           "symbol", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

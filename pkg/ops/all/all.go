@@ -8,6 +8,7 @@ import (
 	_ "github.com/mxgo/mxgo/pkg/ops/layout"   // shapes, slicing, gather/scatter, indexing, creation
 	_ "github.com/mxgo/mxgo/pkg/ops/linalg"   // dot, batch_dot, matmul, mx.nd.linalg (LAPACK)
 	_ "github.com/mxgo/mxgo/pkg/ops/nn"       // layers, activations, softmax, losses, spatial
+	_ "github.com/mxgo/mxgo/pkg/ops/optim"    // optimizer updates: sgd_update ... adam_update, multi_*
 	_ "github.com/mxgo/mxgo/pkg/ops/random"   // sampling, random_pdf_*, shuffle
 	_ "github.com/mxgo/mxgo/pkg/ops/reduce"   // sum ... argmin, norm, cumsum, moments
 	_ "github.com/mxgo/mxgo/pkg/ops/sorting"  // sort, argsort, topk, histogram

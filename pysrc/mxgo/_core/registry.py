@@ -87,6 +87,7 @@ _ENCODE = {
     "optints": lambda v: _encode_ints(v) if isinstance(v, numbers.Integral) else ",".join(
         "None" if x is None else str(operator.index(x)) for x in v),
     "scalar": _encode_scalar,
+    "floats": lambda v: ",".join(repr(float(x)) for x in ((v,) if isinstance(v, numbers.Real) else v)) or "()",
 }
 
 #: the registry's default strings, decoded by parameter kind (for signatures)
@@ -101,6 +102,7 @@ DECODE_DEFAULT = {
     "dtype": str,
     "optdtype": lambda s: None if s == "None" else s,
     "optints": lambda s: tuple(None if x == "None" else int(x) for x in s.split(",")) if s not in ("", "()") else (),
+    "floats": lambda s: tuple(float(x) for x in s.split(",")) if s not in ("", "()") else (),
     "scalar": lambda s: complex(*map(float, s[2:].split(","))) if s[0] == "c" else (int if s[0] == "i" else float)(s[2:]),
 }
 
@@ -158,7 +160,7 @@ def _invoke_all(name, info, arrays, attrs, out):
         outs.append(arr)
     handles = call(core.InvokeAll, info["id"], ",".join(str(a.handle) for a in ins),
                    ",".join(str(o.handle) for o in outs), attrs)
-    results = outs if out is not None else [type(ins[0])(int(h)) for h in handles.split(",")]
+    results = outs if out is not None else [type(ins[0])(int(h)) for h in handles.split(",") if h]  # reset_arrays: none
     if foreign:
         for r in results:
             r.wait_to_read()  # the other framework may read (or reuse) its memory at once

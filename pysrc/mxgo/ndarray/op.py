@@ -41,8 +41,13 @@ def _make(info):
     # after an optional input, the parameters are keyword-only (a required one cannot follow
     # a default)
     keyword_only = variadic or any(n.endswith("?") for n in inputs)
-    for p in params:
+    defaulted, kw_from = False, None
+    for i, p in enumerate(params):
         default = DECODE_DEFAULT[p["kind"]](p["default"]) if p["default"] != "" else _NOT_GIVEN
+        if not keyword_only and defaulted and default is _NOT_GIVEN:
+            # a required parameter after a default (lamb_update_phase1's t): it and the rest keyword-only
+            keyword_only, kw_from = True, i
+        defaulted = defaulted or default is not _NOT_GIVEN
         kind = inspect.Parameter.KEYWORD_ONLY if keyword_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
         sig_params.append(inspect.Parameter(p["name"], kind, default=default))
     sig_params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
@@ -60,7 +65,7 @@ def _make(info):
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
         return invoke(name, arrays, values, out, tried_fast=not values)
 
-    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id)
+    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id, kw_from)
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = signature
     doc = [info["doc"], "", "Parameters", "----------"]
@@ -84,10 +89,10 @@ def _make(info):
 _NG = object()
 
 
-def _compile(name, inputs, variadic, params, call, op_id=None):
+def _compile(name, inputs, variadic, params, call, op_id=None, kw_from=None):
     """The function mx.nd.<name>, compiled from source so that CPython binds its arguments
     (inspect.Signature.bind cost more than the operator); it hands them to call(arrays,
-    params given, out). With op_id, a call that gives no parameter first tries C
+    params given, out). Parameters from index kw_from on are keyword-only. With op_id, a call that gives no parameter first tries C
     (fastpath.invoke) itself, and hands call only what C returned NotImplemented for: one
     Python frame per small operator call instead of two."""
     names = [i.strip("*?") for i in inputs]
@@ -101,7 +106,10 @@ def _compile(name, inputs, variadic, params, call, op_id=None):
     head = [inputs[0]] if variadic else required + ["%s=None" % n for n in optional]
     if optional and params:  # a parameter without a default cannot follow bias=None: keyword-only
         head.append("*")
-    head += ["%s=_NG" % p for p in params] + ([] if variadic or "*" in head else ["*"]) + ["out=None", "name=None"]
+    named = ["%s=_NG" % p for p in params]
+    if kw_from is not None:  # keyword-only from there on, as _make's signature shows them
+        named.insert(kw_from, "*")
+    head += named + ([] if variadic or "*" in head + named else ["*"]) + ["out=None", "name=None"]
     given = "{k: v for k, v in (%s) if v is not _NG}" % "".join("(%r, %s), " % (p, p) for p in params) if params else "{}"
     body = ["    return _call(%s, %s, out)" % (arrays, given)]
     if op_id is not None:
