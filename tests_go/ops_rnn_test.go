@@ -23,7 +23,9 @@ type rnnCase struct {
 	L, D, T, N, I, H int
 }
 
-func (c rnnCase) gates() int { return map[string]int{"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[c.mode] }
+func (c rnnCase) gates() int {
+	return map[string]int{"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[c.mode]
+}
 
 func (c rnnCase) params() int {
 	n := 0
