@@ -48,7 +48,6 @@ OUT_OF_SCOPE = {
     "autograd and Gluon: optimizer updates and mixed-precision training": [
         "nd.*_update", "nd.*_update_phase[12]", "nd.all_finite", "nd.multi_all_finite", "nd.multi_sum_sq", "nd.multi_lars",
         "nd.reset_arrays", "nd.amp_cast", "nd.amp_multicast"],
-    "recurrent layers": ["nd.RNN"],
     "CUDA-only operators": ["nd.CuDNN*", "nd.*_cudnn*"],
     "MXNet's indexing internals, not API": ["nd.get_indexing_dispatch_code", "nd.indexing_key_expand_implicit_axes",
                                             "nd.get_oshape_of_gather_nd_op", "NDArray.slice_assign",
