@@ -27,6 +27,8 @@ const (
 	ParamOptDType ParamKind = "optdtype"
 	// ParamOptInts is a tuple of ints and Nones, "None,1,-2" (MXNet's slice bounds).
 	ParamOptInts ParamKind = "optints"
+	// ParamOptFloat is "None" or a float (MXNet's optional doubles: RNN's state clipping).
+	ParamOptFloat ParamKind = "optfloat"
 )
 
 // Param declares an operator parameter. Default is in wire form; "" makes the
@@ -114,6 +116,11 @@ func parseValue(kind ParamKind, v string) (any, error) {
 		return strconv.Atoi(v)
 	case ParamString:
 		return v, nil
+	case ParamOptFloat:
+		if v == "None" {
+			return nil, nil
+		}
+		return strconv.ParseFloat(v, 64)
 	case ParamOptDType:
 		if v == "None" {
 			return nil, nil
@@ -184,6 +191,12 @@ func (a Attrs) Ints(name string) []int { return a[name].([]int) }
 // OptInt returns an optint parameter and whether it is set (not None).
 func (a Attrs) OptInt(name string) (int, bool) {
 	v, ok := a[name].(int)
+	return v, ok
+}
+
+// OptFloat returns an optfloat parameter and whether it is set (not None).
+func (a Attrs) OptFloat(name string) (float64, bool) {
+	v, ok := a[name].(float64)
 	return v, ok
 }
 

@@ -35,10 +35,8 @@ func init() {
 			{Name: "p", Kind: ops.ParamFloat, Default: "0", Doc: "dropout rate between layers (training only)"},
 			{Name: "state_outputs", Kind: ops.ParamBool, Default: "0", Doc: "also return the final states"},
 			{Name: "projection_size", Kind: ops.ParamOptInt, Default: "None", Doc: "not implemented: only None"},
-			{Name: "lstm_state_clip_min", Kind: ops.ParamString, Choices: []string{"None"}, Default: "None",
-				Doc: "not implemented: only None"},
-			{Name: "lstm_state_clip_max", Kind: ops.ParamString, Choices: []string{"None"}, Default: "None",
-				Doc: "not implemented: only None"},
+			{Name: "lstm_state_clip_min", Kind: ops.ParamOptFloat, Default: "None", Doc: "refused, as by MXNet's CPU kernel: only None"},
+			{Name: "lstm_state_clip_max", Kind: ops.ParamOptFloat, Default: "None", Doc: "refused, as by MXNet's CPU kernel: only None"},
 			{Name: "lstm_state_clip_nan", Kind: ops.ParamBool, Default: "0", Doc: "ignored without clipping"},
 			{Name: "use_sequence_length", Kind: ops.ParamBool, Default: "0", Doc: "not implemented: only False"},
 		},
@@ -119,6 +117,11 @@ func rnnCheck(in []*ndarray.NDArray, at ops.Attrs) (*rnnDims, error) {
 	if p, set := at.OptInt("projection_size"); set {
 		return nil, mxerr.New(mxerr.NotImplemented, "RNN: projection_size=%d is not implemented in mxgo (only None)", p)
 	}
+	_, lo := at.OptFloat("lstm_state_clip_min")
+	if _, hi := at.OptFloat("lstm_state_clip_max"); lo || hi {
+		return nil, mxerr.New(mxerr.NotImplemented, "RNN: LSTM state clipping is only supported for GPU with CuDNN "+
+			"later than 7.2.1 (MXNet's CPU kernel refuses it too)")
+	}
 	if at.Bool("use_sequence_length") {
 		return nil, mxerr.New(mxerr.NotImplemented, "RNN: use_sequence_length is not implemented in mxgo")
 	}
@@ -155,50 +158,6 @@ func rnnCheck(in []*ndarray.NDArray, at ops.Attrs) (*rnnDims, error) {
 		d.seed, _ = at["seed"].([2]uint64) // drawn after inference, before the kernel
 	}
 	return d, nil
-}
-
-// nnComputeAll is nnCompute for a kernel of several outputs, each contiguous in the
-// compute dtype or written through a temporary.
-func nnComputeAll(in, out []*ndarray.NDArray,
-	f32 func(x, y [][]float32), f64 func(x, y [][]float64)) error {
-	if out[0].DType() == ndarray.Float64 {
-		return nnRunAll(in, out, ndarray.Float64, f64)
-	}
-	return nnRunAll(in, out, ndarray.Float32, f32)
-}
-
-func nnRunAll[T nnFloat](in, out []*ndarray.NDArray, dt ndarray.DType, f func(x, y [][]T)) error {
-	xs := make([][]T, len(in))
-	for i, a := range in {
-		c, err := nnContiguous(a, dt)
-		if err != nil {
-			return err
-		}
-		defer c.Release()
-		xs[i] = nnSlice[T](c)
-	}
-	ys := make([][]T, len(out))
-	var copies [][2]*ndarray.NDArray
-	for i, o := range out {
-		if o.DType() == dt && o.Contiguous() {
-			ys[i] = nnSlice[T](o)
-			continue
-		}
-		tmp, err := ndarray.Empty(dt, o.Shape(), o.Device())
-		if err != nil {
-			return err
-		}
-		defer tmp.Release()
-		ys[i] = nnSlice[T](tmp)
-		copies = append(copies, [2]*ndarray.NDArray{o, tmp})
-	}
-	f(xs, ys)
-	for _, c := range copies {
-		if err := ops.CopyCast(c[0], c[1]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // rnnTrace is what the gradient reads of a forward, per layer l (xs: the layer's input,
