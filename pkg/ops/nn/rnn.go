@@ -263,7 +263,7 @@ func rnnLayer[T nnFloat](d *rnnDims, l, dir int, xs, params, h0, c0, out []T, tr
 	hg := make([]T, d.N*gh)
 	for s := 0; s < d.T; s++ {
 		t := d.rnnStep(dir, s)
-		nnGemm(d.N, gh, d.H, hs[s*nh:], d.H, 1, params[wh:], 1, d.H, hg, false)
+		nnGemm(d.N, gh, d.H, hs[s*nh:], d.H, 1, params[wh:], 1, d.H, hg, true)
 		nnAddBias(hg, params[bh:bh+gh], d.N, gh, 1)
 		st := rnnState[T]{d: d, xg: xg[t*d.N*gh:], hg: hg, hp: hs[s*nh:], h: hs[(s+1)*nh:], g: gates[s*d.N*gh:]}
 		if cs != nil {

@@ -3,7 +3,8 @@ package nn
 import "math"
 
 // The cells of RNN, one step of one direction over the batch: forward from the step's
-// input and recurrent products, backward from the gradient of the step's state.
+// input and recurrent products, backward from the gradient of the step's state. Each
+// mode has its own loop over the (batch, unit) pairs.
 
 // rnnState is one step: xg and hg the input and recurrent products (N, G*H), biases
 // included; hp, h the previous and new states (N, H); cp, c the cell states (lstm); g
@@ -17,31 +18,40 @@ type rnnState[T nnFloat] struct {
 func sigm[T nnFloat](x T) T { return T(1 / (1 + math.Exp(-float64(x)))) }
 func tanh[T nnFloat](x T) T { return T(math.Tanh(float64(x))) }
 
-func (s *rnnState[T]) forward() {
+// each calls fn for every (batch row n, unit j) with q = n*H + j and p = n*G*H + j, the
+// unit's first gate.
+func (s *rnnState[T]) each(fn func(q, p int)) {
 	H, gh := s.d.H, s.d.G*s.d.H
 	for n := 0; n < s.d.N; n++ {
-		xg, hg, g := s.xg[n*gh:(n+1)*gh], s.hg[n*gh:(n+1)*gh], s.g[n*gh:(n+1)*gh]
-		hp, h := s.hp[n*H:(n+1)*H], s.h[n*H:(n+1)*H]
 		for j := 0; j < H; j++ {
-			switch s.d.mode {
-			case "rnn_tanh":
-				h[j] = tanh(xg[j] + hg[j])
-			case "rnn_relu":
-				h[j] = max(xg[j]+hg[j], 0)
-			case "lstm":
-				i, f := sigm(xg[j]+hg[j]), sigm(xg[H+j]+hg[H+j])
-				c, o := tanh(xg[2*H+j]+hg[2*H+j]), sigm(xg[3*H+j]+hg[3*H+j])
-				g[j], g[H+j], g[2*H+j], g[3*H+j] = i, f, c, o
-				s.c[n*H+j] = f*s.cp[n*H+j] + i*c
-				h[j] = o * tanh(s.c[n*H+j])
-			case "gru":
-				r, z := sigm(xg[j]+hg[j]), sigm(xg[H+j]+hg[H+j])
-				s.hn[n*H+j] = hg[2*H+j]
-				c := tanh(xg[2*H+j] + r*hg[2*H+j])
-				g[j], g[H+j], g[2*H+j] = r, z, c
-				h[j] = (1-z)*c + z*hp[j]
-			}
+			fn(n*H+j, n*gh+j)
 		}
+	}
+}
+
+func (s *rnnState[T]) forward() {
+	H, xg, hg, g := s.d.H, s.xg, s.hg, s.g
+	switch s.d.mode {
+	case "rnn_tanh":
+		s.each(func(q, p int) { s.h[q] = tanh(xg[p] + hg[p]) })
+	case "rnn_relu":
+		s.each(func(q, p int) { s.h[q] = max(xg[p]+hg[p], 0) })
+	case "lstm":
+		s.each(func(q, p int) {
+			i, f := sigm(xg[p]+hg[p]), sigm(xg[p+H]+hg[p+H])
+			c, o := tanh(xg[p+2*H]+hg[p+2*H]), sigm(xg[p+3*H]+hg[p+3*H])
+			g[p], g[p+H], g[p+2*H], g[p+3*H] = i, f, c, o
+			s.c[q] = f*s.cp[q] + i*c
+			s.h[q] = o * tanh(s.c[q])
+		})
+	case "gru":
+		s.each(func(q, p int) {
+			r, z := sigm(xg[p]+hg[p]), sigm(xg[p+H]+hg[p+H])
+			s.hn[q] = hg[p+2*H]
+			c := tanh(xg[p+2*H] + r*hg[p+2*H])
+			g[p], g[p+H], g[p+2*H] = r, z, c
+			s.h[q] = (1-z)*c + z*s.hp[q]
+		})
 	}
 }
 
@@ -49,42 +59,37 @@ func (s *rnnState[T]) forward() {
 // recurrent products, dx and dr (N, G*H), leaving in dh the part of the gradient of hp
 // that does not go through the recurrent product, and in dc (lstm) that of cp.
 func (s *rnnState[T]) backward(dh, dc, dx, dr []T) {
-	H, gh := s.d.H, s.d.G*s.d.H
-	for n := 0; n < s.d.N; n++ {
-		g, gx, gr := s.g[n*gh:(n+1)*gh], dx[n*gh:(n+1)*gh], dr[n*gh:(n+1)*gh]
-		for j := 0; j < H; j++ {
-			q := n*H + j
-			switch s.d.mode {
-			case "rnn_tanh":
-				gx[j] = dh[q] * (1 - s.h[q]*s.h[q])
-				dh[q] = 0
-			case "rnn_relu":
-				gx[j] = 0
-				if s.h[q] > 0 {
-					gx[j] = dh[q]
-				}
-				dh[q] = 0
-			case "lstm":
-				i, f, c, o := g[j], g[H+j], g[2*H+j], g[3*H+j]
-				tc := tanh(s.c[q])
-				dct := dc[q] + dh[q]*o*(1-tc*tc)
-				gx[j], gx[H+j] = dct*c*i*(1-i), dct*s.cp[q]*f*(1-f)
-				gx[2*H+j], gx[3*H+j] = dct*i*(1-c*c), dh[q]*tc*o*(1-o)
-				dc[q], dh[q] = dct*f, 0
-			case "gru":
-				r, z, c := g[j], g[H+j], g[2*H+j]
-				dn := dh[q] * (1 - z) * (1 - c*c)
-				gx[j] = dn * s.hn[q] * r * (1 - r)
-				gx[H+j] = dh[q] * (s.hp[q] - c) * z * (1 - z)
-				gx[2*H+j] = dn
-				gr[2*H+j] = dn * r
-				dh[q] *= z
+	H, g := s.d.H, s.g
+	switch s.d.mode {
+	case "rnn_tanh":
+		s.each(func(q, p int) { dx[p], dr[p], dh[q] = dh[q]*(1-s.h[q]*s.h[q]), dh[q]*(1-s.h[q]*s.h[q]), 0 })
+	case "rnn_relu":
+		s.each(func(q, p int) {
+			dx[p] = 0
+			if s.h[q] > 0 {
+				dx[p] = dh[q]
 			}
-		}
-		if s.d.mode != "gru" {
-			copy(gr, gx)
-		} else {
-			copy(gr[:2*H], gx[:2*H])
-		}
+			dr[p], dh[q] = dx[p], 0
+		})
+	case "lstm":
+		s.each(func(q, p int) {
+			i, f, c, o := g[p], g[p+H], g[p+2*H], g[p+3*H]
+			tc := tanh(s.c[q])
+			dct := dc[q] + dh[q]*o*(1-tc*tc)
+			dx[p], dx[p+H] = dct*c*i*(1-i), dct*s.cp[q]*f*(1-f)
+			dx[p+2*H], dx[p+3*H] = dct*i*(1-c*c), dh[q]*tc*o*(1-o)
+			dr[p], dr[p+H], dr[p+2*H], dr[p+3*H] = dx[p], dx[p+H], dx[p+2*H], dx[p+3*H]
+			dc[q], dh[q] = dct*f, 0
+		})
+	case "gru":
+		s.each(func(q, p int) {
+			r, z, c := g[p], g[p+H], g[p+2*H]
+			dn := dh[q] * (1 - z) * (1 - c*c)
+			dx[p] = dn * s.hn[q] * r * (1 - r)
+			dx[p+H] = dh[q] * (s.hp[q] - c) * z * (1 - z)
+			dx[p+2*H] = dn
+			dr[p], dr[p+H], dr[p+2*H] = dx[p], dx[p+H], dn*r
+			dh[q] *= z
+		})
 	}
 }
