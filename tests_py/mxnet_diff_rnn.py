@@ -12,15 +12,15 @@ from mxnet_diff_grad_nn2 import arr
 
 CASES = []
 GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
-T, N, I, H = 3, 2, 4, 3
+STEPS, BATCH, IN, H = 3, 2, 4, 3
 
 
 def _inputs(mode, layers, dirs, dt, seed):
-    size = sum(dirs * GATES[mode] * H * (n + H + 2) for n in [I] + [dirs * H] * (layers - 1))
-    inputs = {"x": (arr(T, N, I, seed=seed), dt), "p": (arr(size, seed=seed + 1, lo=-0.7, hi=0.7), dt),
-              "h": (arr(layers * dirs, N, H, seed=seed + 2), dt)}
+    size = sum(dirs * GATES[mode] * H * (n + H + 2) for n in [IN] + [dirs * H] * (layers - 1))
+    inputs = {"x": (arr(STEPS, BATCH, IN, seed=seed), dt), "p": (arr(size, seed=seed + 1, lo=-0.7, hi=0.7), dt),
+              "h": (arr(layers * dirs, BATCH, H, seed=seed + 2), dt)}
     if mode == "lstm":
-        inputs["c"] = (arr(layers * dirs, N, H, seed=seed + 3), dt)
+        inputs["c"] = (arr(layers * dirs, BATCH, H, seed=seed + 3), dt)
     return inputs
 
 
