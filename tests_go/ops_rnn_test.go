@@ -11,6 +11,7 @@ import (
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
 )
 
 // The fused RNN operator (pkg/ops/nn/rnn.go): result shapes, the refusal of bad arrays
@@ -117,12 +118,27 @@ func TestRNNBadInputs(t *testing.T) {
 	requireKind(t, err, mxerr.Value, "mode")
 }
 
+// rnnCall runs operator name (RNN or _backward_RNN) with c's attributes and state
+// outputs; with dropout p > 0, in training mode with a fixed seed, so that every call
+// drops the same elements.
+func rnnCall(t *testing.T, name string, c rnnCase, p float64, in ...*ndarray.NDArray) []*ndarray.NDArray {
+	t.Helper()
+	op, at, err := parsedOp(t, name, c.attrs(fmt.Sprintf(";state_outputs=1;p=%g", p)))
+	require.NoError(t, err)
+	if p > 0 {
+		at["seed"], at[ops.TrainingAttr] = [2]uint64{5, 6}, true
+	}
+	res, err := op.InvokeAll(in, nil, at)
+	require.NoError(t, err)
+	t.Cleanup(func() { ops.ReleaseAll(res) })
+	return res
+}
+
 // rnnLoss is the sum of every result of RNN on vals times its head gradient.
-func rnnLoss(t *testing.T, c rnnCase, vals, heads [][]float64) float64 {
+func rnnLoss(t *testing.T, c rnnCase, p float64, vals, heads [][]float64) float64 {
 	in, _ := c.inputs(t, ndarray.Float64, vals)
-	res := mustOps(t, "RNN", c.attrs(";state_outputs=1"), in...)
 	loss := 0.0
-	for i, r := range res {
+	for i, r := range rnnCall(t, "RNN", c, p, in...) {
 		for j, v := range values(t, r) {
 			loss += v * heads[i][j]
 		}
@@ -133,28 +149,36 @@ func rnnLoss(t *testing.T, c rnnCase, vals, heads [][]float64) float64 {
 func TestRNNGradient(t *testing.T) {
 	checkLeaks(t)
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []rnnCase{
-		{"rnn_tanh", 2, 2, 3, 2, 3, 2}, {"rnn_relu", 1, 2, 3, 2, 3, 2},
-		{"lstm", 2, 2, 3, 2, 3, 2}, {"gru", 2, 2, 3, 2, 3, 2},
+	for _, k := range []struct {
+		c rnnCase
+		p float64
+	}{
+		{rnnCase{"rnn_tanh", 2, 2, 3, 2, 3, 2}, 0}, {rnnCase{"rnn_relu", 1, 2, 3, 2, 3, 2}, 0},
+		{rnnCase{"lstm", 2, 2, 3, 2, 3, 2}, 0}, {rnnCase{"gru", 2, 2, 3, 2, 3, 2}, 0},
+		{rnnCase{"gru", 3, 2, 3, 2, 3, 4}, 0.5}, // dropout between layers: the gradient redraws its mask
 	} {
+		c := k.c
 		in, vals := c.inputs(t, ndarray.Float64, nil)
-		res := mustOps(t, "RNN", c.attrs(";state_outputs=1"), in...)
+		res := rnnCall(t, "RNN", c, k.p, in...)
+		if k.p > 0 {
+			assert.NotEqual(t, values(t, rnnCall(t, "RNN", c, 0, in...)[0]), values(t, res[0]), "dropout applies")
+		}
 		var heads [][]float64
 		args := append([]*ndarray.NDArray{}, in...)
 		for i, o := range res {
 			h, hv := nnRandom(t, ndarray.Float64, uint64(10+i), o.Shape()...)
 			heads, args = append(heads, hv), append(args, h)
 		}
-		g := values(t, mustOp(t, "_backward_RNN", c.attrs(";state_outputs=1"), args...))
+		g := values(t, rnnCall(t, "_backward_RNN", c, k.p, args...)[0])
 		off := 0
 		for i := range vals {
 			for range 4 { // a few coordinates of each input
 				j := r.IntN(len(vals[i]))
 				keep, eps := vals[i][j], 1e-6
 				vals[i][j] = keep + eps
-				up := rnnLoss(t, c, vals, heads)
+				up := rnnLoss(t, c, k.p, vals, heads)
 				vals[i][j] = keep - eps
-				down := rnnLoss(t, c, vals, heads)
+				down := rnnLoss(t, c, k.p, vals, heads)
 				vals[i][j] = keep
 				assert.InDelta(t, (up-down)/(2*eps), g[off+j], 1e-5, "%s input %d element %d", c.mode, i, j)
 			}
