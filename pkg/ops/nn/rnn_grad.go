@@ -148,7 +148,7 @@ func rnnLayerBack[T nnFloat](d *rnnDims, l, dir int, tr *rnnTrace[T], params, dY
 		if tr.hn[k] != nil {
 			st.hn = tr.hn[k][s*nh:]
 		}
-		st.backward(dh, dc, dxg[t*d.N*gh:], dhg[s*d.N*gh:])
+		st.backward(dh, dc, dxg[t*d.N*gh:], dhg[s*d.N*gh:], tmp)
 		nnGemm(d.N, d.H, gh, dhg[s*d.N*gh:], gh, 1, params[wh:], d.H, 1, tmp, true)
 		for i := range dh {
 			dh[i] += tmp[i]
