@@ -7,8 +7,8 @@ import (
 )
 
 // The cells of RNN, one step of one direction over the batch: forward from the step's
-// input and recurrent products, backward from the gradient of the step's state. Each
-// mode has its own loop over the (batch, unit) pairs.
+// input and recurrent products (the activations over whole rows, rnnAct), backward from
+// the gradient of the step's state, each mode by its own loop over the (batch, unit) pairs.
 
 // rnnState is one step: xg and hg the input and recurrent products (N, G*H), biases
 // included; hp, h the previous and new states (N, H); cp, c the cell states (lstm); g
@@ -102,7 +102,10 @@ func (s *rnnState[T]) backward(dh, dc, dx, dr, tmp []T) {
 	H, g := s.d.H, s.g
 	switch s.d.mode {
 	case "rnn_tanh":
-		s.each(func(q, p int) { dx[p], dr[p], dh[q] = dh[q]*(1-s.h[q]*s.h[q]), dh[q]*(1-s.h[q]*s.h[q]), 0 })
+		s.each(func(q, p int) {
+			dx[p] = dh[q] * (1 - s.h[q]*s.h[q])
+			dr[p], dh[q] = dx[p], 0
+		})
 	case "rnn_relu":
 		s.each(func(q, p int) {
 			dx[p] = 0
