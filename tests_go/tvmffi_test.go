@@ -131,6 +131,8 @@ func TestTVMFFIParamWire(t *testing.T) {
 		{ops.ParamInt, tvmffi.IntAny(-3), "-3", true},
 		{ops.ParamOptInt, tvmffi.IntAny(4), "4", true},
 		{ops.ParamOptInt, noneAny, "None", true},
+		{ops.ParamOptFloat, noneAny, "None", true},
+		{ops.ParamOptFloat, tvmffi.FloatAny(-0.5), "-0.5", true},
 		{ops.ParamInt, noneAny, "", false}, // None keeps the default where None is no value
 		{ops.ParamFloat, tvmffi.FloatAny(2.5), "2.5", true},
 		{ops.ParamFloat, tvmffi.IntAny(2), "2", true},

@@ -397,7 +397,7 @@ case("read_only/dlpack_versioned_then_write_legacy", BufferError, "read-only",
 # --------------------------------------------------------------------------- operators
 
 _IN = {"dot": [(2, 3), (3, 2)], "matmul": [(2, 3), (3, 2)], "batch_dot": [(2, 2, 3), (2, 3, 2)],
-       "pick": [(2, 3), (2,)], "SVMOutput": [(2, 3), (2,)],
+       "pick": [(2, 3), (2,)], "SVMOutput": [(2, 3), (2,)], "RNN": [(2, 1, 2), (48,), (1, 1, 2), (1, 1, 2)],
        "BilinearSampler": [(1, 2, 3, 4), (1, 2, 2, 2)], "Correlation": [(1, 2, 5, 5), (1, 2, 5, 5)],
        "GridGenerator": [(2, 6)], "ROIPooling": [(2, 2, 4, 4), (1, 5)], "SpatialTransformer": [(1, 2, 3, 4), (1, 6)],
        "sample_negative_binomial": [(1, 1), (1, 1)],  # p = 0.5: the values below 1 the kernel accepts
@@ -459,7 +459,8 @@ _REQUIRED = {"moments": {"axes": 0}, "GridGenerator": {"transform_type": "affine
              "mp_lamb_update_phase1": {"wd": 0.0, "t": 1}, "multi_sum_sq": {"num_arrays": 2},
              "multi_lars": {"eta": 0.1, "eps": 0.0}, "multi_all_finite": {"num_arrays": 2},
              "reset_arrays": {"num_arrays": 2},
-             **{"multi_%s_update" % n: {"lrs": (0.1,), "wds": (0.0,)} for n in ("sgd", "sgd_mom", "mp_sgd", "mp_sgd_mom")}}
+             **{"multi_%s_update" % n: {"lrs": (0.1,), "wds": (0.0,)} for n in ("sgd", "sgd_mom", "mp_sgd", "mp_sgd_mom")},
+             "RNN": {"state_size": 2, "num_layers": 1, "mode": "lstm"}}
 
 
 def _inputs(name):
@@ -479,9 +480,9 @@ def _inputs(name):
 
 _BAD_PARAM = {"int": [object(), 1.5, "x", 2 ** 70], "float": [object(), "x", None], "axes": [object(), "x", 1.5, (0, "a")],
               "shape": [object(), "x", 1.5], "dtype": [object(), "float33", 3], "scalar": [object(), "x", None],
-              "optint": [object(), 1.5, "x", 2 ** 70], "str": [object(), 3, "x", "clip;axis=1"],
-              "optdtype": [object(), "float33", 3], "optints": [object(), "x", 1.5, (0, "a")],
-              "floats": [object(), "x", (0.5, "a")]}
+              "optint": [object(), 1.5, "x", 2 ** 70], "optfloat": [object(), "x"],
+              "str": [object(), 3, "x", "clip;axis=1"], "optdtype": [object(), "float33", 3],
+              "optints": [object(), "x", 1.5, (0, "a")], "floats": [object(), "x", (0.5, "a")]}
 _PARAM_ERRORS = (TypeError, ValueError, OverflowError)
 #: the operators of several results, and how many they have with _REQUIRED's parameters
 _RESULTS = {"moments": 2, "reset_arrays": 0}

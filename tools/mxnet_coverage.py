@@ -46,7 +46,6 @@ OUT_OF_SCOPE = {
     "Gluon and custom operators (mx.autograd.Function is mxgo's custom step)": [
         "nd.CachedOp", "nd.Custom", "nd.MakeLoss", "nd.make_loss", "nd.IdentityAttachKLSparseReg"],
     "autograd and Gluon: mixed-precision training": ["nd.amp_cast", "nd.amp_multicast"],
-    "recurrent layers": ["nd.RNN"],
     "CUDA-only operators": ["nd.CuDNN*", "nd.*_cudnn*"],
     "MXNet's indexing internals, not API": ["nd.get_indexing_dispatch_code", "nd.indexing_key_expand_implicit_axes",
                                             "nd.get_oshape_of_gather_nd_op", "NDArray.slice_assign",

@@ -29,6 +29,8 @@ const (
 	ParamOptInts ParamKind = "optints"
 	// ParamFloats is a tuple of floats, "0.1,0.2" ("()" when empty; MXNet's lrs and wds).
 	ParamFloats ParamKind = "floats"
+	// ParamOptFloat is "None" or a float (MXNet's optional doubles: RNN's state clipping).
+	ParamOptFloat ParamKind = "optfloat"
 )
 
 // Param declares an operator parameter. Default is in wire form; "" makes the
@@ -116,6 +118,11 @@ func parseValue(kind ParamKind, v string) (any, error) {
 		return strconv.Atoi(v)
 	case ParamString:
 		return v, nil
+	case ParamOptFloat:
+		if v == "None" {
+			return nil, nil
+		}
+		return strconv.ParseFloat(v, 64)
 	case ParamOptDType:
 		if v == "None" {
 			return nil, nil
@@ -207,6 +214,12 @@ func (a Attrs) Ints(name string) []int { return a[name].([]int) }
 // OptInt returns an optint parameter and whether it is set (not None).
 func (a Attrs) OptInt(name string) (int, bool) {
 	v, ok := a[name].(int)
+	return v, ok
+}
+
+// OptFloat returns an optfloat parameter and whether it is set (not None).
+func (a Attrs) OptFloat(name string) (float64, bool) {
+	v, ok := a[name].(float64)
 	return v, ok
 }
 

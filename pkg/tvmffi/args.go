@@ -168,7 +168,7 @@ func (a *Any) Elems() ([]Any, error) {
 func ParamWire(k ops.ParamKind, a *Any) (wire string, ok bool, err error) {
 	if a.TypeIndex == TypeNone {
 		switch k {
-		case ops.ParamAxes, ops.ParamOptInt, ops.ParamOptDType, ops.ParamOptInts:
+		case ops.ParamAxes, ops.ParamOptInt, ops.ParamOptFloat, ops.ParamOptDType, ops.ParamOptInts:
 			return "None", true, nil
 		}
 		return "", false, nil
@@ -182,7 +182,7 @@ func ParamWire(k ops.ParamKind, a *Any) (wire string, ok bool, err error) {
 			return bad()
 		}
 		return strconv.FormatInt(int64(a.V), 10), true, nil
-	case ops.ParamFloat:
+	case ops.ParamFloat, ops.ParamOptFloat:
 		switch a.TypeIndex {
 		case TypeInt:
 			return strconv.FormatInt(int64(a.V), 10), true, nil

@@ -30,6 +30,7 @@ var kindTypes = map[ops.ParamKind]string{
 	ops.ParamDType:    "DType",
 	ops.ParamScalar:   "Scalar",
 	ops.ParamOptInt:   "SupportsIndex | None",
+	ops.ParamOptFloat: "float | None",
 	ops.ParamString:   "str",
 	ops.ParamOptDType: "DType | None",
 	ops.ParamOptInts:  "Sequence[SupportsIndex | None]",
@@ -152,6 +153,11 @@ func pyDefault(kind ops.ParamKind, s string) (string, error) {
 		v, err := strconv.Atoi(s)
 		return strconv.Itoa(v), err
 	case ops.ParamFloat:
+		return pyFloat(s)
+	case ops.ParamOptFloat:
+		if s == "None" {
+			return "None", nil
+		}
 		return pyFloat(s)
 	case ops.ParamBool:
 		if s == "1" {

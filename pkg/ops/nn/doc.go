@@ -10,6 +10,7 @@
 //	softmax.go, softmax_lane.go  softmax, log_softmax, softmin, SoftmaxOutput
 //	loss_outputs.go, ctc.go     output layers in inference, khatri_rao; CTCLoss
 //	spatial.go, roi_pooling.go, correlation.go  spatial transformers, ROIPooling, Correlation
+//	rnn.go, rnn_cells.go        RNN (fused recurrent layers: rnn_relu, rnn_tanh, lstm, gru) and its cells
 //
 // Gradients, beside their forwards (Op.Grad; the *_backward_* operators are internal):
 //
@@ -29,4 +30,5 @@
 //	spatial_grad.go             GridGenerator; BilinearSampler (_backward_BilinearSampler_data, _grid);
 //	                            SpatialTransformer
 //	correlation_grad.go         Correlation (_backward_Correlation_data1, _data2)
+//	rnn_grad.go                 RNN: backpropagation through time (_backward_RNN), with rnn_cells.go's steps
 package nn

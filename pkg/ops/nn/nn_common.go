@@ -34,13 +34,21 @@ var nnFloatDTypes = []ndarray.DType{ndarray.Float16, ndarray.Float32, ndarray.Fl
 // float32) on contiguous compute-dtype views of in and of out.
 func nnCompute(in []*ndarray.NDArray, out *ndarray.NDArray,
 	f32 func(x [][]float32, y []float32), f64 func(x [][]float64, y []float64)) error {
-	if out.DType() == ndarray.Float64 {
+	return nnComputeAll(in, []*ndarray.NDArray{out},
+		func(x, y [][]float32) { f32(x, y[0]) }, func(x, y [][]float64) { f64(x, y[0]) })
+}
+
+// nnComputeAll is nnCompute for a kernel of several outputs (by the first one's dtype),
+// each given as itself when contiguous in the compute dtype, else as a temporary cast
+// into it afterwards.
+func nnComputeAll(in, out []*ndarray.NDArray, f32 func(x, y [][]float32), f64 func(x, y [][]float64)) error {
+	if out[0].DType() == ndarray.Float64 {
 		return nnRun(in, out, ndarray.Float64, f64)
 	}
 	return nnRun(in, out, ndarray.Float32, f32)
 }
 
-func nnRun[T nnFloat](in []*ndarray.NDArray, out *ndarray.NDArray, dt ndarray.DType, f func([][]T, []T)) error {
+func nnRun[T nnFloat](in, out []*ndarray.NDArray, dt ndarray.DType, f func(x, y [][]T)) error {
 	xs := make([][]T, len(in))
 	for i, a := range in {
 		c, err := nnContiguous(a, dt)
@@ -50,17 +58,28 @@ func nnRun[T nnFloat](in []*ndarray.NDArray, out *ndarray.NDArray, dt ndarray.DT
 		defer c.Release()
 		xs[i] = nnSlice[T](c)
 	}
-	if out.DType() == dt && out.Contiguous() {
-		f(xs, nnSlice[T](out))
-		return nil
+	ys := make([][]T, len(out))
+	var copies [][2]*ndarray.NDArray // (out, its temporary)
+	for i, o := range out {
+		if o.DType() == dt && o.Contiguous() {
+			ys[i] = nnSlice[T](o)
+			continue
+		}
+		tmp, err := ndarray.Empty(dt, o.Shape(), o.Device())
+		if err != nil {
+			return err
+		}
+		defer tmp.Release()
+		ys[i] = nnSlice[T](tmp)
+		copies = append(copies, [2]*ndarray.NDArray{o, tmp})
 	}
-	tmp, err := ndarray.Empty(dt, out.Shape(), out.Device())
-	if err != nil {
-		return err
+	f(xs, ys)
+	for _, c := range copies {
+		if err := ops.CopyCast(c[0], c[1]); err != nil {
+			return err
+		}
 	}
-	defer tmp.Release()
-	f(xs, nnSlice[T](tmp))
-	return ops.CopyCast(out, tmp)
+	return nil
 }
 
 // nnContiguous returns a (new reference to a) C-contiguous array of dtype dt holding x's

@@ -77,6 +77,7 @@ def _encode_str(v):
 _ENCODE = {
     "int": lambda v: str(operator.index(v)),
     "optint": lambda v: "None" if v is None else str(operator.index(v)),
+    "optfloat": lambda v: "None" if v is None else repr(float(v)),
     "str": _encode_str,
     "float": lambda v: repr(float(v)),
     "bool": lambda v: "1" if v else "0",
@@ -94,6 +95,7 @@ _ENCODE = {
 DECODE_DEFAULT = {
     "int": int,
     "optint": lambda s: None if s == "None" else int(s),
+    "optfloat": lambda s: None if s == "None" else float(s),
     "str": str,
     "float": float,
     "bool": lambda s: s == "1",
