@@ -127,8 +127,9 @@ def test_mxnet_export_runs_in_mxgo(name, tmp_path):
     _close(ours(mx.nd.array(x)).asnumpy(), expected)
 
 
-def test_mxgo_export_runs_in_mxnet(tmp_path):
-    _, ours, x, expected = _pair(*FORWARD["mobilenetv2_0.25"])
+@pytest.mark.parametrize("name", ["mobilenetv2_0.25", "densenet_small"])
+def test_mxgo_export_runs_in_mxnet(name, tmp_path):
+    _, ours, x, expected = _pair(*FORWARD[name])
     ours.hybridize()
     ours(mx.nd.array(x))
     sym_file, params_file = ours.export(str(tmp_path / "ours"))

@@ -51,6 +51,8 @@ _model_sha1 = {
 }
 
 _url_format = "{repo_url}gluon/models/{file_name}.zip"
+#: where pretrained Parameters are kept unless root says otherwise ($MXNET_HOME/models), as MXNet's default
+ROOT = os.path.join(data_dir(), "models")
 
 
 def short_hash(name):
@@ -60,7 +62,7 @@ def short_hash(name):
     return _model_sha1[name][:8]
 
 
-def get_model_file(name, root=os.path.join(data_dir(), "models")):
+def get_model_file(name, root=ROOT):
     """The path of name's pretrained Parameters, ``root/{name}-{short_hash}.params``:
     the file there if its SHA-1 is right, else downloaded (a zip from the repository)."""
     file_name = "{name}-{short_hash}".format(name=name, short_hash=short_hash(name))
@@ -92,7 +94,7 @@ def get_model_file(name, root=os.path.join(data_dir(), "models")):
     raise ValueError("Downloaded file has different hash. Please try again.")
 
 
-def purge(root=os.path.join(data_dir(), "models")):
+def purge(root=ROOT):
     """Removes every .params file in root."""
     root = os.path.expanduser(root)
     for f in os.listdir(root):

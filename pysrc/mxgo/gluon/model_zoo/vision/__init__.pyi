@@ -1,13 +1,14 @@
+# ruff: noqa: F403, F405
 from typing import Any
 
 from ...block import HybridBlock
-from .alexnet import *  # noqa: F403
-from .densenet import *  # noqa: F403
-from .inception import *  # noqa: F403
-from .mobilenet import *  # noqa: F403
-from .resnet import *  # noqa: F403
-from .squeezenet import *  # noqa: F403
-from .vgg import *  # noqa: F403
+from .alexnet import *
+from .densenet import *
+from .inception import *
+from .mobilenet import *
+from .resnet import *
+from .squeezenet import *
+from .vgg import *
 
 _models: dict[str, Any]
 

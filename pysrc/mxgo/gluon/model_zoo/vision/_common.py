@@ -1,15 +1,13 @@
 """What the vision models share: MXNet's contrib HybridConcurrent and Identity (the
 blocks DenseNet, SqueezeNet and Inception are made of, under MXNet's class names so that
 reprs agree) and the loading of pretrained Parameters."""
-import os
-
-from ....base import data_dir
+from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
 from ..model_store import get_model_file
 
-#: where pretrained Parameters are kept unless root says otherwise, as MXNet's default
-ROOT = os.path.join(data_dir(), "models")
+#: the context pretrained Parameters are loaded onto unless ctx says otherwise
+CPU = cpu()
 
 
 class HybridConcurrent(nn.HybridSequential):

@@ -8,7 +8,7 @@ from ...parameter import ParameterDict
 
 _B = TypeVar("_B", bound=HybridBlock)
 
-ROOT: str
+CPU: Context
 
 class HybridConcurrent(nn.HybridSequential):
     axis: int

@@ -1,9 +1,9 @@
 """AlexNet ("One weird trick for parallelizing convolutional neural networks"), with
 MXNet's blocks, names and Parameters."""
-from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, load_pretrained
 
 __all__ = ["AlexNet", "alexnet"]
 
@@ -34,6 +34,6 @@ class AlexNet(HybridBlock):
         return self.output(self.features(x))
 
 
-def alexnet(pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def alexnet(pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """AlexNet; pretrained: with MXNet's ImageNet Parameters (from root, else downloaded) on ctx."""
     return load_pretrained(AlexNet(**kwargs), "alexnet", pretrained, ctx, root)

@@ -1,9 +1,9 @@
 """DenseNets ("Densely Connected Convolutional Networks"), with MXNet's blocks, names and
 Parameters."""
-from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, HybridConcurrent, Identity, constructor, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, HybridConcurrent, Identity, constructor, load_pretrained
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201"]
 
@@ -70,7 +70,7 @@ densenet_spec = {121: (64, 32, [6, 12, 24, 16]),
                  201: (64, 32, [6, 12, 48, 32])}
 
 
-def get_densenet(num_layers, pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def get_densenet(num_layers, pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """DenseNet of num_layers (121, 161, 169 or 201) layers; pretrained: with MXNet's
     ImageNet Parameters (from root, else downloaded) on ctx."""
     num_init_features, growth_rate, block_config = densenet_spec[num_layers]

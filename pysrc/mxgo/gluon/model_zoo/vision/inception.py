@@ -1,9 +1,9 @@
 """Inception V3 ("Rethinking the Inception Architecture for Computer Vision"), with
 MXNet's blocks, names and Parameters."""
-from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, HybridConcurrent, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, HybridConcurrent, load_pretrained
 
 __all__ = ["Inception3", "inception_v3"]
 
@@ -119,7 +119,7 @@ class Inception3(HybridBlock):
         return self.output(self.features(x))
 
 
-def inception_v3(pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def inception_v3(pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """Inception V3; pretrained: with MXNet's ImageNet Parameters (from root, else
     downloaded) on ctx."""
     return load_pretrained(Inception3(**kwargs), "inceptionv3", pretrained, ctx, root)

@@ -1,10 +1,10 @@
 """MobileNet ("MobileNets: Efficient Convolutional Neural Networks for Mobile Vision
 Applications") and MobileNetV2 ("Inverted Residuals and Linear Bottlenecks"), with
 MXNet's blocks, names and Parameters."""
-from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, constructor, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, constructor, load_pretrained
 
 __all__ = ["MobileNet", "MobileNetV2", "mobilenet1_0", "mobilenet_v2_1_0", "mobilenet0_75", "mobilenet_v2_0_75",
            "mobilenet0_5", "mobilenet_v2_0_5", "mobilenet0_25", "mobilenet_v2_0_25", "get_mobilenet",
@@ -107,14 +107,14 @@ def _version(multiplier):
     return suffix[:-1] if suffix in ("1.00", "0.50") else suffix
 
 
-def get_mobilenet(multiplier, pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def get_mobilenet(multiplier, pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """MobileNet of width multiplier; pretrained: with MXNet's ImageNet Parameters (from
     root, else downloaded) on ctx."""
     return load_pretrained(MobileNet(multiplier, **kwargs), "mobilenet%s" % _version(multiplier), pretrained, ctx,
                            root)
 
 
-def get_mobilenet_v2(multiplier, pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def get_mobilenet_v2(multiplier, pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """MobileNetV2 of width multiplier; pretrained: with MXNet's ImageNet Parameters (from
     root, else downloaded) on ctx."""
     return load_pretrained(MobileNetV2(multiplier, **kwargs), "mobilenetv2_%s" % _version(multiplier), pretrained,

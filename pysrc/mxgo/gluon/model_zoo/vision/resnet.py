@@ -1,9 +1,9 @@
 """ResNets V1 ("Deep Residual Learning for Image Recognition") and V2 ("Identity Mappings
 in Deep Residual Networks"), with MXNet's blocks, names and Parameters."""
-from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, constructor, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, constructor, load_pretrained
 
 __all__ = ["ResNetV1", "ResNetV2", "BasicBlockV1", "BasicBlockV2", "BottleneckV1", "BottleneckV2", "resnet18_v1",
            "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1", "resnet18_v2", "resnet34_v2", "resnet50_v2",
@@ -160,7 +160,7 @@ resnet_block_versions = [{"basic_block": BasicBlockV1, "bottle_neck": Bottleneck
                          {"basic_block": BasicBlockV2, "bottle_neck": BottleneckV2}]
 
 
-def get_resnet(version, num_layers, pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def get_resnet(version, num_layers, pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """ResNet version (1 or 2) of num_layers (18, 34, 50, 101 or 152) layers; pretrained:
     with MXNet's ImageNet Parameters (from root, else downloaded) on ctx."""
     if num_layers not in resnet_spec:

@@ -1,9 +1,9 @@
 """SqueezeNet 1.0 ("SqueezeNet: AlexNet-level accuracy with 50x fewer parameters and
 <0.5MB model size") and 1.1, with MXNet's blocks, names and Parameters."""
-from ....context import cpu
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, HybridConcurrent, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, HybridConcurrent, load_pretrained
 
 __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1"]
 
@@ -58,7 +58,7 @@ class SqueezeNet(HybridBlock):
         return self.output(self.features(x))
 
 
-def get_squeezenet(version, pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def get_squeezenet(version, pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """SqueezeNet of version '1.0' or '1.1'; pretrained: with MXNet's ImageNet Parameters
     (from root, else downloaded) on ctx."""
     return load_pretrained(SqueezeNet(version, **kwargs), "squeezenet%s" % version, pretrained, ctx, root)

@@ -1,10 +1,10 @@
 """VGG ("Very Deep Convolutional Networks for Large-Scale Image Recognition"), with and
 without BatchNorm, with MXNet's blocks, names, Parameters and initializers."""
-from ....context import cpu
 from ....initializer import Xavier
 from ... import nn
 from ...block import HybridBlock
-from ._common import ROOT, constructor, load_pretrained
+from ..model_store import ROOT
+from ._common import CPU, constructor, load_pretrained
 
 __all__ = ["VGG", "vgg11", "vgg13", "vgg16", "vgg19", "vgg11_bn", "vgg13_bn", "vgg16_bn", "vgg19_bn", "get_vgg"]
 
@@ -48,7 +48,7 @@ vgg_spec = {11: ([1, 1, 2, 2, 2], [64, 128, 256, 512, 512]),
             19: ([2, 2, 4, 4, 4], [64, 128, 256, 512, 512])}
 
 
-def get_vgg(num_layers, pretrained=False, ctx=cpu(), root=ROOT, **kwargs):
+def get_vgg(num_layers, pretrained=False, ctx=CPU, root=ROOT, **kwargs):
     """VGG of num_layers (11, 13, 16 or 19) layers (batch_norm=True: with BatchNorm);
     pretrained: with MXNet's ImageNet Parameters (from root, else downloaded) on ctx."""
     layers, filters = vgg_spec[num_layers]
