@@ -59,11 +59,13 @@ def test_download_to_a_file_a_directory_and_the_current_directory(served, tmp_pa
     assert mx.gluon.utils.download(url, path=str(tmp_path / "a.bin"), sha1_hash=sha1(body)) == str(tmp_path / "a.bin")
     assert (tmp_path / "a.bin").read_bytes() == body
     assert mx.gluon.utils.download(url, path=str(tmp_path)) == os.path.join(str(tmp_path), "file.bin")
+    with pytest.warns(UserWarning, match="Unverified HTTPS request"):
+        mx.gluon.utils.download(url, path=str(tmp_path / "b.bin"), verify_ssl=False)
     (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")
     assert mx.gluon.utils.download(url) == "file.bin"
     assert (tmp_path / "sub" / "file.bin").read_bytes() == body
-    assert sorted(os.listdir(tmp_path)) == ["a.bin", "file.bin", "sub"]  # no temporary files left
+    assert sorted(os.listdir(tmp_path)) == ["a.bin", "b.bin", "file.bin", "sub"]  # no temporary files left
     assert mx.gluon.utils.check_sha1(str(tmp_path / "a.bin"), sha1(body))
     assert not mx.gluon.utils.check_sha1(str(tmp_path / "a.bin"), sha1(b"other"))
 
