@@ -139,6 +139,9 @@ def test_pretrained_downloaded_from_the_repo(served, tmp_path, monkeypatch):
     net = mx.gluon.model_zoo.vision.mobilenet_v2_0_25(classes=10, pretrained=True, root=str(root))
     assert len(served.requests) == 1  # the second time from the root
     np.testing.assert_array_equal(_loaded(net)["output.0.weight"], values["output.0.weight"])
+    (root / (name + ".params")).write_bytes(b"damaged")  # a wrong hash: fetched again
+    store.get_model_file("mobilenetv2_0.25", root=str(root))
+    assert (root / (name + ".params")).read_bytes() == body and len(served.requests) == 2
     (root / "other.txt").write_text("kept")
     store.purge(str(root))
     assert os.listdir(root) == ["other.txt"]
