@@ -50,12 +50,28 @@ FORWARD = {
     "mobilenetv2_0.25": (_get("mobilenetv2_0.25"), 32),
 }
 
-GET_MODEL_NAMES = ["resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1", "resnet18_v2",
-                   "resnet34_v2", "resnet50_v2", "resnet101_v2", "resnet152_v2", "vgg11", "vgg13", "vgg16", "vgg19",
-                   "vgg11_bn", "vgg13_bn", "vgg16_bn", "vgg19_bn", "alexnet", "densenet121", "densenet161",
-                   "densenet169", "densenet201", "squeezenet1.0", "squeezenet1.1", "inceptionv3", "mobilenet1.0",
-                   "mobilenet0.75", "mobilenet0.5", "mobilenet0.25", "mobilenetv2_1.0", "mobilenetv2_0.75",
-                   "mobilenetv2_0.5", "mobilenetv2_0.25"]
+#: every constructor, by its name in vision (get_model's names are checked against these)
+CONSTRUCTORS = ["resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1", "resnet18_v2",
+                "resnet34_v2", "resnet50_v2", "resnet101_v2", "resnet152_v2", "vgg11", "vgg13", "vgg16", "vgg19",
+                "vgg11_bn", "vgg13_bn", "vgg16_bn", "vgg19_bn", "alexnet", "densenet121", "densenet161", "densenet169",
+                "densenet201", "squeezenet1_0", "squeezenet1_1", "inception_v3", "mobilenet1_0", "mobilenet0_75",
+                "mobilenet0_5", "mobilenet0_25", "mobilenet_v2_1_0", "mobilenet_v2_0_75", "mobilenet_v2_0_5",
+                "mobilenet_v2_0_25"]
+#: the classes, the get_ functions and the residual blocks with their own arguments
+CLASSES = {
+    "AlexNet": lambda v: v.AlexNet(classes=5),
+    "VGG": lambda v: v.VGG([1, 2], [8, 16], classes=5, batch_norm=True),
+    "get_vgg": lambda v: v.get_vgg(13, classes=5),
+    "get_resnet": lambda v: v.get_resnet(2, 34, classes=5, thumbnail=True),
+    "BasicBlockV1": lambda v: v.BasicBlockV1(8, 2, True, in_channels=4),
+    "BasicBlockV2": lambda v: v.BasicBlockV2(8, 2, True, in_channels=4),
+    "SqueezeNet": lambda v: v.SqueezeNet("1.0", classes=5),
+    "Inception3": lambda v: v.Inception3(classes=5),
+    "MobileNet": lambda v: v.MobileNet(0.5, classes=5),
+    "MobileNetV2": lambda v: v.MobileNetV2(1.5, classes=5),
+    "get_mobilenet": lambda v: v.get_mobilenet(0.75, classes=5),
+    "get_mobilenet_v2": lambda v: v.get_mobilenet_v2(0.75, classes=5),
+}
 
 
 def _params(net):
@@ -71,11 +87,30 @@ def test_constructors_match_mxnets():
         assert callable(getattr(vision(mx), n)) == callable(getattr(vision(mxnet), n)), n
 
 
-@pytest.mark.parametrize("name", GET_MODEL_NAMES)
+@pytest.mark.parametrize("name", CONSTRUCTORS)
 def test_parameters_match(name):
-    theirs, ours = _get(name)(mxnet), _get(name)(mx)
+    theirs, ours = getattr(vision(mxnet), name)(classes=10), getattr(vision(mx), name)(classes=10)
     assert type(ours).__name__ == type(theirs).__name__
     assert _params(ours) == _params(theirs)
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_classes_match(name):
+    theirs, ours = CLASSES[name](vision(mxnet)), CLASSES[name](vision(mx))
+    assert type(ours).__name__ == type(theirs).__name__
+    assert _params(ours) == _params(theirs)
+
+
+def test_get_model_names():
+    """MXNet's names ('mobilenet0.25', 'inceptionv3'), case-insensitive, to the same constructors."""
+    message = str(pytest.raises(ValueError, vision(mxnet).get_model, "nonsense").value)
+    names = message.split("\n\t")[1:]
+    assert len(names) == len(CONSTRUCTORS)
+    assert str(pytest.raises(ValueError, vision(mx).get_model, "nonsense").value) == message
+    for name in names:
+        ours, theirs = vision(mx).get_model(name.upper(), classes=3), vision(mxnet).get_model(name, classes=3)
+        assert type(ours).__name__ == type(theirs).__name__
+        assert _params(ours) == _params(theirs)
 
 
 def _randomize_statistics(net):
