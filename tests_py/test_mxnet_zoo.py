@@ -6,16 +6,20 @@ Every constructor builds in both libraries the same classes with the same Parame
 (and small configurations of the classes where the named models need big inputs or only
 come big: the bottleneck ResNets, DenseNet) runs on both with MXNet's Parameters copied
 into mxgo's, BatchNorm statistics randomized so they matter: same outputs and reprs.
-MXNet's exported models run in mxgo's SymbolBlock, mxgo's in MXNet's.
+MXNet's exported models run in mxgo's SymbolBlock, mxgo's in MXNet's; gluon.utils.download
+fetches what MXNet's does from a local server.
 """
 import inspect
 
 import mxnet
 import numpy as np
 import pytest
+import test_gluon_zoo
 from test_mxnet_gluon import copy_params, run
 
 import mxgo as mx
+
+server, served, sha1 = test_gluon_zoo.server, test_gluon_zoo.served, test_gluon_zoo.sha1  # the local HTTP server
 
 RNG = np.random.default_rng(0)
 
@@ -201,3 +205,15 @@ def test_parameter_files_interoperate(tmp_path):
     back = _get("resnet18_v2")(mxnet)
     back.load_parameters(str(tmp_path / "ours.params"))
     _close(back(mxnet.nd.array(x)).asnumpy(), expected)
+
+
+def test_download_and_check_sha1_agree_with_mxnets(served, tmp_path):
+    url = served.url + "/data/file.bin"
+    digest = sha1(served.files["/data/file.bin"])
+    for lib in (mxnet, mx):
+        path = str(tmp_path / lib.__name__)
+        assert lib.gluon.utils.download(url, path=path, sha1_hash=digest) == path
+        assert lib.gluon.utils.check_sha1(path, digest) and not lib.gluon.utils.check_sha1(path, sha1(b""))
+        with pytest.raises(RuntimeError, match="Failed downloading url"):
+            lib.gluon.utils.download(served.url + "/missing", path=path + ".missing", retries=1)
+    assert (tmp_path / "mxnet").read_bytes() == (tmp_path / "mxgo").read_bytes()
