@@ -119,6 +119,7 @@ WHOLE = {
     "test_mxnet_metric.py": {PEERS},
     "test_mxnet_optimizer.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
+    "test_mxnet_zoo.py": {PEERS},
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
     "test_properties.py": {PEERS, GLUE},          # round trips with NumPy and PyTorch
@@ -140,6 +141,7 @@ NEEDS = {
     "test_api_indexing.py": _NUMPY_ONLY,
     "test_io.py": _NUMPY_ONLY,
     "test_gluon_data.py": _NUMPY_ONLY,
+    "test_gluon_zoo.py": _NUMPY_ONLY,
     "test_metric.py": _NUMPY_ONLY,
     "test_ops_random.py": _NUMPY_ONLY,
     "test_optimizer.py": _NUMPY_ONLY,
@@ -159,6 +161,7 @@ NEEDS = {
     "test_mxnet_data.py": ("numpy", "mxnet"),
     "test_mxnet_optimizer.py": ("numpy", "mxnet"),
     "test_mxnet_peer.py": ("numpy", "mxnet"),
+    "test_mxnet_zoo.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")
 

@@ -17,7 +17,8 @@ from ._gen import pybridge as core
 
 __all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetIndexError", "MXNetBufferError",
            "MXNetMemoryError", "MXNetNotImplementedError", "mxnet_error", "call", "core", "fastpath", "FACTS",
-           "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES", "dtype_code", "numpy_dtype"]
+           "KIND_NAMES", "DTYPE_NAMES", "ITEMSIZES", "dtype_code", "numpy_dtype", "data_dir",
+           "data_dir_default"]
 
 #: what Go owns and Python derives (pkg/pybridge/facts.go): "error_kinds" (exception names
 #: in Go's kind order), "dlpack_version" ([major, minor]), "device_types" (name -> code),
@@ -233,3 +234,16 @@ def numpy_dtype(code):
         raise MXNetTypeError("%s has no NumPy equivalent (install ml_dtypes for one); cast with "
                         "astype('float32') first" % DTYPE_NAMES[code])
     return dt
+
+
+def data_dir_default():
+    """Where mxgo keeps downloads (models, datasets) unless MXNET_HOME says otherwise: ~/.mxnet,
+    %APPDATA%/mxnet on Windows, as MXNet."""
+    if os.name == "nt":
+        return os.path.join(os.environ.get("APPDATA", ""), "mxnet")
+    return os.path.join(os.path.expanduser("~"), ".mxnet")
+
+
+def data_dir():
+    """MXNET_HOME, or data_dir_default()."""
+    return os.getenv("MXNET_HOME", data_dir_default())

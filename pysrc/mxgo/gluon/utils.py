@@ -1,5 +1,11 @@
 """Gluon's helpers (gluon.utils): splitting batches across contexts, clipping by the
-global norm, hook handles and repr indentation."""
+global norm, downloading files with their SHA-1 checked, hook handles and repr indentation."""
+import hashlib
+import os
+import ssl
+import urllib.error
+import urllib.request
+import uuid
 import warnings
 import weakref
 from collections import OrderedDict
@@ -62,6 +68,99 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     for a in arrays:
         a *= scale.as_in_context(a.context).astype(a.dtype)
     return total.asscalar() if check_isfinite else total
+
+
+def check_sha1(filename, sha1_hash):
+    """Whether the SHA-1 of the file's content is sha1_hash (40 hex digits)."""
+    sha1 = hashlib.sha1()
+    with open(filename, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            sha1.update(chunk)
+    return sha1.hexdigest() == sha1_hash
+
+
+def replace_file(src, dst):
+    """Moves src onto dst in one step (readers see the old file or the new, never a part);
+    src is removed if that fails."""
+    try:
+        os.replace(src, dst)
+    except OSError as err:
+        _remove(src)
+        raise OSError("Moving downloaded temp file - {}, to {} failed. Please retry the download."
+                      .format(src, dst)) from err
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
+    """Downloads url to path (a file, or a directory to put the URL's last part in; by
+    default that name in the current directory) unless the file is there already (with
+    sha1_hash if given) and overwrite is False; returns the file's name. The content goes
+    to a temporary file beside it, renamed into place only once complete and, if
+    sha1_hash is given, of that hash; up to ``retries`` tries in all."""
+    fname = url.split("/")[-1]
+    if path is not None:
+        path = os.path.expanduser(path)
+        fname = os.path.join(path, fname) if os.path.isdir(path) else path
+    elif not fname:
+        raise AssertionError("Can't construct file-name from this URL. Please set the `path` option manually.")
+    if retries < 0:
+        raise AssertionError("Number of retries should be at least 0, currently it's {}".format(retries))
+    if not verify_ssl:
+        warnings.warn("Unverified HTTPS request is being made (verify_ssl=False). Adding certificate verification is "
+                      "strongly advised.", stacklevel=2)
+    if not overwrite and os.path.exists(fname) and (not sha1_hash or check_sha1(fname, sha1_hash)):
+        return fname
+    os.makedirs(os.path.dirname(os.path.abspath(fname)), exist_ok=True)
+    context = None if verify_ssl else ssl._create_unverified_context()
+    for left in range(max(retries, 1) - 1, -1, -1):  # MXNet tries `retries` times (once for 0)
+        try:
+            print("Downloading {} from {}...".format(fname, url))
+            _fetch(url, fname, sha1_hash, context)
+            return fname
+        except Exception as err:  # any failure (network, HTTP status, hash) is retried, as in MXNet
+            if not left:
+                raise
+            print("download failed due to {}, retrying, {} attempt{} left".format(repr(err), left,
+                                                                                "s" if left > 1 else ""))
+
+
+def _fetch(url, fname, sha1_hash, context):
+    """One try of download: url's content into fname through a temporary file."""
+    temp = "{}.{}".format(fname, uuid.uuid4())
+    try:
+        try:
+            response = urllib.request.urlopen(url, context=context)
+        except urllib.error.HTTPError as err:
+            raise RuntimeError("Failed downloading url {} (HTTP {})".format(url, err.code)) from err
+        with response, open(temp, "wb") as f:
+            if response.status != 200:
+                raise RuntimeError("Failed downloading url {} (HTTP {})".format(url, response.status))
+            for chunk in iter(lambda: response.read(1 << 20), b""):
+                f.write(chunk)
+        if sha1_hash and not check_sha1(temp, sha1_hash):
+            raise UserWarning("File {} is downloaded but the content hash does not match. The repo may be outdated or "
+                              "download may be incomplete. If the \"repo_url\" is overridden, consider switching to "
+                              "the default repo.".format(fname))
+        replace_file(temp, fname)
+    finally:
+        _remove(temp)
+
+
+def _get_repo_url():
+    """The base URL of MXNet's file repository: MXNET_GLUON_REPO, ending in a slash."""
+    repo_url = os.environ.get("MXNET_GLUON_REPO", "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/")
+    return repo_url if repo_url.endswith("/") else repo_url + "/"
+
+
+def _get_repo_file_url(namespace, filename):
+    """The URL of filename under namespace in the repository."""
+    return "{base_url}{namespace}/{filename}".format(base_url=_get_repo_url(), namespace=namespace, filename=filename)
 
 
 class HookHandle:

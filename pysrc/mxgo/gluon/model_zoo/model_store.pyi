@@ -1,0 +1,9 @@
+__all__ = ["get_model_file", "purge"]
+
+_model_sha1: dict[str, str]
+_url_format: str
+ROOT: str
+
+def short_hash(name: str) -> str: ...
+def get_model_file(name: str, root: str = ...) -> str: ...
+def purge(root: str = ...) -> None: ...
