@@ -186,6 +186,13 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
 	w := x[1]
+	if b := chunkImages(g.n, cols); b > 1 {
+		convForwardChunked(g, x, y, b)
+		if len(x) == 3 {
+			nnAddBias(y, x[2], g.n, g.f, cols)
+		}
+		return
+	}
 	image := func(n int, col []T, parallel bool) {
 		for gi := range g.group {
 			src := x[0][(n*g.c+gi*cg)*g.inVol():]
@@ -210,25 +217,26 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 // im2col fills col (channels*kernel rows by output positions) with the taps of each
 // receptive field of img (channels images of g.in), zero where a tap falls in the padding.
 func im2col[T nnFloat](g *convGeom, img, col []T, channels int) {
-	colTransfer(g, img, col, channels, false)
+	colTransfer(g, img, col, g.outVol(), channels, false)
 }
 
 // col2im adds each tap of col back into the element of img it came from (the adjoint of
 // im2col); taps in the padding are dropped.
 func col2im[T nnFloat](g *convGeom, col, img []T, channels int) {
-	colTransfer(g, img, col, channels, true)
+	colTransfer(g, img, col, g.outVol(), channels, true)
 }
 
 // colTransfer walks every tap of every window of img's channels in col's order, copying
-// it to col (im2col) or adding col to it (col2im, back).
-func colTransfer[T nnFloat](g *convGeom, img, col []T, channels int, back bool) {
+// it to col (im2col) or adding col to it (col2im, back). Row r of col starts at r*ld, so
+// that several images' columns can sit side by side in one matrix (convChunk).
+func colTransfer[T nnFloat](g *convGeom, img, col []T, ld, channels int, back bool) {
 	cols, vol := g.outVol(), g.inVol()
 	row := 0
 	for c := range channels {
 		for k0 := range g.k[0] {
 			for k1 := range g.k[1] {
 				for k2 := range g.k[2] {
-					colRow(g, img[c*vol:(c+1)*vol], col[row*cols:(row+1)*cols], [3]int{k0, k1, k2}, back)
+					colRow(g, img[c*vol:(c+1)*vol], col[row*ld:row*ld+cols], [3]int{k0, k1, k2}, back)
 					row++
 				}
 			}

@@ -70,6 +70,10 @@ func convWeightGeom(in []*ndarray.NDArray, at ops.Attrs) (*convGeom, error) {
 func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
+	if b := chunkImages(g.n, cols); b > 1 {
+		convWeightGradChunked(g, x, dw, b)
+		return
+	}
 	clear(dw)
 	tmp := make([]T, fg*rows)
 	var col []T
