@@ -3,6 +3,7 @@
 //
 //	nn_common.go                shared checks, layouts and the float loop of the layers
 //	nn_fc.go, nn_conv.go, nn_deconv.go  FullyConnected, Convolution, Deconvolution
+//	nn_conv_chunk.go            several images per GEMM when each has few output positions
 //	nn_pool.go, nn_upsample.go  Pooling, UpSampling
 //	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm
 //	nn_act.go                   Activation, LeakyReLU, Dropout
