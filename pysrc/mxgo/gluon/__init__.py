@@ -4,7 +4,9 @@ gluon.data, on mxgo's arrays and autograd.
 
 Import order (tools/check_pyimports.py checks it):
 
-    data, utils ← parameter ← block ← loss, nn, trainer
+    utils ← parameter ← block ← loss, nn, trainer ← data
+
+(data sits above nn because data.vision's transforms are Blocks.)
 """
 from . import data, loss, nn, utils
 from .trainer import Trainer
