@@ -20,8 +20,8 @@ __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "RandomFlipLeftRight", "R
 
 def _check_image(x, what, ndims=(3, 4)):
     if x.ndim not in ndims:
-        raise MXNetError("%s expects an image of %s dimensions (or a batch of them), got shape %s"
-                         % (what, " or ".join(map(str, ndims[:1])), x.shape))
+        raise MXNetError("%s expects an image (height, width, channels)%s, got shape %s"
+                         % (what, " or a batch of them" if 4 in ndims else "", x.shape))
 
 
 class Compose(Sequential):
@@ -93,10 +93,10 @@ def _chance(p):
 
 
 class _RandomFlip(HybridBlock):
-    _axis = -2
+    _axis = 1
 
     def hybrid_forward(self, F, x):
-        _check_image(x, type(self).__name__)
+        _check_image(x, type(self).__name__, (3,))
         return F.flip(x, axis=self._axis) if _chance(0.5) else x
 
 
@@ -107,12 +107,13 @@ class RandomFlipLeftRight(_RandomFlip):
 class RandomFlipTopBottom(_RandomFlip):
     """Flips the image top to bottom with probability 0.5."""
 
-    _axis = -3
+    _axis = 0
 
 
 class _RandomFactor(HybridBlock):
-    """Scales the image by a factor drawn from [1 - amount, 1 + amount] about a reference
-    (``_blend_with``), clipped to the image's range, as MXNet's random colour operators."""
+    """``alpha * x + (1 - alpha) * reference`` (``_blend_with``) for alpha drawn from
+    [1 - amount, 1 + amount], as MXNet's random colour operators; a uint8 image's result
+    is clipped to [0, 255] and truncated, as theirs."""
 
     def __init__(self, amount):
         super().__init__()
@@ -127,7 +128,7 @@ class _RandomFactor(HybridBlock):
         xf = F.cast(x, "float32")
         out = F.broadcast_add(xf * alpha, self._blend_with(F, xf) * (1.0 - alpha))
         if x.dtype == np.uint8:
-            out = F.clip(F.round(out), 0, 255)
+            out = F.floor(F.clip(out, 0, 255))
         return F.cast(out, x.dtype)
 
 
@@ -154,10 +155,12 @@ class RandomContrast(_RandomFactor):
 
 
 class RandomSaturation(_RandomFactor):
-    """Blends the image with its own grayscale by a factor in [1 - saturation, 1 + saturation]."""
+    """Blends the image with a gray level by a factor in [1 - saturation, 1 + saturation].
+    The gray level is MXNet 1.9.1's: its kernel overwrites the weighted sum instead of
+    adding to it, which leaves 0.114 times the last channel; mxgo gives the same numbers."""
 
     def _blend_with(self, F, xf):
-        return _gray(F, xf)
+        return F.slice_axis(xf, axis=2, begin=2, end=3) * _GRAY[2]
 
 
 class RandomApply(Sequential):
