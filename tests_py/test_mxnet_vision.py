@@ -69,7 +69,7 @@ def test_cifar10(tmp_path, offline, train):
 @pytest.mark.parametrize("fine", [False, True])
 def test_cifar100_with_transform(tmp_path, offline, fine):
     write_cifar(str(tmp_path), ["train.bin", "test.bin"], 2, 3)
-    kw = dict(fine_label=fine, transform=lambda d, l: (d.astype("float32") / 255, l + 1))
+    kw = dict(fine_label=fine, transform=lambda data, label: (data.astype("float32") / 255, label + 1))
     assert_same_samples(mx.gluon.data.vision.CIFAR100(str(tmp_path), **kw),
                         mxnet.gluon.data.vision.CIFAR100(str(tmp_path), **kw))
 

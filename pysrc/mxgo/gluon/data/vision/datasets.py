@@ -19,8 +19,9 @@ __all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100"]
 _REPO = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
 
 
-def _default_root(name):
-    return os.path.join(os.getenv("MXNET_HOME", os.path.join("~", ".mxnet")), "datasets", name)
+#: where each dataset lives by default, as MXNet's (fixed at import, as theirs)
+_ROOTS = {name: os.path.join(os.getenv("MXNET_HOME", os.path.join("~", ".mxnet")), "datasets", name)
+          for name in ("mnist", "fashion-mnist", "cifar10", "cifar100")}
 
 
 class _DownloadedDataset(Dataset):
@@ -65,7 +66,7 @@ class MNIST(_DownloadedDataset):
 
     _namespace = "mnist"
 
-    def __init__(self, root=_default_root("mnist"), train=True, transform=None):
+    def __init__(self, root=_ROOTS["mnist"], train=True, transform=None):
         self._train = train
         super().__init__(root, transform)
 
@@ -88,7 +89,7 @@ class FashionMNIST(MNIST):
 
     _namespace = "fashion-mnist"
 
-    def __init__(self, root=_default_root("fashion-mnist"), train=True, transform=None):
+    def __init__(self, root=_ROOTS["fashion-mnist"], train=True, transform=None):
         super().__init__(root, train, transform)
 
 
@@ -99,7 +100,7 @@ class CIFAR10(_DownloadedDataset):
     _namespace = "cifar10"
     _label_bytes = 1
 
-    def __init__(self, root=_default_root("cifar10"), train=True, transform=None):
+    def __init__(self, root=_ROOTS["cifar10"], train=True, transform=None):
         self._train = train
         super().__init__(root, transform)
 
@@ -132,7 +133,7 @@ class CIFAR100(CIFAR10):
     _namespace = "cifar100"
     _label_bytes = 2
 
-    def __init__(self, root=_default_root("cifar100"), fine_label=False, train=True, transform=None):
+    def __init__(self, root=_ROOTS["cifar100"], fine_label=False, train=True, transform=None):
         self._fine_label = fine_label
         super().__init__(root, train, transform)
 
