@@ -139,3 +139,19 @@ def test_random_colour(name):
         lib.random.seed(7)
         as_uint8 = make(0.4)(lib.nd.array(IMAGES[0], dtype=np.uint8)).asnumpy()
         np.testing.assert_array_equal(as_uint8, np.clip(out, 0, 255).astype(np.uint8))
+
+
+def test_random_lighting():
+    """MXNet's offset: the PCA eigenvectors times eigenvalues times N(0, alpha) weights, the
+    same for every pixel (the weights recovered here are within 5 alpha)."""
+    eig = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]]) * [55.46, 4.794, 1.148]
+    x = IMAGES[0].astype(np.float32)
+    for lib in LIBS:
+        make = lib.gluon.data.vision.transforms.RandomLighting
+        lib.random.seed(3)
+        offset = (make(0.1)(lib.nd.array(x)).asnumpy() - x).reshape(-1, 3)
+        np.testing.assert_allclose(offset, np.broadcast_to(offset[0], offset.shape), atol=1e-3)
+        assert np.abs(np.linalg.solve(eig, offset[0])).max() < 0.5
+        lib.random.seed(3)
+        as_uint8 = make(0.1)(lib.nd.array(IMAGES[0], dtype=np.uint8)).asnumpy()
+        np.testing.assert_array_equal(as_uint8, np.clip(x + offset.reshape(x.shape), 0, 255).astype(np.uint8))

@@ -15,7 +15,7 @@ from ...block import HybridBlock
 from ...nn import HybridSequential, Sequential
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "RandomFlipLeftRight", "RandomFlipTopBottom",
-           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomApply"]
+           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomLighting", "RandomApply"]
 
 
 def _check_image(x, what, ndims=(3, 4)):
@@ -126,10 +126,14 @@ class _RandomFactor(HybridBlock):
         _check_image(x, type(self).__name__, (3,))
         alpha = 1.0 + nd.random.uniform(-self._amount, self._amount, shape=(1,)).asscalar()
         xf = F.cast(x, "float32")
-        out = F.broadcast_add(xf * alpha, self._blend_with(F, xf) * (1.0 - alpha))
-        if x.dtype == np.uint8:
-            out = F.floor(F.clip(out, 0, 255))
-        return F.cast(out, x.dtype)
+        return _saturate(F, F.broadcast_add(xf * alpha, self._blend_with(F, xf) * (1.0 - alpha)), x.dtype)
+
+
+def _saturate(F, out, dtype):
+    """float32 ``out`` as ``dtype``: a uint8 result clipped to [0, 255] and truncated, as MXNet's."""
+    if dtype == np.uint8:
+        out = F.floor(F.clip(out, 0, 255))
+    return F.cast(out, dtype)
 
 
 _GRAY = (0.299, 0.587, 0.114)
@@ -161,6 +165,28 @@ class RandomSaturation(_RandomFactor):
 
     def _blend_with(self, F, xf):
         return F.slice_axis(xf, axis=2, begin=2, end=3) * _GRAY[2]
+
+
+#: AlexNet's PCA of ImageNet's RGB pixels: eigenvectors (columns) times their eigenvalues
+_RGB_PCA = (np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
+            * [55.46, 4.794, 1.148]).astype(np.float32)
+
+
+class RandomLighting(HybridBlock):
+    """AlexNet's lighting noise: adds to an RGB image the PCA eigenvectors weighted by
+    their eigenvalues times weights drawn from N(0, alpha)."""
+
+    def __init__(self, alpha):
+        super().__init__()
+        self._alpha = float(alpha)
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, "RandomLighting", (3,))
+        if x.shape[2] != 3:
+            raise MXNetError("RandomLighting expects an RGB image (3 channels), got shape %s" % (x.shape,))
+        weights = nd.random.normal(0, self._alpha, shape=(3,)).asnumpy()
+        offset = nd.array(_RGB_PCA @ weights, ctx=x.context).reshape(1, 1, 3)
+        return _saturate(F, F.broadcast_add(F.cast(x, "float32"), offset), x.dtype)
 
 
 class RandomApply(Sequential):

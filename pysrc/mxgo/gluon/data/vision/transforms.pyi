@@ -4,7 +4,7 @@ from ...block import Block, HybridBlock
 from ...nn import Sequential
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "RandomFlipLeftRight", "RandomFlipTopBottom",
-           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomApply"]
+           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomLighting", "RandomApply"]
 
 _Floats = float | tuple[float, ...] | list[float]
 
@@ -35,6 +35,10 @@ class _RandomFactor(HybridBlock):
 class RandomBrightness(_RandomFactor): ...
 class RandomContrast(_RandomFactor): ...
 class RandomSaturation(_RandomFactor): ...
+
+class RandomLighting(HybridBlock):
+    def __init__(self, alpha: float) -> None: ...
+    def hybrid_forward(self, F: Any, x: Any) -> Any: ...
 
 class RandomApply(Sequential):
     transforms: Block
