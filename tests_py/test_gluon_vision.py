@@ -106,6 +106,13 @@ def test_transforms_refuse_bad_shapes():
         T.Normalize((0.1, 0.2))(mx.nd.zeros((3, 2, 2)))
     with pytest.raises(mx.base.MXNetError, match="RandomBrightness"):
         T.RandomBrightness(0.1)(mx.nd.zeros((1, 2, 2, 3)))
+    for make in (T.Resize, T.CenterCrop, T.RandomResizedCrop):
+        with pytest.raises(ValueError, match="bilinearly only"):
+            make(4, interpolation=2)
+    with pytest.raises(mx.base.MXNetError, match="positive"):
+        T.Resize((0, 3))(mx.nd.zeros((2, 2, 3)))
+    with pytest.raises(mx.base.MXNetError, match="CenterCrop"):
+        T.CenterCrop(2)(mx.nd.zeros((1, 4, 4, 3)))
     x = mx.nd.ones((2, 2, 3))
     assert T.RandomApply(T.Cast("float16"), p=0)(x) is x
     assert T.RandomApply(T.Cast("float16"), p=1)(x).dtype == np.float16

@@ -5,6 +5,7 @@ transforms give MXNet's outputs; the random ones give what MXNet's give for some
 (flips: the image or its mirror, both seen; colour: MXNet's formula with one alpha in range)."""
 import gzip
 import os
+import random
 import struct
 
 import mxnet
@@ -155,3 +156,44 @@ def test_random_lighting():
         lib.random.seed(3)
         as_uint8 = make(0.1)(lib.nd.array(IMAGES[0], dtype=np.uint8)).asnumpy()
         np.testing.assert_array_equal(as_uint8, np.clip(x + offset.reshape(x.shape), 0, 255).astype(np.uint8))
+
+
+@pytest.mark.parametrize("shape,size,keep", [((5, 7, 3), (4, 3), False), ((6, 8, 3), 4, False), ((6, 9, 1), 4, True),
+                                             ((2, 10, 12, 3), (7, 5), False), ((9, 5, 3), 7, True),
+                                             ((4, 4, 1), (9, 6), False), ((13, 9, 3), (20, 31), False)])
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
+def test_resize(shape, size, keep, dtype):
+    x = RNG.integers(0, 256, shape).astype(dtype)
+    assert_same_image(*both(lambda T: T.Resize(size, keep_ratio=keep), x), x.shape)
+
+
+def assert_same_image(ours, theirs, in_shape):
+    """Equal (float: to rounding); a uint8 image enlarged along both axes within 1, where
+    OpenCV's rounding departs from the fixed-point arithmetic that mxgo emulates."""
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    both_up = ours.shape[-3] > in_shape[-3] and ours.shape[-2] > in_shape[-2]
+    atol = 1 if ours.dtype == np.uint8 and both_up else 1e-3
+    np.testing.assert_allclose(ours.astype(np.float64), theirs, rtol=1e-5, atol=atol)
+
+
+@pytest.mark.parametrize("shape,size", [((9, 8, 3), 4), ((7, 10, 3), (5, 3)), ((3, 4, 3), (6, 5)), ((6, 6, 1), (8, 4))])
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
+def test_center_crop(shape, size, dtype):
+    x = RNG.integers(0, 256, shape).astype(dtype)
+    w, h = (size, size) if isinstance(size, int) else size
+    enlarged = x.shape[0] < h or x.shape[1] < w  # cropped to the aspect ratio, then enlarged
+    assert_same_image(*both(lambda T: T.CenterCrop(size), x), (0, 0, 0) if enlarged else x.shape)
+
+
+@pytest.mark.parametrize("shape,size,scale", [((12, 10, 3), 6, (0.08, 1.0)), ((8, 9, 3), (5, 7), 0.5),
+                                              ((6, 6, 1), (4, 4), (2.0, 3.0))])  # the last falls back to the centre
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
+def test_random_resized_crop(shape, size, scale, dtype):
+    """With Python's random seeded alike, MXNet's crop."""
+    x = RNG.integers(0, 256, shape).astype(dtype)
+    outs = []
+    for lib in LIBS:
+        random.seed(11)
+        crop = lib.gluon.data.vision.transforms.RandomResizedCrop(size, scale=scale)
+        outs.append(np.stack([crop(lib.nd.array(x, dtype=x.dtype)).asnumpy() for _ in range(3)]))
+    assert_same_image(*outs, (0, 0, 0))

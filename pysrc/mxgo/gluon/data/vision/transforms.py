@@ -11,10 +11,11 @@ import numpy as np
 
 from .... import ndarray as nd
 from ....base import MXNetError
-from ...block import HybridBlock
+from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
-__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "RandomFlipLeftRight", "RandomFlipTopBottom",
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
+           "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomLighting", "RandomApply"]
 
 
@@ -86,6 +87,136 @@ class Normalize(HybridBlock):
     def hybrid_forward(self, F, x):
         _check_image(x, "Normalize")
         return F.broadcast_div(F.broadcast_sub(x, self._per_channel(self._mean, x)), self._per_channel(self._std, x))
+
+
+def _taps(out_len, in_len):
+    """OpenCV's bilinear taps along one axis (half-pixel centres, edges clamped, in
+    float32 as OpenCV computes them): source indices i0, i1 and the weight of i1."""
+    pos = ((np.arange(out_len) + 0.5) * (in_len / out_len) - 0.5).astype(np.float32)
+    i0 = np.floor(pos).astype(np.int64)
+    frac = (pos - i0).astype(np.float32)
+    frac[(i0 < 0) | (i0 >= in_len - 1)] = 0
+    i0 = np.clip(i0, 0, in_len - 1)
+    return i0, np.minimum(i0 + 1, in_len - 1), frac
+
+
+def _along(v, axis, ndim, ctx):
+    """1-D ``v`` as a float64 array shaped to broadcast along ``axis`` of an ndim array."""
+    shape = [1] * ndim
+    shape[axis] = len(v)
+    return nd.array(np.asarray(v, np.float64).reshape(shape), ctx=ctx, dtype=np.float64)
+
+
+def _resize(F, x, width, height):
+    """Bilinear resize of (H, W, C) or (N, H, W, C) ``x`` as OpenCV's INTER_LINEAR: exact
+    in floating point; for uint8, OpenCV's 11-bit fixed-point weights and its SIMD rounding,
+    emulated in float64 (whose integers are exact)."""
+    rows, cols = x.ndim - 3, x.ndim - 2
+    ctx, fixed = x.context, x.dtype == np.uint8
+    xd = F.cast(x, "float64")
+    (r0, r1, fr), (c0, c1, fc) = _taps(height, x.shape[rows]), _taps(width, x.shape[cols])
+
+    def mix(a, i0, i1, frac, axis):
+        w0, w1 = (np.round((1 - frac) * np.float32(2048)), np.round(frac * np.float32(2048))) if fixed \
+            else (1 - frac.astype(np.float64), frac.astype(np.float64))
+        take = [F.take(a, nd.array(i, ctx=ctx, dtype=np.int64), axis=axis) for i in (i0, i1)]
+        return [F.broadcast_mul(t, _along(w, axis, a.ndim, ctx)) for t, w in zip(take, (w0, w1))]
+
+    h0, h1 = mix(xd, c0, c1, fc, cols)
+    horizontal = h0 + h1
+    if not fixed:
+        v0, v1 = mix(horizontal, r0, r1, fr, rows)
+        return F.cast(v0 + v1, x.dtype)
+    # OpenCV: ((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2
+    v0, v1 = mix(F.floor(horizontal / 16), r0, r1, fr, rows)
+    out = F.floor((F.floor(v0 / 65536) + F.floor(v1 / 65536) + 2) / 4)
+    return F.cast(F.clip(out, 0, 255), x.dtype)
+
+
+def _pair(size):
+    return (size, size) if isinstance(size, (int, np.integer)) else tuple(size)
+
+
+def _check_interpolation(interpolation):
+    if interpolation != 1:
+        raise ValueError("mxgo resizes bilinearly only (interpolation=1), got interpolation=%r" % (interpolation,))
+
+
+class Resize(HybridBlock):
+    """Resizes an image (or batch) to ``size``, (width, height) or one int: both sides,
+    or with ``keep_ratio`` the shorter side (the other scaled and truncated), as MXNet's."""
+
+    def __init__(self, size, keep_ratio=False, interpolation=1):
+        super().__init__()
+        _check_interpolation(interpolation)
+        self._size, self._keep, self._interpolation = size, keep_ratio, interpolation
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, "Resize")
+        h, w = x.shape[-3], x.shape[-2]
+        if isinstance(self._size, (int, np.integer)) and self._keep:
+            size = (self._size, int(h * self._size / w)) if h > w else (int(w * self._size / h), self._size)
+        else:
+            size = _pair(self._size)
+        if min(size) <= 0:
+            raise MXNetError("Resize: the output size %s must be positive" % (size,))
+        return _resize(F, x, *size)
+
+
+def _crop(x, x0, y0, w, h, size):
+    """The w x h crop of (H, W, C) ``x`` at (x0, y0), resized to ``size`` unless it has it."""
+    out = x[y0:y0 + h, x0:x0 + w]
+    return out if (w, h) == size else _resize(nd, out, *size)
+
+
+def _center_crop(x, size):
+    """MXNet's image.center_crop: the central crop of ``size``, shrunk to the image keeping
+    its aspect ratio (then resized to ``size``)."""
+    (w, h), (cw, ch) = (x.shape[1], x.shape[0]), size
+    if h < ch:
+        cw, ch = cw * h / ch, h
+    if w < cw:
+        cw, ch = w, ch * w / cw
+    cw, ch = int(cw), int(ch)
+    return _crop(x, (w - cw) // 2, (h - ch) // 2, cw, ch, size)
+
+
+class CenterCrop(Block):
+    """Crops the centre of an (H, W, C) image to ``size`` ((width, height) or one int);
+    an image smaller than that is cropped to its aspect ratio and scaled up, as MXNet's."""
+
+    def __init__(self, size, interpolation=1):
+        super().__init__()
+        _check_interpolation(interpolation)
+        self._size = _pair(size)
+
+    def forward(self, x):
+        _check_image(x, "CenterCrop", (3,))
+        return _center_crop(x, self._size)
+
+
+class RandomResizedCrop(Block):
+    """A crop of random area (a fraction in ``scale`` of the image's) and aspect ratio
+    (log-uniform in ``ratio``) at a random place, resized to ``size``; after 10 draws that
+    do not fit, the centre crop. Draws from Python's ``random``, as MXNet's."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
+        super().__init__()
+        _check_interpolation(interpolation)
+        self._size, self._ratio = _pair(size), ratio
+        self._scale = (scale, 1.0) if isinstance(scale, (int, float)) else scale
+
+    def forward(self, x):
+        _check_image(x, "RandomResizedCrop", (3,))
+        h, w = x.shape[0], x.shape[1]
+        for _ in range(10):
+            area = random.uniform(*self._scale) * h * w
+            aspect = np.exp(random.uniform(np.log(self._ratio[0]), np.log(self._ratio[1])))
+            cw, ch = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
+            if cw <= w and ch <= h:
+                x0 = random.randint(0, w - cw)
+                return _crop(x, x0, random.randint(0, h - ch), cw, ch, self._size)
+        return _center_crop(x, self._size)
 
 
 def _chance(p):

@@ -3,7 +3,8 @@ from typing import Any
 from ...block import Block, HybridBlock
 from ...nn import Sequential
 
-__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "RandomFlipLeftRight", "RandomFlipTopBottom",
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
+           "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomLighting", "RandomApply"]
 
 _Floats = float | tuple[float, ...] | list[float]
@@ -21,6 +22,19 @@ class ToTensor(HybridBlock):
 class Normalize(HybridBlock):
     def __init__(self, mean: _Floats = 0.0, std: _Floats = 1.0) -> None: ...
     def hybrid_forward(self, F: Any, x: Any) -> Any: ...
+
+class Resize(HybridBlock):
+    def __init__(self, size: int | tuple[int, int], keep_ratio: bool = False, interpolation: int = 1) -> None: ...
+    def hybrid_forward(self, F: Any, x: Any) -> Any: ...
+
+class CenterCrop(Block):
+    def __init__(self, size: int | tuple[int, int], interpolation: int = 1) -> None: ...
+    def forward(self, x: Any) -> Any: ...
+
+class RandomResizedCrop(Block):
+    def __init__(self, size: int | tuple[int, int], scale: float | tuple[float, float] = (0.08, 1.0),
+                 ratio: tuple[float, float] = ..., interpolation: int = 1) -> None: ...
+    def forward(self, x: Any) -> Any: ...
 
 class _RandomFlip(HybridBlock):
     def hybrid_forward(self, F: Any, x: Any) -> Any: ...
