@@ -113,6 +113,8 @@ def test_transforms_refuse_bad_shapes():
         T.Resize((0, 3))(mx.nd.zeros((2, 2, 3)))
     with pytest.raises(mx.base.MXNetError, match="CenterCrop"):
         T.CenterCrop(2)(mx.nd.zeros((1, 4, 4, 3)))
+    with pytest.raises(mx.base.MXNetError, match="cannot be traced"):
+        T.ToTensor()(mx.sym.var("data"))
     x = mx.nd.ones((2, 2, 3))
     assert T.RandomApply(T.Cast("float16"), p=0)(x) is x
     assert T.RandomApply(T.Cast("float16"), p=1)(x).dtype == np.float16

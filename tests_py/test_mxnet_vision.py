@@ -76,8 +76,13 @@ def test_cifar100_with_transform(tmp_path, offline, fine):
 
 
 def both(make, x):
-    """make(lib.gluon.data.vision.transforms)(x) in each library, as NumPy."""
-    return [make(lib.gluon.data.vision.transforms)(lib.nd.array(x, dtype=x.dtype)).asnumpy() for lib in LIBS]
+    """make(lib.gluon.data.vision.transforms)(x) in each library, as NumPy; mxgo's hybridized
+    gives the same."""
+    outs = [make(lib.gluon.data.vision.transforms)(lib.nd.array(x, dtype=x.dtype)).asnumpy() for lib in LIBS]
+    hybrid = make(mx.gluon.data.vision.transforms)
+    hybrid.hybridize()
+    np.testing.assert_array_equal(hybrid(mx.nd.array(x, dtype=x.dtype)).asnumpy(), outs[1])
+    return outs
 
 
 IMAGES = [RNG.integers(0, 256, (5, 4, 3), dtype=np.uint8), RNG.integers(0, 256, (2, 5, 4, 3), dtype=np.uint8),

@@ -3,7 +3,8 @@ on mx.nd operators (mxgo has no mx.nd.image). Images are (height, width, channel
 batches of them (N, H, W, C); ToTensor turns them into (C, H, W) float32 in [0, 1].
 
 The random transforms draw from mxgo's generator (``mx.random.seed`` pins them) and
-decide in Python, so they run imperatively; Compose does not hybridize its children.
+decide in Python, and most transforms need their input's shape: so they run on NDArrays
+even when hybridized (giving the values a graph would) and cannot be traced on Symbols.
 """
 import random
 
@@ -23,6 +24,16 @@ def _check_image(x, what, ndims=(3, 4)):
     if x.ndim not in ndims:
         raise MXNetError("%s expects an image (height, width, channels)%s, got shape %s"
                          % (what, " or a batch of them" if 4 in ndims else "", x.shape))
+
+
+class _Imperative(HybridBlock):
+    """A HybridBlock that runs ``hybrid_forward(mx.nd, x)`` whether hybridized or not."""
+
+    def forward(self, x):
+        if not isinstance(x, nd.NDArray):
+            raise MXNetError("%s needs its input's shape: mxgo runs it on NDArrays only, it cannot be traced on "
+                             "Symbols" % type(self).__name__)
+        return self.hybrid_forward(nd, x)
 
 
 class Compose(Sequential):
@@ -46,6 +57,13 @@ class Compose(Sequential):
             if t is not None:
                 self.add(t)
 
+    def hybridize(self, active=True, **kwargs):
+        # The transforms take the flag, not the groups: a group traced on Symbols would
+        # hand its transforms Symbols, which they cannot take.
+        for child in self._children.values():
+            for t in child._children.values() if isinstance(child, HybridSequential) else [child]:
+                t.hybridize(active, **kwargs)
+
 
 class Cast(HybridBlock):
     """Casts the input to ``dtype``."""
@@ -58,7 +76,7 @@ class Cast(HybridBlock):
         return F.cast(x, self._dtype)
 
 
-class ToTensor(HybridBlock):
+class ToTensor(_Imperative):
     """(H, W, C) [or (N, H, W, C)] image in [0, 255] to a (C, H, W) [(N, C, H, W)] float32
     tensor in [0, 1]."""
 
@@ -68,7 +86,7 @@ class ToTensor(HybridBlock):
         return F.transpose(F.cast(x, "float32"), axes=axes) / 255.0
 
 
-class Normalize(HybridBlock):
+class Normalize(_Imperative):
     """``(x[c] - mean[c]) / std[c]`` per channel of a (C, H, W) or (N, C, H, W) tensor; a
     scalar mean or std applies to every channel."""
 
@@ -142,7 +160,7 @@ def _check_interpolation(interpolation):
         raise ValueError("mxgo resizes bilinearly only (interpolation=1), got interpolation=%r" % (interpolation,))
 
 
-class Resize(HybridBlock):
+class Resize(_Imperative):
     """Resizes an image (or batch) to ``size``, (width, height) or one int: both sides,
     or with ``keep_ratio`` the shorter side (the other scaled and truncated), as MXNet's."""
 
@@ -223,7 +241,7 @@ def _chance(p):
     return nd.random.uniform(0, 1, shape=(1,)).asscalar() < p
 
 
-class _RandomFlip(HybridBlock):
+class _RandomFlip(_Imperative):
     _axis = 1
 
     def hybrid_forward(self, F, x):
@@ -241,7 +259,7 @@ class RandomFlipTopBottom(_RandomFlip):
     _axis = 0
 
 
-class _RandomFactor(HybridBlock):
+class _RandomFactor(_Imperative):
     """``alpha * x + (1 - alpha) * reference`` (``_blend_with``) for alpha drawn from
     [1 - amount, 1 + amount], as MXNet's random colour operators; a uint8 image's result
     is clipped to [0, 255] and truncated, as theirs."""
@@ -303,7 +321,7 @@ _RGB_PCA = (np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-
             * [55.46, 4.794, 1.148]).astype(np.float32)
 
 
-class RandomLighting(HybridBlock):
+class RandomLighting(_Imperative):
     """AlexNet's lighting noise: adds to an RGB image the PCA eigenvectors weighted by
     their eigenvalues times weights drawn from N(0, alpha)."""
 
