@@ -113,6 +113,9 @@ def test_transforms_refuse_bad_shapes():
         T.Resize((0, 3))(mx.nd.zeros((2, 2, 3)))
     with pytest.raises(mx.base.MXNetError, match="CenterCrop"):
         T.CenterCrop(2)(mx.nd.zeros((1, 4, 4, 3)))
+    for make in (T.RandomHue, T.RandomLighting):
+        with pytest.raises(mx.base.MXNetError, match="RGB"):
+            make(0.1)(mx.nd.zeros((2, 2, 1)))
     with pytest.raises(mx.base.MXNetError, match="cannot be traced"):
         T.ToTensor()(mx.sym.var("data"))
     x = mx.nd.ones((2, 2, 3))

@@ -202,3 +202,15 @@ def test_random_resized_crop(shape, size, scale, dtype):
         crop = lib.gluon.data.vision.transforms.RandomResizedCrop(size, scale=scale)
         outs.append(np.stack([crop(lib.nd.array(x, dtype=x.dtype)).asnumpy() for _ in range(3)]))
     assert_same_image(*outs, (0, 0, 0))
+
+
+@pytest.mark.parametrize("factor", [0.0, 0.1, 0.5, 1.3, 1.9])
+def test_hue_shift(factor):
+    """The hue turn against MXNet's operator with its factor pinned (min = max), grays and
+    primaries included; RandomHue(0) (factor 1) against MXNet's RandomHue(0)."""
+    x = RNG.integers(0, 256, (6, 5, 3)).astype(np.float32)
+    x[0, :3] = [[10, 10, 10], [255, 0, 0], [0, 255, 0]]
+    theirs = mxnet.nd.image.random_hue(mxnet.nd.array(x), factor, factor).asnumpy()
+    ours = mx.gluon.data.vision.transforms._shift_hue(mx.nd, mx.nd.array(x), factor).asnumpy()
+    np.testing.assert_allclose(ours, theirs, atol=1e-3)
+    assert_same_image(*both(lambda T: T.RandomHue(0), x.astype(np.uint8)), x.shape)

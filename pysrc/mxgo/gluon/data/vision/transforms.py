@@ -17,7 +17,7 @@ from ...nn import HybridSequential, Sequential
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
            "RandomFlipLeftRight", "RandomFlipTopBottom",
-           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomLighting", "RandomApply"]
+           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
 
 def _check_image(x, what, ndims=(3, 4)):
@@ -316,6 +316,54 @@ class RandomSaturation(_RandomFactor):
         return F.slice_axis(xf, axis=2, begin=2, end=3) * _GRAY[2]
 
 
+#: per hue sector (of 6), the (b, g, r) entries of the table [p2, p1, falling, rising]
+_HLS_SECTORS = ((1, 3, 0), (1, 0, 2), (3, 0, 1), (0, 2, 1), (0, 1, 3), (2, 1, 0))
+
+
+def _shift_hue(F, xf, factor):
+    """RGB float image ``xf`` (0-255) with its hue turned by ``factor`` of a full turn,
+    through OpenCV's HLS (the conversion MXNet's kernel does), lightness and saturation kept."""
+    r, g, b = (F.slice_axis(xf, axis=2, begin=c, end=c + 1) / 255.0 for c in range(3))
+    vmax, vmin = F.maximum(r, F.maximum(g, b)), F.minimum(r, F.minimum(g, b))
+    diff = vmax - vmin
+    chroma = diff > float(np.finfo(np.float32).eps)
+    light = (vmax + vmin) * 0.5
+    sat = chroma * F.where(light < 0.5, diff / F.maximum(vmax + vmin, 1e-30), diff / F.maximum(2.0 - vmax - vmin, 1e-30))
+    per = 60.0 / F.where(chroma, diff, F.ones_like(diff))
+    hue = F.where(vmax == r, (g - b) * per, F.where(vmax == g, (b - r) * per + 120.0, (r - g) * per + 240.0))
+    # float32 throughout and times 1/60, as MXNet's kernel: truncation to uint8 shows any difference
+    hue = (chroma * (hue + (hue < 0) * 360.0) + float(np.float32(factor) * np.float32(360))) * float(np.float32(1 / 60))
+    hue = hue - F.floor(hue / 6.0) * 6.0
+    p2 = F.where(light <= 0.5, light * (1 + sat), light + sat - light * sat)
+    p1 = 2 * light - p2
+    sector = F.floor(hue)
+    frac = hue - sector
+    table = (p2, p1, p1 + (p2 - p1) * (1 - frac), p1 + (p2 - p1) * frac)
+    bgr = [sum((sector == k) * table[entries[c]] for k, entries in enumerate(_HLS_SECTORS)) for c in range(3)]
+    rgb = [F.where(sat == 0, light, v) for v in bgr[::-1]]
+    return F.concat(*rgb, dim=2) * 255.0
+
+
+class RandomHue(_Imperative):
+    """Turns the hue of an RGB image by a factor drawn from [max(0, 1 - hue), 1 + hue] of
+    a full turn (in OpenCV's HLS space, as MXNet's kernel)."""
+
+    def __init__(self, hue):
+        super().__init__()
+        self._range = (max(0.0, 1.0 - hue), 1.0 + hue)
+
+    def hybrid_forward(self, F, x):
+        _check_rgb(x, "RandomHue")
+        factor = nd.random.uniform(*self._range, shape=(1,)).asscalar()
+        return _saturate(F, _shift_hue(F, F.cast(x, "float32"), factor), x.dtype)
+
+
+def _check_rgb(x, what):
+    _check_image(x, what, (3,))
+    if x.shape[2] != 3:
+        raise MXNetError("%s expects an RGB image (3 channels), got shape %s" % (what, x.shape))
+
+
 #: AlexNet's PCA of ImageNet's RGB pixels: eigenvectors (columns) times their eigenvalues
 _RGB_PCA = (np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
             * [55.46, 4.794, 1.148]).astype(np.float32)
@@ -330,9 +378,7 @@ class RandomLighting(_Imperative):
         self._alpha = float(alpha)
 
     def hybrid_forward(self, F, x):
-        _check_image(x, "RandomLighting", (3,))
-        if x.shape[2] != 3:
-            raise MXNetError("RandomLighting expects an RGB image (3 channels), got shape %s" % (x.shape,))
+        _check_rgb(x, "RandomLighting")
         weights = nd.random.normal(0, self._alpha, shape=(3,)).asnumpy()
         offset = nd.array(_RGB_PCA @ weights, ctx=x.context).reshape(1, 1, 3)
         return _saturate(F, F.broadcast_add(F.cast(x, "float32"), offset), x.dtype)

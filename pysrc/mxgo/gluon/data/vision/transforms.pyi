@@ -5,7 +5,7 @@ from ...nn import Sequential
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
            "RandomFlipLeftRight", "RandomFlipTopBottom",
-           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomLighting", "RandomApply"]
+           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
 _Floats = float | tuple[float, ...] | list[float]
 
@@ -53,6 +53,10 @@ class _RandomFactor(_Imperative):
 class RandomBrightness(_RandomFactor): ...
 class RandomContrast(_RandomFactor): ...
 class RandomSaturation(_RandomFactor): ...
+
+class RandomHue(_Imperative):
+    def __init__(self, hue: float) -> None: ...
+    def hybrid_forward(self, F: Any, x: Any) -> Any: ...
 
 class RandomLighting(_Imperative):
     def __init__(self, alpha: float) -> None: ...
