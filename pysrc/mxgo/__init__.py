@@ -18,7 +18,7 @@ autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves th
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← initializer, lr_scheduler, metric, symbol ←
+    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← initializer, lr_scheduler, metric, recordio, symbol ←
     optimizer ← gluon ← test_utils, tvm_bridge, torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
@@ -26,7 +26,7 @@ come take their places over _core, as MXNet's sit over its array core: numpy/ (m
 numpy_extension/ (mx.npx) beside ndarray, their arrays the same Go arrays; gluon/ (mx.gluon)
 above them.
 """
-from . import autograd, context, gluon, initializer, lr_scheduler, metric, optimizer, registry, symbol, test_utils
+from . import autograd, context, gluon, initializer, lr_scheduler, metric, optimizer, recordio, registry, symbol, test_utils
 from . import symbol as sym
 from . import initializer as init
 from . import ndarray
@@ -37,6 +37,6 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "registry", "sym",
+__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
            "symbol", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

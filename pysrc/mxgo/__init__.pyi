@@ -6,6 +6,7 @@ from . import initializer as init
 from . import lr_scheduler as lr_scheduler
 from . import metric as metric
 from . import optimizer as optimizer
+from . import recordio as recordio
 from . import registry as registry
 from . import symbol as symbol
 from . import symbol as sym
@@ -21,6 +22,6 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "registry", "sym",
+__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
            "symbol", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

@@ -5,7 +5,9 @@ and autograd.
 
 Import order (tools/check_pyimports.py checks it):
 
-    data, utils ← parameter ← block ← loss, nn, trainer ← model_zoo, rnn
+    utils ← parameter ← block ← loss, nn, trainer ← data, model_zoo, rnn
+
+(data sits above nn because data.vision's transforms are Blocks.)
 """
 from . import data, loss, model_zoo, nn, rnn, utils
 from .trainer import Trainer

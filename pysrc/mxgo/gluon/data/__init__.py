@@ -3,17 +3,16 @@
     loader = mx.gluon.data.DataLoader(mx.gluon.data.ArrayDataset(x, y), batch_size=32, shuffle=True)
     for data, label in loader: ...
 
-MXNet's RecordFileDataset is left out (mxgo has no mx.recordio), and so is vision/ for now
-(its transforms are gluon Blocks).
+vision holds the image datasets and transforms (gluon.data.vision).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    sampler ← dataset ← dataloader
+    sampler ← dataset ← dataloader, vision
 """
-from . import dataloader, dataset, sampler
+from . import dataloader, dataset, sampler, vision
 from .dataloader import DataLoader
-from .dataset import ArrayDataset, Dataset, SimpleDataset
+from .dataset import ArrayDataset, Dataset, RecordFileDataset, SimpleDataset
 from .sampler import BatchSampler, FilterSampler, RandomSampler, Sampler, SequentialSampler
 
-__all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "Sampler", "SequentialSampler", "RandomSampler",
-           "FilterSampler", "BatchSampler", "DataLoader", "dataset", "sampler", "dataloader"]
+__all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset", "Sampler", "SequentialSampler", "RandomSampler",
+           "FilterSampler", "BatchSampler", "DataLoader", "dataset", "sampler", "dataloader", "vision"]

@@ -1,9 +1,12 @@
 """Datasets: indexable collections of samples, and their lazy views (transformed,
-filtered, sharded, sampled)."""
+filtered, sharded, sampled), and the records of a RecordIO file."""
+import os
+
+from ... import recordio
 from ...ndarray import NDArray
 from .sampler import FilterSampler, Sampler, SequentialSampler
 
-__all__ = ["Dataset", "SimpleDataset", "ArrayDataset"]
+__all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset"]
 
 
 class Dataset:
@@ -129,3 +132,19 @@ class ArrayDataset(Dataset):
 
     def __len__(self):
         return self._length
+
+
+class RecordFileDataset(Dataset):
+    """The records of RecordIO file ``filename`` (bytes each), read through the index
+    file beside it (the same name with extension .idx)."""
+
+    def __init__(self, filename):
+        self.idx_file = os.path.splitext(filename)[0] + ".idx"
+        self.filename = filename
+        self._record = recordio.MXIndexedRecordIO(self.idx_file, self.filename, "r")
+
+    def __getitem__(self, idx):
+        return self._record.read_idx(self._record.keys[idx])
+
+    def __len__(self):
+        return len(self._record.keys)

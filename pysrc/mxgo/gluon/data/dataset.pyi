@@ -1,9 +1,10 @@
 from collections.abc import Callable
 from typing import Any
 
+from ...recordio import MXIndexedRecordIO
 from .sampler import Sampler
 
-__all__ = ["Dataset", "SimpleDataset", "ArrayDataset"]
+__all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset"]
 
 class Dataset:
     def __getitem__(self, idx: Any) -> Any: ...
@@ -20,3 +21,10 @@ class SimpleDataset(Dataset):
 
 class ArrayDataset(Dataset):
     def __init__(self, *args: Any) -> None: ...
+
+class RecordFileDataset(Dataset):
+    idx_file: str
+    filename: str
+    _record: MXIndexedRecordIO
+    def __init__(self, filename: str) -> None: ...
+    def __getitem__(self, idx: int) -> bytes | None: ...

@@ -1,0 +1,399 @@
+"""Image transforms as Gluon Blocks, as MXNet 1.9.1's gluon.data.vision.transforms, built
+on mx.nd operators (mxgo has no mx.nd.image). Images are (height, width, channels) or
+batches of them (N, H, W, C); ToTensor turns them into (C, H, W) float32 in [0, 1].
+
+The random transforms draw from mxgo's generator (``mx.random.seed`` pins them) and
+decide in Python, and most transforms need their input's shape: so they run on NDArrays
+even when hybridized (giving the values a graph would) and cannot be traced on Symbols.
+"""
+import random
+
+import numpy as np
+
+from .... import ndarray as nd
+from ....base import MXNetError
+from ...block import Block, HybridBlock
+from ...nn import HybridSequential, Sequential
+
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
+           "RandomFlipLeftRight", "RandomFlipTopBottom",
+           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
+
+
+def _check_image(x, what, ndims=(3, 4)):
+    if x.ndim not in ndims:
+        raise MXNetError("%s expects an image (height, width, channels)%s, got shape %s"
+                         % (what, " or a batch of them" if 4 in ndims else "", x.shape))
+
+
+class _Imperative(HybridBlock):
+    """A HybridBlock that runs ``hybrid_forward(mx.nd, x)`` whether hybridized or not."""
+
+    def forward(self, x):
+        if not isinstance(x, nd.NDArray):
+            raise MXNetError("%s needs its input's shape: mxgo runs it on NDArrays only, it cannot be traced on "
+                             "Symbols" % type(self).__name__)
+        return self.hybrid_forward(nd, x)
+
+
+class Compose(Sequential):
+    """Applies ``transforms`` in order; runs of consecutive HybridBlocks are grouped in a
+    HybridSequential, as MXNet groups them."""
+
+    def __init__(self, transforms):
+        super().__init__()
+        run = []
+        for t in list(transforms) + [None]:
+            if isinstance(t, HybridBlock):
+                run.append(t)
+                continue
+            if len(run) == 1:
+                self.add(run[0])
+            elif run:
+                group = HybridSequential()
+                group.add(*run)
+                self.add(group)
+            run = []
+            if t is not None:
+                self.add(t)
+
+    def hybridize(self, active=True, **kwargs):
+        # The transforms take the flag, not the groups: a group traced on Symbols would
+        # hand its transforms Symbols, which they cannot take.
+        for child in self._children.values():
+            for t in child._children.values() if isinstance(child, HybridSequential) else [child]:
+                t.hybridize(active, **kwargs)
+
+
+class Cast(HybridBlock):
+    """Casts the input to ``dtype``."""
+
+    def __init__(self, dtype="float32"):
+        super().__init__()
+        self._dtype = dtype
+
+    def hybrid_forward(self, F, x):
+        return F.cast(x, self._dtype)
+
+
+class ToTensor(_Imperative):
+    """(H, W, C) [or (N, H, W, C)] image in [0, 255] to a (C, H, W) [(N, C, H, W)] float32
+    tensor in [0, 1]."""
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, "ToTensor")
+        axes = (2, 0, 1) if x.ndim == 3 else (0, 3, 1, 2)
+        return F.transpose(F.cast(x, "float32"), axes=axes) / 255.0
+
+
+class Normalize(_Imperative):
+    """``(x[c] - mean[c]) / std[c]`` per channel of a (C, H, W) or (N, C, H, W) tensor; a
+    scalar mean or std applies to every channel."""
+
+    def __init__(self, mean=0.0, std=1.0):
+        super().__init__()
+        self._mean, self._std = mean, std
+
+    def _per_channel(self, v, x):
+        v = np.atleast_1d(np.asarray(v, dtype=np.float32))
+        channels = x.shape[-3]
+        if v.size not in (1, channels):
+            raise MXNetError("Normalize: mean and std need 1 or %d (the channels) values, got %d for input of shape %s"
+                             % (channels, v.size, x.shape))
+        return nd.array(np.broadcast_to(v, (channels,)).reshape(channels, 1, 1), ctx=x.context, dtype=x.dtype)
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, "Normalize")
+        return F.broadcast_div(F.broadcast_sub(x, self._per_channel(self._mean, x)), self._per_channel(self._std, x))
+
+
+def _taps(out_len, in_len):
+    """OpenCV's bilinear taps along one axis (half-pixel centres, edges clamped, in
+    float32 as OpenCV computes them): source indices i0, i1 and the weight of i1."""
+    pos = ((np.arange(out_len) + 0.5) * (in_len / out_len) - 0.5).astype(np.float32)
+    i0 = np.floor(pos).astype(np.int64)
+    frac = (pos - i0).astype(np.float32)
+    frac[(i0 < 0) | (i0 >= in_len - 1)] = 0
+    i0 = np.clip(i0, 0, in_len - 1)
+    return i0, np.minimum(i0 + 1, in_len - 1), frac
+
+
+def _along(v, axis, ndim, ctx):
+    """1-D ``v`` as a float64 array shaped to broadcast along ``axis`` of an ndim array."""
+    shape = [1] * ndim
+    shape[axis] = len(v)
+    return nd.array(np.asarray(v, np.float64).reshape(shape), ctx=ctx, dtype=np.float64)
+
+
+def _resize(F, x, width, height):
+    """Bilinear resize of (H, W, C) or (N, H, W, C) ``x`` as OpenCV's INTER_LINEAR: exact
+    in floating point; for uint8, OpenCV's 11-bit fixed-point weights and its SIMD rounding,
+    emulated in float64 (whose integers are exact)."""
+    rows, cols = x.ndim - 3, x.ndim - 2
+    ctx, fixed = x.context, x.dtype == np.uint8
+    xd = F.cast(x, "float64")
+    (r0, r1, fr), (c0, c1, fc) = _taps(height, x.shape[rows]), _taps(width, x.shape[cols])
+
+    def mix(a, i0, i1, frac, axis):
+        w0, w1 = (np.round((1 - frac) * np.float32(2048)), np.round(frac * np.float32(2048))) if fixed \
+            else (1 - frac.astype(np.float64), frac.astype(np.float64))
+        take = [F.take(a, nd.array(i, ctx=ctx, dtype=np.int64), axis=axis) for i in (i0, i1)]
+        return [F.broadcast_mul(t, _along(w, axis, a.ndim, ctx)) for t, w in zip(take, (w0, w1))]
+
+    h0, h1 = mix(xd, c0, c1, fc, cols)
+    horizontal = h0 + h1
+    if not fixed:
+        v0, v1 = mix(horizontal, r0, r1, fr, rows)
+        return F.cast(v0 + v1, x.dtype)
+    # OpenCV: ((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2
+    v0, v1 = mix(F.floor(horizontal / 16), r0, r1, fr, rows)
+    out = F.floor((F.floor(v0 / 65536) + F.floor(v1 / 65536) + 2) / 4)
+    return F.cast(F.clip(out, 0, 255), x.dtype)
+
+
+def _pair(size):
+    return (size, size) if isinstance(size, (int, np.integer)) else tuple(size)
+
+
+def _check_interpolation(interpolation):
+    if interpolation != 1:
+        raise ValueError("mxgo resizes bilinearly only (interpolation=1), got interpolation=%r" % (interpolation,))
+
+
+class Resize(_Imperative):
+    """Resizes an image (or batch) to ``size``, (width, height) or one int: both sides,
+    or with ``keep_ratio`` the shorter side (the other scaled and truncated), as MXNet's."""
+
+    def __init__(self, size, keep_ratio=False, interpolation=1):
+        super().__init__()
+        _check_interpolation(interpolation)
+        self._size, self._keep, self._interpolation = size, keep_ratio, interpolation
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, "Resize")
+        h, w = x.shape[-3], x.shape[-2]
+        if isinstance(self._size, (int, np.integer)) and self._keep:
+            size = (self._size, int(h * self._size / w)) if h > w else (int(w * self._size / h), self._size)
+        else:
+            size = _pair(self._size)
+        if min(size) <= 0:
+            raise MXNetError("Resize: the output size %s must be positive" % (size,))
+        return _resize(F, x, *size)
+
+
+def _crop(x, x0, y0, w, h, size):
+    """The w x h crop of (H, W, C) ``x`` at (x0, y0), resized to ``size`` unless it has it."""
+    out = x[y0:y0 + h, x0:x0 + w]
+    return out if (w, h) == size else _resize(nd, out, *size)
+
+
+def _center_crop(x, size):
+    """MXNet's image.center_crop: the central crop of ``size``, shrunk to the image keeping
+    its aspect ratio (then resized to ``size``)."""
+    (w, h), (cw, ch) = (x.shape[1], x.shape[0]), size
+    if h < ch:
+        cw, ch = cw * h / ch, h
+    if w < cw:
+        cw, ch = w, ch * w / cw
+    cw, ch = int(cw), int(ch)
+    return _crop(x, (w - cw) // 2, (h - ch) // 2, cw, ch, size)
+
+
+class CenterCrop(Block):
+    """Crops the centre of an (H, W, C) image to ``size`` ((width, height) or one int);
+    an image smaller than that is cropped to its aspect ratio and scaled up, as MXNet's."""
+
+    def __init__(self, size, interpolation=1):
+        super().__init__()
+        _check_interpolation(interpolation)
+        self._size = _pair(size)
+
+    def forward(self, x):
+        _check_image(x, "CenterCrop", (3,))
+        return _center_crop(x, self._size)
+
+
+class RandomResizedCrop(Block):
+    """A crop of random area (a fraction in ``scale`` of the image's) and aspect ratio
+    (log-uniform in ``ratio``) at a random place, resized to ``size``; after 10 draws that
+    do not fit, the centre crop. Draws from Python's ``random``, as MXNet's."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
+        super().__init__()
+        _check_interpolation(interpolation)
+        self._size, self._ratio = _pair(size), ratio
+        self._scale = (scale, 1.0) if isinstance(scale, (int, float)) else scale
+
+    def forward(self, x):
+        _check_image(x, "RandomResizedCrop", (3,))
+        h, w = x.shape[0], x.shape[1]
+        for _ in range(10):
+            area = random.uniform(*self._scale) * h * w
+            aspect = np.exp(random.uniform(np.log(self._ratio[0]), np.log(self._ratio[1])))
+            cw, ch = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
+            if cw <= w and ch <= h:
+                x0 = random.randint(0, w - cw)
+                return _crop(x, x0, random.randint(0, h - ch), cw, ch, self._size)
+        return _center_crop(x, self._size)
+
+
+def _chance(p):
+    return nd.random.uniform(0, 1, shape=(1,)).asscalar() < p
+
+
+class _RandomFlip(_Imperative):
+    _axis = 1
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, type(self).__name__, (3,))
+        return F.flip(x, axis=self._axis) if _chance(0.5) else x
+
+
+class RandomFlipLeftRight(_RandomFlip):
+    """Mirrors the image left to right with probability 0.5."""
+
+
+class RandomFlipTopBottom(_RandomFlip):
+    """Flips the image top to bottom with probability 0.5."""
+
+    _axis = 0
+
+
+class _RandomFactor(_Imperative):
+    """``alpha * x + (1 - alpha) * reference`` (``_blend_with``) for alpha drawn from
+    [1 - amount, 1 + amount], as MXNet's random colour operators; a uint8 image's result
+    is clipped to [0, 255] and truncated, as theirs."""
+
+    def __init__(self, amount):
+        super().__init__()
+        self._amount = float(amount)
+
+    def _blend_with(self, F, x):
+        raise NotImplementedError
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, type(self).__name__, (3,))
+        alpha = 1.0 + nd.random.uniform(-self._amount, self._amount, shape=(1,)).asscalar()
+        xf = F.cast(x, "float32")
+        return _saturate(F, F.broadcast_add(xf * alpha, self._blend_with(F, xf) * (1.0 - alpha)), x.dtype)
+
+
+def _saturate(F, out, dtype):
+    """float32 ``out`` as ``dtype``: a uint8 result clipped to [0, 255] and truncated, as MXNet's."""
+    if dtype == np.uint8:
+        out = F.floor(F.clip(out, 0, 255))
+    return F.cast(out, dtype)
+
+
+_GRAY = (0.299, 0.587, 0.114)
+
+
+def _gray(F, xf):
+    """The (H, W, 1) luminance of an RGB (H, W, 3) float image."""
+    return F.sum(F.broadcast_mul(xf, nd.array(_GRAY, ctx=xf.context).reshape(1, 1, 3)), axis=2, keepdims=True)
+
+
+class RandomBrightness(_RandomFactor):
+    """Multiplies the image by a factor in [1 - brightness, 1 + brightness]."""
+
+    def _blend_with(self, F, xf):
+        return F.zeros((1, 1, 1), ctx=xf.context)
+
+
+class RandomContrast(_RandomFactor):
+    """Blends the image with its mean gray level by a factor in [1 - contrast, 1 + contrast]."""
+
+    def _blend_with(self, F, xf):
+        return F.mean(_gray(F, xf)).reshape(1, 1, 1)
+
+
+class RandomSaturation(_RandomFactor):
+    """Blends the image with a gray level by a factor in [1 - saturation, 1 + saturation].
+    The gray level is MXNet 1.9.1's: its kernel overwrites the weighted sum instead of
+    adding to it, which leaves 0.114 times the last channel; mxgo gives the same numbers."""
+
+    def _blend_with(self, F, xf):
+        return F.slice_axis(xf, axis=2, begin=2, end=3) * _GRAY[2]
+
+
+#: per hue sector (of 6), the (b, g, r) entries of the table [p2, p1, falling, rising]
+_HLS_SECTORS = ((1, 3, 0), (1, 0, 2), (3, 0, 1), (0, 2, 1), (0, 1, 3), (2, 1, 0))
+
+
+def _shift_hue(F, xf, factor):
+    """RGB float image ``xf`` (0-255) with its hue turned by ``factor`` of a full turn,
+    through OpenCV's HLS (the conversion MXNet's kernel does), lightness and saturation kept."""
+    r, g, b = (F.slice_axis(xf, axis=2, begin=c, end=c + 1) / 255.0 for c in range(3))
+    vmax, vmin = F.maximum(r, F.maximum(g, b)), F.minimum(r, F.minimum(g, b))
+    diff = vmax - vmin
+    chroma = diff > float(np.finfo(np.float32).eps)
+    light = (vmax + vmin) * 0.5
+    sat = chroma * F.where(light < 0.5, diff / F.maximum(vmax + vmin, 1e-30), diff / F.maximum(2.0 - vmax - vmin, 1e-30))
+    per = 60.0 / F.where(chroma, diff, F.ones_like(diff))
+    hue = F.where(vmax == r, (g - b) * per, F.where(vmax == g, (b - r) * per + 120.0, (r - g) * per + 240.0))
+    # float32 throughout and times 1/60, as MXNet's kernel: truncation to uint8 shows any difference
+    hue = (chroma * (hue + (hue < 0) * 360.0) + float(np.float32(factor) * np.float32(360))) * float(np.float32(1 / 60))
+    hue = hue - F.floor(hue / 6.0) * 6.0
+    p2 = F.where(light <= 0.5, light * (1 + sat), light + sat - light * sat)
+    p1 = 2 * light - p2
+    sector = F.floor(hue)
+    frac = hue - sector
+    table = (p2, p1, p1 + (p2 - p1) * (1 - frac), p1 + (p2 - p1) * frac)
+    bgr = [sum((sector == k) * table[entries[c]] for k, entries in enumerate(_HLS_SECTORS)) for c in range(3)]
+    rgb = [F.where(sat == 0, light, v) for v in bgr[::-1]]
+    return F.concat(*rgb, dim=2) * 255.0
+
+
+class RandomHue(_Imperative):
+    """Turns the hue of an RGB image by a factor drawn from [max(0, 1 - hue), 1 + hue] of
+    a full turn (in OpenCV's HLS space, as MXNet's kernel)."""
+
+    def __init__(self, hue):
+        super().__init__()
+        self._range = (max(0.0, 1.0 - hue), 1.0 + hue)
+
+    def hybrid_forward(self, F, x):
+        _check_rgb(x, "RandomHue")
+        factor = nd.random.uniform(*self._range, shape=(1,)).asscalar()
+        return _saturate(F, _shift_hue(F, F.cast(x, "float32"), factor), x.dtype)
+
+
+def _check_rgb(x, what):
+    _check_image(x, what, (3,))
+    if x.shape[2] != 3:
+        raise MXNetError("%s expects an RGB image (3 channels), got shape %s" % (what, x.shape))
+
+
+#: AlexNet's PCA of ImageNet's RGB pixels: eigenvectors (columns) times their eigenvalues
+_RGB_PCA = (np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
+            * [55.46, 4.794, 1.148]).astype(np.float32)
+
+
+class RandomLighting(_Imperative):
+    """AlexNet's lighting noise: adds to an RGB image the PCA eigenvectors weighted by
+    their eigenvalues times weights drawn from N(0, alpha)."""
+
+    def __init__(self, alpha):
+        super().__init__()
+        self._alpha = float(alpha)
+
+    def hybrid_forward(self, F, x):
+        _check_rgb(x, "RandomLighting")
+        weights = nd.random.normal(0, self._alpha, shape=(3,)).asnumpy()
+        offset = nd.array(_RGB_PCA @ weights, ctx=x.context).reshape(1, 1, 3)
+        return _saturate(F, F.broadcast_add(F.cast(x, "float32"), offset), x.dtype)
+
+
+class RandomApply(Sequential):
+    """Applies ``transforms`` (a Block) with probability ``p``."""
+
+    def __init__(self, transforms, p=0.5):
+        super().__init__()
+        self.transforms = transforms
+        self.p = p
+
+    def forward(self, x):
+        if self.p < random.random():
+            return x
+        return self.transforms(x)
+
