@@ -16,6 +16,9 @@ NOT_APPLICABLE = {
     "in place: refused while recording on an array a graph uses, as in MXNet": ["NDArray.__i*__"],
     "draws random numbers (with array parameters a zero gradient, as MXNet's: nd.sample_normal's cases)": [
         "nd.random.*", "nd.random_*", "nd.sample_*", "nd.normal", "nd.uniform", "nd.shuffle"],
+    "an optimizer's update: it writes its weight and states in place, after backward (not differentiable in MXNet)": [
+        "nd.*_update", "nd.*_update_phase[12]", "nd.all_finite", "nd.multi_all_finite", "nd.multi_sum_sq",
+        "nd.multi_lars", "nd.reset_arrays"],
 }
 
 #: names that are the same operator as another name (whose gradient cases count for them)
