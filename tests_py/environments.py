@@ -171,6 +171,11 @@ _DEFAULT_NEEDS = ("numpy", "torch")
 
 #: tests an environment deselects (rule 4): {environment: {test function: reason}}
 DESELECT = {
+    "aarch64": {
+        "test_workers": "each worker process it spawns starts an emulated interpreter under qemu (NumPy and mxgo "
+                        "imported again, seconds each), past the scripts' time limit; the loader's process logic does "
+                        "not depend on the architecture and runs in every other environment",
+    },
     "asan": {
         "test_the_harness_isolates_crashes_failures_and_hangs":
             "needs a child to die by SIGSEGV; under ASan it exits with a report",
