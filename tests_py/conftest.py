@@ -75,6 +75,18 @@ def no_leaks():
     assert live_counts() == before
 
 
+@pytest.fixture(autouse=True, scope="module")
+def settled_graphs():
+    """Before each module, lets Go free what earlier modules' autograd graphs and variables
+    (Gluon's Parameters) held: runtime.AddCleanup frees them whenever Go next collects,
+    which would otherwise land inside a later test's leak check."""
+    from mxgo.base import core
+
+    gc.collect()
+    core.SettleGraphs()
+    yield
+
+
 @pytest.fixture(scope="module")
 def frozen_heap():
     """Freezes what exists before a module's tests (torch brings some 10^5 objects), so that

@@ -1,8 +1,10 @@
 package pybridge
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mxgo/mxgo/pkg/autograd"
 	"github.com/mxgo/mxgo/pkg/dlpack"
@@ -128,6 +130,28 @@ func OpInfo() string { return opInfoJSON() }
 
 // LiveStorages returns the number of storages alive (for leak tests).
 func LiveStorages() int64 { return ndarray.LiveStorages() }
+
+// SettleGraphs runs Go's collector until the count of live storages holds still: the
+// storages of unreachable autograd graphs and of variables' gradients are freed by
+// runtime.AddCleanup, which runs whenever Go next collects, so leak checks settle them
+// before counting. It returns the count.
+func SettleGraphs() int64 {
+	n, still := ndarray.LiveStorages(), 0
+	for range 200 {
+		runtime.GC()
+		time.Sleep(2 * time.Millisecond)
+		m := ndarray.LiveStorages()
+		if m == n {
+			if still++; still == 2 {
+				break
+			}
+		} else {
+			still = 0
+		}
+		n = m
+	}
+	return n
+}
 
 // LiveExports returns the number of DLPack exports whose deleter has not run.
 func LiveExports() int64 { return dlpack.LiveExports() }
