@@ -56,6 +56,16 @@ var typeFlags = map[int32]ndarray.DType{
 	12: ndarray.Bfloat16,
 }
 
+// TypeFlags returns every dtype's name and MXNet's type flag for it (what a symbol file's
+// __dtype__ attribute holds too).
+func TypeFlags() map[string]int32 {
+	flags := make(map[string]int32, len(typeFlags))
+	for f, dt := range typeFlags {
+		flags[dt.String()] = f
+	}
+	return flags
+}
+
 // writable lists the dtypes mxgo writes, with their flags: those MXNet 1.9.1 can load.
 var writable = map[ndarray.DType]int32{
 	ndarray.Float32: 0, ndarray.Float64: 1, ndarray.Float16: 2, ndarray.Uint8: 3,

@@ -13,6 +13,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/dlpack"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ndfile"
 )
 
 // Go owns the facts that C and Python also need. C's copies (fastpath.h) are checked
@@ -40,7 +41,8 @@ var contextDevices = []device.Type{device.CPU, device.CUDA, device.CUDAHost}
 
 // Facts returns, as JSON, what Python derives from Go instead of keeping copies: the
 // error kinds' exception names in kind order, the DLPack version, the device type code
-// of each context name, and the item size of each dtype in code order.
+// of each context name, the item size of each dtype in code order, and MXNet's type flag
+// of each dtype name (pkg/ndfile's table).
 func Facts() string {
 	devices := map[string]device.Type{}
 	for _, t := range contextDevices {
@@ -55,6 +57,7 @@ func Facts() string {
 		"dlpack_version": dlpack.Version,
 		"device_types":   devices,
 		"dtype_sizes":    sizes,
+		"type_flags":     ndfile.TypeFlags(),
 	})
 	return string(b)
 }

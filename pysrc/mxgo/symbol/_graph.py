@@ -8,13 +8,12 @@ import ast
 import json
 import numbers
 
-from ..base import MXNetValueError
+from ..base import FACTS, MXNetValueError
 
 #: MXNet's version in the files it writes (1.9.1)
 MXNET_VERSION = 10901
-#: mshadow's type flags, which a variable's __dtype__ holds (pkg/ndfile writes the same in .params)
-TYPE_FLAGS = {"float32": 0, "float64": 1, "float16": 2, "uint8": 3, "int32": 4, "int8": 5, "int64": 6, "bool": 7,
-              "int16": 8, "uint16": 9, "uint32": 10, "uint64": 11, "bfloat16": 12}
+#: mshadow's type flag of each dtype name, which a variable's __dtype__ holds (Go's table, pkg/ndfile)
+TYPE_FLAGS = FACTS["type_flags"]
 
 
 class Node:
@@ -24,10 +23,6 @@ class Node:
 
     def __init__(self, op, name, attrs=None, inputs=()):
         self.op, self.name, self.attrs, self.inputs = op, name, dict(attrs or {}), list(inputs)
-
-    @property
-    def is_variable(self):
-        return self.op is None
 
     def num_outputs(self):
         """The node's outputs: MXNet's count (BatchNorm keeps its mean and variance as
@@ -83,7 +78,7 @@ def encode(value):
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, (list, tuple)):
-        return str(tuple(encode_item(v) for v in value))
+        return str(tuple(v if isinstance(v, (numbers.Number, type(None))) else encode(v) for v in value))
     if isinstance(value, str):
         return value
     if value is None:
@@ -93,10 +88,6 @@ def encode(value):
     if isinstance(value, type):
         return value.__name__
     return str(value)
-
-
-def encode_item(v):
-    return v if isinstance(v, (numbers.Number, type(None))) else encode(v)
 
 
 def decode(text):
