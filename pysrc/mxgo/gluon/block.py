@@ -82,13 +82,13 @@ class _BlockScope:
             _BlockScope._current.value = self._old_scope
 
 
-def _flat(args, cls):
-    """The instances of cls (NDArray or Symbol) in a nested structure of arguments."""
-    if isinstance(args, cls):
-        yield args
-    elif isinstance(args, (list, tuple)):
-        for a in args:
-            yield from _flat(a, cls)
+def _leaves(args):
+    """The NDArrays and Symbols in a nested structure of arguments, in order."""
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            yield from _leaves(a)
+        elif isinstance(a, (nd.NDArray, symbol.Symbol)):
+            yield a
 
 
 class Block:
@@ -354,12 +354,14 @@ class HybridBlock(Block):
         return sym_file, params_file
 
     def forward(self, x, *args):
+        inputs = [x, *args]
+        plain = all(isinstance(a, nd.NDArray) for a in inputs)  # the usual call: arrays, nothing nested
         cached = self._cached_graph
-        if cached is not None and len(cached[0]) == 1 + len(args) and isinstance(x, nd.NDArray) and all(
-                isinstance(a, nd.NDArray) for a in args):
-            return self._call_cached_graph([x, *args])
-        symbols = list(_flat([x, *args], symbol.Symbol))
-        arrays = list(_flat([x, *args], nd.NDArray))
+        if plain and cached is not None and len(cached[0]) == len(inputs):
+            return self._call_cached_graph(inputs)
+        leaves = inputs if plain else list(_leaves(inputs))
+        arrays = leaves if plain else [a for a in leaves if isinstance(a, nd.NDArray)]
+        symbols = [] if plain else [a for a in leaves if isinstance(a, symbol.Symbol)]
         if symbols:
             if arrays:
                 raise ValueError("In HybridBlock, we do not support mixed NDArrays and Symbols types for the input. "
@@ -369,17 +371,18 @@ class HybridBlock(Block):
         if not arrays:
             raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the input. Please check the "
                              "type of the args.\n")
-        self._in_count = 1 + len(args)
-        if self._active and len(arrays) == self._in_count and self._ready():
-            return self._call_cached_graph([x, *args])  # traces the graph, which the next calls find
-        with arrays[0].context:
+        self._in_count = len(inputs)
+        if self._active and plain and self._ready():
+            return self._call_cached_graph(inputs)  # traces the graph, which the next calls find
+        ctx = arrays[0].context
+        with ctx:
             try:
-                params = {k: v.data(arrays[0].context) for k, v in self._reg_params.items()}
+                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
             except DeferredInitializationError:
                 self.infer_shape(x, *args)
                 for v in self.params.values():
                     v._finish_deferred_init()
-                params = {k: v.data(arrays[0].context) for k, v in self._reg_params.items()}
+                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
             return self.hybrid_forward(nd, x, *args, **params)
 
     def hybrid_forward(self, F, x, *args, **kwargs):

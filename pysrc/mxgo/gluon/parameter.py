@@ -435,8 +435,10 @@ class ParameterDict:
             v.initialize(None, ctx, init, force_reinit=force_reinit)
 
     def zero_grad(self):
-        for p in self.values():
-            p.zero_grad()
+        """Sets every gradient to 0, in one operator (reset_arrays, as MXNet's)."""
+        grads = [g for p in self.values() for g in p._grad or ()]
+        if grads:
+            nd.reset_arrays(*grads, num_arrays=len(grads))
 
     def reset_ctx(self, ctx):
         for p in self.values():

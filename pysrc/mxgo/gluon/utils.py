@@ -60,14 +60,19 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     if not arrays:
         raise ValueError("clip_global_norm needs at least one array")
     ctx = arrays[0].context
-    total = nd.add_n(*[(a.reshape((-1,)).astype("float32") ** 2).sum().as_in_context(ctx) for a in arrays]).sqrt()
-    if check_isfinite and not np.isfinite(total.asscalar()):
+    flat = [a.reshape((-1,)) for a in arrays]
+    total = nd.add_n(*[nd.dot(x, x).as_in_context(ctx) for x in flat]).sqrt()  # in each array's dtype, as MXNet
+    value = total.asscalar() if check_isfinite else None
+    if check_isfinite and not np.isfinite(value):
         warnings.warn(UserWarning("nan or inf is detected. Clipping results will be undefined."), stacklevel=2)
-    scale = max_norm / (total + 1e-8)
-    scale = nd.minimum(scale, nd.ones((1,), dtype=scale.dtype, ctx=ctx))
+    scale = nd.minimum(max_norm / (total + 1e-8), nd.ones((1,), dtype=total.dtype, ctx=ctx))
+    scales = {}  # one copy per context and dtype
     for a in arrays:
-        a *= scale.as_in_context(a.context).astype(a.dtype)
-    return total.asscalar() if check_isfinite else total
+        key = (a.context, a.dtype)
+        if key not in scales:
+            scales[key] = scale.as_in_context(a.context).astype(a.dtype, copy=False)
+        a *= scales[key]
+    return value if check_isfinite else total
 
 
 def check_sha1(filename, sha1_hash):

@@ -75,6 +75,13 @@ class Symbol:
     def _nodes(self):
         return topo_order(self._outputs)
 
+    def _single(self):
+        """The one output entry of a single-output symbol (an operator's input)."""
+        if len(self._outputs) != 1:
+            raise MXNetValueError("an operator's input must be a single-output Symbol, not a group of %d"
+                                  % len(self._outputs))
+        return self._outputs[0]
+
     def list_arguments(self):
         """The variables that no operator writes, in graph order."""
         aux = set(self.list_auxiliary_states())
@@ -220,16 +227,6 @@ def _binary(sym, other, op, scalar_op, hint, scalar_hint, rev=False):
     if isinstance(other, numbers.Number) and not isinstance(other, bool):
         return _make(scalar_op, [sym._single()], {"scalar": encode(other)}, _NAMES.get(None, scalar_hint))
     return NotImplemented
-
-
-def _single(self):
-    if len(self._outputs) != 1:
-        raise MXNetValueError("an operator's input must be a single-output Symbol, not a group of %d"
-                              % len(self._outputs))
-    return self._outputs[0]
-
-
-Symbol._single = _single
 
 
 def _make(op, inputs, attrs, name):

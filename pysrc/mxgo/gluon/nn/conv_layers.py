@@ -18,10 +18,13 @@ def _tuple(value, n, what):
     return value
 
 
-def _check_layout(layout, n, what, allowed=None):
+def _layout(layout, n, what, allowed=None):
+    """layout (the channels-first one of n spatial axes when None), if allowed for what."""
+    layout = layout or _LAYOUTS[n][0]
     allowed = allowed or _LAYOUTS[n]
     if layout not in allowed:
         raise ValueError("Only %s layouts are valid for %dD %s" % (" and ".join(allowed), n, what))
+    return layout
 
 
 class _Conv(HybridBlock):
@@ -97,8 +100,7 @@ class _ConvN(_Conv):
                  activation=None, use_bias=True, weight_initializer=None, bias_initializer="zeros", in_channels=0,
                  **kwargs):
         n = self.NDIM
-        layout = layout or _LAYOUTS[n][0]
-        _check_layout(layout, n, "convolution", _LAYOUTS[n][:1] if n == 1 else None)
+        layout = _layout(layout, n, "convolution", _LAYOUTS[n][:1] if n == 1 else None)
         super().__init__(channels, _tuple(kernel_size, n, "kernel_size"), strides, padding, dilation, groups, layout,
                          in_channels, activation, use_bias, weight_initializer, bias_initializer,
                          kwargs.pop("op_name", "Convolution"), **kwargs)
@@ -113,8 +115,7 @@ class _ConvNTranspose(_Conv):
                  layout=None, activation=None, use_bias=True, weight_initializer=None, bias_initializer="zeros",
                  in_channels=0, **kwargs):
         n = self.NDIM
-        layout = layout or _LAYOUTS[n][0]
-        _check_layout(layout, n, "transposed convolution", _LAYOUTS[n][:1] if n == 1 else None)
+        layout = _layout(layout, n, "transposed convolution", _LAYOUTS[n][:1] if n == 1 else None)
         output_padding = _tuple(output_padding, n, "output_padding")
         super().__init__(channels, _tuple(kernel_size, n, "kernel_size"), strides, padding, dilation, groups, layout,
                          in_channels, activation, use_bias, weight_initializer, bias_initializer,
@@ -186,8 +187,7 @@ class _PoolN(_Pooling):
     def __init__(self, pool_size=2, strides=None, padding=0, layout=None, ceil_mode=False, count_include_pad=True,
                  **kwargs):
         n = self.NDIM
-        layout = layout or _LAYOUTS[n][0]
-        _check_layout(layout, n, "Pooling")
+        layout = _layout(layout, n, "Pooling")
         super().__init__(_tuple(pool_size, n, "pool_size"), strides, padding, ceil_mode, False, self.TYPE, layout,
                          count_include_pad if self.TYPE == "avg" else None, **kwargs)
 
@@ -199,8 +199,7 @@ class _GlobalPoolN(_Pooling):
 
     def __init__(self, layout=None, **kwargs):
         n = self.NDIM
-        layout = layout or _LAYOUTS[n][0]
-        _check_layout(layout, n, "Pooling")
+        layout = _layout(layout, n, "Pooling")
         super().__init__((1,) * n, None, 0, True, True, self.TYPE, layout, **kwargs)
 
 

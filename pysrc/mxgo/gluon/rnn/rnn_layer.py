@@ -60,6 +60,9 @@ class _RNNLayer(HybridBlock):
                     setattr(self, name, self.params.get(name, shape=shape, init=init, allow_deferred_init=True,
                                                         dtype=dtype))
             ni = hidden_size * self._dir
+        # the packed order of the RNN operator's parameter vector: every weight, then every bias
+        self._packed = tuple("%s%d_%s_%s" % (d, i, g, t) for t in ("weight", "bias") for i in range(num_layers)
+                             for d in "lr"[:self._dir] for g in ("i2h", "h2h"))
 
     def __repr__(self):
         s = "{name}({mapping}, {_layout}"
@@ -137,9 +140,7 @@ class _RNNLayer(HybridBlock):
     def _forward_kernel(self, F, inputs, states, **kwargs):
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, 0, 1)
-        params = F.concat(*(kwargs["%s%d_%s_%s" % (d, i, g, t)].reshape(-1) for t in ("weight", "bias")
-                            for i in range(self._num_layers) for d in "lr"[:self._dir] for g in ("i2h", "h2h")),
-                          dim=0)
+        params = F.concat(*(kwargs[name].reshape(-1) for name in self._packed), dim=0)
         rnn = F.RNN(inputs, params, *states, state_size=self._hidden_size, num_layers=self._num_layers,
                     bidirectional=self._dir == 2, p=self._dropout, state_outputs=True, mode=self._mode)
         outputs, states = rnn[0], list(rnn[1:])

@@ -93,6 +93,7 @@ class Normalize(_Imperative):
     def __init__(self, mean=0.0, std=1.0):
         super().__init__()
         self._mean, self._std = mean, std
+        self._arrays = {}  # (channels, dtype, context) -> (mean, std) as (C, 1, 1) arrays: made once, not per sample
 
     def _per_channel(self, v, x):
         v = np.atleast_1d(np.asarray(v, dtype=np.float32))
@@ -104,7 +105,11 @@ class Normalize(_Imperative):
 
     def hybrid_forward(self, F, x):
         _check_image(x, "Normalize")
-        return F.broadcast_div(F.broadcast_sub(x, self._per_channel(self._mean, x)), self._per_channel(self._std, x))
+        key = (x.shape[-3], x.dtype, x.context)
+        if key not in self._arrays:
+            self._arrays[key] = (self._per_channel(self._mean, x), self._per_channel(self._std, x))
+        mean, std = self._arrays[key]
+        return F.broadcast_div(F.broadcast_sub(x, mean), std)
 
 
 def _taps(out_len, in_len):
