@@ -12,6 +12,8 @@ from . import symbol as symbol
 from . import symbol as sym
 from . import ndarray as ndarray
 from . import ndarray as nd
+from . import numpy as numpy
+from . import numpy as np
 from . import test_utils as test_utils
 from .base import MXNetError as MXNetError
 from .context import Context as Context
@@ -23,5 +25,5 @@ from .ndarray import random as random
 
 __version__: str
 __all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
-           "symbol", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+           "symbol", "nd", "ndarray", "np", "numpy", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]
