@@ -35,7 +35,7 @@ func releaseAll(arrs []*ndarray.NDArray) {
 func encodeFile(t *testing.T, arrs []*ndarray.NDArray, names []string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	require.NoError(t, ndfile.Write(&buf, arrs, names))
+	require.NoError(t, ndfile.Write(&buf, arrs, names, false))
 	return buf.Bytes()
 }
 
@@ -96,9 +96,12 @@ func TestSaveFileWritesV2OrV3(t *testing.T) {
 	z := empty(t, ndarray.Float32)
 	data = encodeFile(t, []*ndarray.NDArray{a, z}, []string{"a", "z"})
 	require.Equal(t, ndfile.MagicV3, binary.LittleEndian.Uint32(data[24:]), "a 0-d array makes every record V3")
+	var buf bytes.Buffer
+	require.NoError(t, ndfile.Write(&buf, []*ndarray.NDArray{a, b}, nil, true))
+	require.Equal(t, ndfile.MagicV3, binary.LittleEndian.Uint32(buf.Bytes()[24:]), "npShape asks for V3 (npx.save)")
 
 	path := filepath.Join(t.TempDir(), "x.params")
-	require.NoError(t, ndfile.Save(path, []*ndarray.NDArray{a, z}, []string{"a", "z"}))
+	require.NoError(t, ndfile.Save(path, []*ndarray.NDArray{a, z}, []string{"a", "z"}, false))
 	arrs, names, err := ndfile.Load(path)
 	require.NoError(t, err)
 	defer releaseAll(arrs)
@@ -124,7 +127,7 @@ func TestSaveRefusesDTypesMXNetCannotLoad(t *testing.T) {
 	for _, dt := range []ndarray.DType{ndarray.Int16, ndarray.Uint16, ndarray.Uint32, ndarray.Uint64, ndarray.Complex64, ndarray.Complex128} {
 		a := empty(t, dt, 2)
 		path := filepath.Join(t.TempDir(), "x.params")
-		err := ndfile.Save(path, []*ndarray.NDArray{a}, nil)
+		err := ndfile.Save(path, []*ndarray.NDArray{a}, nil, false)
 		require.Error(t, err, dt.String())
 		require.Equal(t, mxerr.Type, mxerr.KindOf(err))
 		require.Contains(t, err.Error(), dt.String())
@@ -132,7 +135,7 @@ func TestSaveRefusesDTypesMXNetCannotLoad(t *testing.T) {
 		require.True(t, os.IsNotExist(statErr), "nothing is written when the check fails")
 	}
 	a := empty(t, ndarray.Float32, 2)
-	require.Error(t, ndfile.Write(&bytes.Buffer{}, []*ndarray.NDArray{a}, []string{"a", "b"}))
+	require.Error(t, ndfile.Write(&bytes.Buffer{}, []*ndarray.NDArray{a}, []string{"a", "b"}, false))
 }
 
 func TestLoadMissingFileIsMXNetError(t *testing.T) {
@@ -263,7 +266,7 @@ func FuzzNDFileRead(f *testing.F) {
 			return
 		}
 		var buf bytes.Buffer
-		werr := ndfile.Write(&buf, arrs, names)
+		werr := ndfile.Write(&buf, arrs, names, false)
 		if werr == nil {
 			again, names2, err := ndfile.ReadBytes(buf.Bytes())
 			require.NoError(t, err)

@@ -11,8 +11,16 @@ import pytest
 
 import mxgo as mx
 
-mxnet.npx.set_np()
 R = onp.random.RandomState(3)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def numpy_mode():
+    """MXNet's mxnet.numpy needs npx.set_np(); the other files of the process need it off."""
+    mxnet.npx.set_np()
+    yield
+    mxnet.npx.reset_np()
+    mx.npx.reset_np()
 A = R.uniform(0.1, 0.9, (3, 4)).astype("float32")
 B = R.uniform(-2, 2, (3, 4)).astype("float32")
 C = R.uniform(-2, 2, (4,)).astype("float32")
@@ -50,11 +58,11 @@ def both(name, build, kwargs):
     return got, want
 
 
-def same(got, want):
+def same(got, want, rtol=2e-6):
     w = want.asnumpy()
     assert got.shape == w.shape, (got.shape, w.shape)
     assert got.dtype == w.dtype, (got.dtype, w.dtype)
-    onp.testing.assert_allclose(got.asnumpy(), w, rtol=2e-6, atol=1e-6)
+    onp.testing.assert_allclose(got.asnumpy(), w, rtol=rtol, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", UNARY)
@@ -95,3 +103,51 @@ def test_departures_from_mxnet():
     assert mxnet.np.arange(3).dtype == onp.float32 and mx.np.arange(3).dtype == onp.int64
     assert (mxnet.np.array(i) + 1.5).dtype == onp.int32  # MXNet truncates the float scalar
     assert (mx.np.array(i) + 1.5).dtype == onp.float32 and (mx.np.array(i) + 1.5).tolist() == [2.5, 3.5, 4.5]
+
+
+X4 = R.uniform(-1, 1, (2, 3, 4, 4)).astype("float32")
+W = R.uniform(-1, 1, (5, 3, 3, 3)).astype("float32")
+IDX = onp.array([1, 0, 2], "float32")
+# (npx name, args builder, kwargs)
+NPX = [
+    ("relu", lambda a: [a(B)], {}), ("sigmoid", lambda a: [a(B)], {}), ("softmax", lambda a: [a(B)], {"axis": 0}),
+    ("log_softmax", lambda a: [a(B)], {}), ("one_hot", lambda a: [a(IDX), 4], {}),
+    ("pick", lambda a: [a(B[:, :3].T), a(IDX)], {"axis": 1}), ("topk", lambda a: [a(B)], {"k": 2}),
+    ("batch_dot", lambda a: [a(X4[:, 0]), a(X4[:, 1])], {}), ("batch_flatten", lambda a: [a(X4)], {}),
+    ("fully_connected", lambda a: [a(B), a(B[:2]), a(C[:2])], {"num_hidden": 2}),
+    ("convolution", lambda a: [a(X4), a(W)], {"kernel": (3, 3), "num_filter": 5, "no_bias": True, "pad": (1, 1)}),
+    ("pooling", lambda a: [a(X4)], {"kernel": (2, 2), "stride": (2, 2), "pool_type": "max"}),
+    ("layer_norm", lambda a: [a(B), a(C), a(C)], {}), ("embedding", lambda a: [a(IDX), a(B)], {"input_dim": 3, "output_dim": 4}),
+    ("sequence_mask", lambda a: [a(X4[0]), a(onp.array([1, 2, 3, 4], "float32"))], {"use_sequence_length": True}),
+    ("gather_nd", lambda a: [a(B), a(onp.array([[0, 2], [1, 3]], "int64"))], {}), ("erf", lambda a: [a(B)], {}),
+    ("erfinv", lambda a: [a(A)], {}), ("gammaln", lambda a: [a(A)], {}), ("gamma", lambda a: [a(A)], {}),
+    ("shape_array", lambda a: [a(X4)], {}), ("slice", lambda a: [a(B)], {"begin": (0, 1), "end": (2, 3)}),
+    ("smooth_l1", lambda a: [a(B)], {"scalar": 1.0}), ("reshape_like", lambda a: [a(B), a(B.reshape(6, 2))], {}),
+    ("nonzero", lambda a: [a(B) > 0], {}), ("reshape", lambda a: [a(X4), (-2, -5, -2)], {}),
+    ("reshape", lambda a: [a(X4), (-6, 1, -1, -4)], {}), ("reshape", lambda a: [a(X4), (-4, -1, 2, -6)], {"reverse": True}),
+]
+
+
+@pytest.mark.parametrize("name,build,kwargs", NPX, ids=["%s-%d" % (c[0], i) for i, c in enumerate(NPX)])
+def test_npx(name, build, kwargs):
+    got = getattr(mx.npx, name)(*build(mx.np.array), **kwargs)
+    want = getattr(mxnet.npx, name)(*build(mxnet.np.array), **kwargs)
+    assert isinstance(got, mx.np.ndarray)
+    same(got, want, rtol=1e-5 if name == "log_softmax" else 2e-6)
+
+
+def test_npx_files_and_switches(tmp_path):
+    arrays = {"w": B, "b": C}
+    mxnet.npx.save(str(tmp_path / "a.params"), {k: mxnet.np.array(v) for k, v in arrays.items()})
+    loaded = mx.npx.load(str(tmp_path / "a.params"))
+    assert all(isinstance(v, mx.np.ndarray) for v in loaded.values())
+    assert {k: v.tolist() for k, v in loaded.items()} == {k: v.tolist() for k, v in arrays.items()}
+    mx.npx.save(str(tmp_path / "b.params"), loaded)
+    back = mxnet.npx.load(str(tmp_path / "b.params"))
+    assert {k: v.asnumpy().tolist() for k, v in back.items()} == {k: v.tolist() for k, v in arrays.items()}
+    mx.npx.set_np()
+    try:
+        assert mx.npx.is_np_array() and mx.npx.is_np_shape()
+    finally:
+        mx.npx.reset_np()
+    assert not mx.npx.is_np_array()

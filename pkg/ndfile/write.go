@@ -11,15 +11,17 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// Write writes arrays (and names, when names is not nil: a dict) to w in MXNet's format.
+// Write writes arrays (and names, when names is not nil: a dict) to w in MXNet's format,
+// as V3 records (NumPy shape semantics, what MXNet writes inside np_shape and npx.save) when
+// npShape is set or some array needs them.
 // Non-contiguous arrays are written compact, in C order. The caller must have waited for
 // pending writes to the arrays.
-func Write(w io.Writer, arrays []*ndarray.NDArray, names []string) error {
+func Write(w io.Writer, arrays []*ndarray.NDArray, names []string, npShape bool) error {
 	if err := Check(arrays, names); err != nil {
 		return err
 	}
 	magic := MagicV2
-	if NumPySemantics(arrays) {
+	if npShape || NumPySemantics(arrays) {
 		magic = MagicV3
 	}
 	le := binary.LittleEndian
@@ -99,7 +101,7 @@ func writeArray(w io.Writer, a *ndarray.NDArray, magic uint32) error {
 
 // Save writes arrays (and names) to the file path, replacing it. Nothing is created when
 // Check fails; a file left incomplete by a write error is removed.
-func Save(path string, arrays []*ndarray.NDArray, names []string) (err error) {
+func Save(path string, arrays []*ndarray.NDArray, names []string, npShape bool) (err error) {
 	if err := Check(arrays, names); err != nil {
 		return err
 	}
@@ -116,7 +118,7 @@ func Save(path string, arrays []*ndarray.NDArray, names []string) (err error) {
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := Write(bw, arrays, names); err != nil {
+	if err := Write(bw, arrays, names, npShape); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {

@@ -27,7 +27,7 @@ import (
 // SaveFile writes the arrays of a comma-separated handle list to path in MXNet's NDArray
 // file format. names is "" for a list, else a JSON array of one name per array (a dict).
 // It waits for the arrays' pending writes first, raising their errors.
-func SaveFile(path, handles, names string) (zero int, err error) {
+func SaveFile(path, handles, names string, npShape bool) (zero int, err error) {
 	defer guard(&err)
 	arrs, err := lookupList(handles)
 	if err != nil {
@@ -47,7 +47,7 @@ func SaveFile(path, handles, names string) (zero int, err error) {
 			return 0, pyErr(err)
 		}
 	}
-	return 0, pyErr(ndfile.Save(path, arrs, keys))
+	return 0, pyErr(ndfile.Save(path, arrs, keys, npShape))
 }
 
 // LoadFile reads the MXNet NDArray file at path. It returns JSON: {"handles": [...],

@@ -18,8 +18,9 @@ autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves th
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← numpy, initializer, lr_scheduler, metric, recordio, symbol ←
-    optimizer ← gluon ← test_utils, tvm_bridge, torch_bridge
+    _gen ← base ← context, registry, util ← _core ← autograd ← ndarray ← numpy ←
+    numpy_extension, initializer, lr_scheduler, metric, recordio, symbol ← optimizer ← gluon ←
+    test_utils, tvm_bridge, torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
 come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
@@ -33,6 +34,9 @@ from . import ndarray
 from . import ndarray as nd
 from . import numpy
 from . import numpy as np
+from . import numpy_extension
+from . import numpy_extension as npx
+from . import util
 from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu
 from .ndarray import random
@@ -40,5 +44,5 @@ from .ndarray import random
 __version__ = "0.1.0"
 
 __all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
-           "symbol", "nd", "ndarray", "np", "numpy", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
-           "current_context", "MXNetError", "__version__"]
+           "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random", "test_utils",
+           "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

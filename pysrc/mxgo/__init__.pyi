@@ -14,6 +14,9 @@ from . import ndarray as ndarray
 from . import ndarray as nd
 from . import numpy as numpy
 from . import numpy as np
+from . import numpy_extension as numpy_extension
+from . import numpy_extension as npx
+from . import util as util
 from . import test_utils as test_utils
 from .base import MXNetError as MXNetError
 from .context import Context as Context
@@ -25,5 +28,5 @@ from .ndarray import random as random
 
 __version__: str
 __all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
-           "symbol", "nd", "ndarray", "np", "numpy", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
-           "current_context", "MXNetError", "__version__"]
+           "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random", "test_utils",
+           "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

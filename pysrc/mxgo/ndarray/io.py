@@ -7,20 +7,22 @@ import os
 import numpy as np
 
 from ..base import MXNetTypeError, MXNetValueError, call, core
+from ..util import is_np_shape
 from .ndarray import NDArray
 
 __all__ = ["save", "load", "load_frombuffer"]
 
 
-def save(fname, data):
+def save(fname, data, np_shape=None):
     """Saves an NDArray, a list of NDArrays or a dict of str -> NDArray to ``fname`` in
     MXNet 1.x's NDArray file format (``mx.nd.load`` of MXNet 1.x reads it back).
 
     Views are saved compact. Arrays are written as MXNet writes them outside NumPy shape
-    semantics, unless one of them is 0-d or has a dimension of size 0: then the whole file
-    is written as MXNet writes it inside ``mx.util.np_shape(True)``, and MXNet loads it in
-    that scope. MXNet 1.9.1 cannot load int16, uint16, uint32, uint64 or complex arrays:
-    saving one raises TypeError (cast it first).
+    semantics, unless one of them is 0-d or has a dimension of size 0, or ``np_shape`` (by
+    default ``mx.util.is_np_shape()``) is set: then the whole file is written as MXNet writes
+    it inside ``mx.util.np_shape(True)`` (and ``npx.save``), and MXNet loads it in that
+    scope. MXNet 1.9.1 cannot load int16, uint16, uint32, uint64 or complex arrays: saving
+    one raises TypeError (cast it first).
 
     >>> mx.nd.save("net.params", {"weight": w, "bias": b})
     """
@@ -41,7 +43,8 @@ def save(fname, data):
         raise MXNetValueError("data needs to either be a NDArray, dict of str, NDArray pairs or a list of NDArrays.")
     handles = ",".join(str(a._h) for a in arrays)
     # an empty dict is written as an empty list, as MXNet does (no names)
-    call(core.SaveFile, _path(fname), handles, json.dumps(names) if names else "")
+    call(core.SaveFile, _path(fname), handles, json.dumps(names) if names else "",
+         is_np_shape() if np_shape is None else bool(np_shape))
 
 
 def load(fname):

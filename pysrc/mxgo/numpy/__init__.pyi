@@ -25,14 +25,14 @@ __all__ = ["ndarray", "array", "asarray", "astype", "empty", "empty_like", "eye"
            "iinfo", "isdtype", "result_type", "e", "inf", "nan", "pi", "newaxis", "abs", "absolute", "acos", "acosh",
            "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "asin", "asinh", "atan", "atanh",
            "cbrt", "ceil", "cos", "cosh", "deg2rad", "degrees", "divide", "equal", "exp", "expm1", "fix", "floor",
-           "greater", "greater_equal", "hypot", "less", "less_equal", "log", "log10", "log1p", "log2", "maximum",
-           "minimum", "mod", "multiply", "negative", "not_equal", "positive", "pow", "power", "rad2deg", "radians",
-           "reciprocal", "remainder", "rint", "sign", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh",
-           "true_divide", "trunc", "all", "amax", "amin", "any", "argmax", "argmin", "cumsum", "cumulative_sum",
-           "max", "mean", "min", "prod", "std", "sum", "var", "argsort", "broadcast_arrays", "broadcast_to", "clip",
-           "concat", "concatenate", "expand_dims", "flip", "matmul", "matrix_transpose", "moveaxis", "nonzero",
-           "permute_dims", "repeat", "reshape", "roll", "sort", "squeeze", "stack", "swapaxes", "take", "tensordot",
-           "tile", "transpose", "unstack", "vecdot", "where"]
+           "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "less", "less_equal", "log", "log10",
+           "log1p", "log2", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "positive", "pow",
+           "power", "rad2deg", "radians", "reciprocal", "remainder", "rint", "sign", "sin", "sinh", "sqrt", "square",
+           "subtract", "tan", "tanh", "true_divide", "trunc", "all", "amax", "amin", "any", "argmax", "argmin",
+           "cumsum", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var", "argsort",
+           "broadcast_arrays", "broadcast_to", "clip", "concat", "concatenate", "expand_dims", "flip", "matmul",
+           "matrix_transpose", "moveaxis", "nonzero", "permute_dims", "repeat", "reshape", "roll", "sort", "squeeze",
+           "stack", "swapaxes", "take", "tensordot", "tile", "transpose", "unstack", "vecdot", "where"]
 __array_api_version__: str
 bool_: type[_onp.bool_]
 bool: type[_onp.bool_]
@@ -164,3 +164,6 @@ def transpose(a: _A, axes: Any = ...) -> ndarray: ...
 def unstack(x: _A, /, *, axis: _Axis = ...) -> tuple[ndarray, ...]: ...
 def vecdot(x1: _A, x2: _A, /, *, axis: _Axis = ...) -> ndarray: ...
 def where(condition: _A, x1: _A, x2: _A, /) -> ndarray: ...
+def isnan(x: _A, /) -> ndarray: ...
+def isfinite(x: _A, /) -> ndarray: ...
+def isinf(x: _A, /) -> ndarray: ...

@@ -152,3 +152,36 @@ def _make_binary(name):
 
 #: mx.np.<name> for every row of the tables
 FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY}}
+
+
+def _constant_bool(x, value):
+    out = empty(x.shape, _BOOL, x.context)
+    out[...] = value
+    return out
+
+
+def isnan(x, /):
+    """Whether each element is NaN (x != x); never for integers."""
+    x = operand(x, "x")
+    if _dtypes.as_dtype(x.dtype).kind not in "fc":
+        return _constant_bool(x, False)
+    return binary("not_equal", x, x)
+
+
+def isfinite(x, /):
+    """Whether each element is finite (x - x == 0 fails for NaN and infinities)."""
+    x = operand(x, "x")
+    if _dtypes.as_dtype(x.dtype).kind not in "fc":
+        return _constant_bool(x, True)
+    return binary("equal", binary("subtract", x, x), 0)
+
+
+def isinf(x, /):
+    """Whether each element is +inf or -inf."""
+    x = operand(x, "x")
+    if _dtypes.as_dtype(x.dtype).kind not in "fc":
+        return _constant_bool(x, False)
+    return binary("equal", unary("abs", x), _onp.inf)
+
+
+FUNCTIONS.update(isnan=isnan, isfinite=isfinite, isinf=isinf)
