@@ -1,0 +1,143 @@
+package mxgotest
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mxgo/mxgo/pkg/mxerr"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// mx.np's elementwise operators (pkg/ops/elemwise/npi*.go): comparisons and predicates
+// with bool results. tests_py/test_np_kernels.py checks every dtype against NumPy.
+
+// npiBools runs name and returns its bool result.
+func npiBools(t *testing.T, name string, at ops.Attrs, in ...*ndarray.NDArray) []bool {
+	t.Helper()
+	out := ewInvoke(t, name, at, in...)
+	require.Equal(t, ndarray.Bool, out.DType(), name)
+	return rawValues[bool](out)
+}
+
+func npiScalar(s ops.Scalar, reverse bool) ops.Attrs {
+	return ops.Attrs{"scalar": s, "is_int": true, "reverse": reverse}
+}
+
+func TestNpiCompareBroadcastsEveryDType(t *testing.T) {
+	ops6 := map[string]func(x, y float64) bool{
+		"_npi_equal": func(x, y float64) bool { return x == y }, "_npi_not_equal": func(x, y float64) bool { return x != y },
+		"_npi_greater": func(x, y float64) bool { return x > y }, "_npi_greater_equal": func(x, y float64) bool { return x >= y },
+		"_npi_less": func(x, y float64) bool { return x < y }, "_npi_less_equal": func(x, y float64) bool { return x <= y },
+	}
+	av, bv := []float64{0, 1}, []float64{1, 0, 1}
+	for _, dt := range ops.AllDTypes {
+		a, b := fromValues(t, dt, av, 2, 1), fromValues(t, dt, bv, 1, 3)
+		for name, f := range ops6 {
+			var want []bool
+			for _, x := range av {
+				for _, y := range bv {
+					want = append(want, f(x, y))
+				}
+			}
+			assert.Equal(t, want, npiBools(t, name, nil, a, b), "%s %s", name, dt)
+		}
+	}
+}
+
+func TestNpiCompareNaNAndScalars(t *testing.T) {
+	for _, dt := range ops.FloatDTypes {
+		a := fromValues(t, dt, []float64{ewNaN, 1, ewInf}, 3)
+		b := fromValues(t, dt, []float64{ewNaN, ewNaN, ewInf}, 3)
+		assert.Equal(t, []bool{false, false, true}, npiBools(t, "_npi_equal", nil, a, b), dt.String())
+		assert.Equal(t, []bool{true, true, false}, npiBools(t, "_npi_not_equal", nil, a, b), dt.String())
+		assert.Equal(t, []bool{false, false, true}, npiBools(t, "_npi_less_equal", nil, a, b), dt.String())
+	}
+	u8 := fromValues(t, ndarray.Uint8, []float64{0, 255}, 2)
+	assert.Equal(t, []bool{true, true}, npiBools(t, "_npi_greater_scalar", npiScalar(intScalar(-1), false), u8), "exact: x > -1")
+	assert.Equal(t, []bool{false, false}, npiBools(t, "_npi_equal_scalar", npiScalar(intScalar(-1), false), u8), "-1 does not wrap")
+	assert.Equal(t, []bool{true, true}, npiBools(t, "_npi_greater_scalar", npiScalar(intScalar(256), true), u8), "256 > x")
+	i8 := fromValues(t, ndarray.Int8, []float64{-128, 2, 3}, 3)
+	assert.Equal(t, []bool{true, true, true}, npiBools(t, "_npi_less_scalar", npiScalar(intScalar(1000), false), i8))
+	assert.Equal(t, []bool{true, true, false}, npiBools(t, "_npi_less_scalar", npiScalar(floatScalar(2.5), false), i8), "floats compare in float64")
+	assert.Equal(t, []bool{false, false, false}, npiBools(t, "_npi_equal_scalar", npiScalar(floatScalar(2.5), false), i8))
+	i64 := empty(t, ndarray.Int64, 2)
+	rawSet(i64, []int64{math.MaxInt64, math.MaxInt64 - 1})
+	assert.Equal(t, []bool{true, false}, npiBools(t, "_npi_equal_scalar", npiScalar(intScalar(math.MaxInt64), false), i64), "exact beyond 2**53")
+	u64 := empty(t, ndarray.Uint64, 2)
+	rawSet(u64, []uint64{math.MaxUint64, 1})
+	big := ops.Scalar{IsInt: true, Int: -1, Value: complex(math.MaxUint64, 0)} // Python's 2**64 - 1
+	assert.Equal(t, []bool{true, false}, npiBools(t, "_npi_equal_scalar", npiScalar(big, false), u64))
+	assert.Equal(t, []bool{true, true}, npiBools(t, "_npi_greater_scalar", npiScalar(intScalar(-1), false), u64))
+	f32 := fromValues(t, ndarray.Float32, []float64{0.1}, 1)
+	assert.Equal(t, []bool{true}, npiBools(t, "_npi_equal_scalar", npiScalar(floatScalar(0.1), false), f32), "0.1 rounds to float32 (NEP 50)")
+	f64 := fromValues(t, ndarray.Float64, []float64{float64(float32(0.1))}, 1)
+	assert.Equal(t, []bool{false}, npiBools(t, "_npi_equal_scalar", npiScalar(floatScalar(0.1), false), f64))
+	b := fromValues(t, ndarray.Bool, []float64{0, 1}, 2)
+	assert.Equal(t, []bool{false, true}, npiBools(t, "_npi_equal_scalar", npiScalar(intScalar(1), false), b))
+	assert.Equal(t, []bool{false, false}, npiBools(t, "_npi_equal_scalar", npiScalar(intScalar(2), false), b))
+	c := empty(t, ndarray.Complex64, 2)
+	rawSet(c, []complex64{complex(1, 2), complex(1, -1)})
+	assert.Equal(t, []bool{true, false}, npiBools(t, "_npi_greater_scalar", npiScalar(ops.Scalar{Value: 1}, false), c), "lexicographic")
+}
+
+func TestNpiPredicates(t *testing.T) {
+	names := []string{"isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "logical_not"}
+	floats := []float64{ewNaN, ewInf, ewNInf, 0, math.Copysign(0, -1), -1.5}
+	want := map[string][]bool{
+		"isnan":       {true, false, false, false, false, false},
+		"isinf":       {false, true, true, false, false, false},
+		"isfinite":    {false, false, false, true, true, true},
+		"isposinf":    {false, true, false, false, false, false},
+		"isneginf":    {false, false, true, false, false, false},
+		"signbit":     {false, false, true, false, true, true},
+		"logical_not": {false, false, false, true, true, false},
+	}
+	for _, dt := range ops.FloatDTypes {
+		a := fromValues(t, dt, floats, len(floats))
+		for _, n := range names {
+			assert.Equal(t, want[n], npiBools(t, "_npi_"+n, nil, a), "%s %s", n, dt)
+		}
+	}
+	i8 := fromValues(t, ndarray.Int8, []float64{-128, -1, 0, 127}, 4)
+	for n, w := range map[string][]bool{
+		"isnan": {false, false, false, false}, "isinf": {false, false, false, false}, "isfinite": {true, true, true, true},
+		"signbit": {true, true, false, false}, "logical_not": {false, false, true, false},
+	} {
+		assert.Equal(t, w, npiBools(t, "_npi_"+n, nil, i8), n)
+	}
+	c := empty(t, ndarray.Complex128, 4)
+	rawSet(c, []complex128{complex(ewNaN, 0), complex(1, ewInf), 0, 1i})
+	for n, w := range map[string][]bool{
+		"isnan": {true, false, false, false}, "isinf": {false, true, false, false},
+		"isfinite": {false, false, true, true}, "logical_not": {false, false, true, false},
+	} {
+		assert.Equal(t, w, npiBools(t, "_npi_"+n, nil, c), n)
+	}
+	_, err := ewTry("_npi_isposinf", nil, nil, c)
+	requireKind(t, err, mxerr.Type, "complex128")
+}
+
+func TestNpiLogical(t *testing.T) {
+	want := map[string][]bool{
+		"_npi_logical_and": {false, false, false, true},
+		"_npi_logical_or":  {false, true, true, true},
+		"_npi_logical_xor": {false, true, true, false},
+	}
+	for _, dt := range ops.AllDTypes {
+		a, b := fromValues(t, dt, []float64{0, 1, 0, 1}, 4), fromValues(t, dt, []float64{0, 0, 1, 1}, 4)
+		for name, w := range want {
+			assert.Equal(t, w, npiBools(t, name, nil, a, b), "%s %s", name, dt)
+		}
+	}
+	h := empty(t, ndarray.Float16, 2)
+	rawSet(h, []uint16{0x8000, 0x7e00}) // -0.0 is false, NaN true
+	assert.Equal(t, []bool{false, true}, npiBools(t, "_npi_logical_or_scalar", npiScalar(intScalar(0), false), h))
+	assert.Equal(t, []bool{false, false}, npiBools(t, "_npi_logical_and_scalar", npiScalar(floatScalar(1e-10), false), h), "1e-10 is 0 in float16")
+	i8 := fromValues(t, ndarray.Int8, []float64{0, 3}, 2)
+	assert.Equal(t, []bool{false, true}, npiBools(t, "_npi_logical_and_scalar", npiScalar(floatScalar(0.5), false), i8), "0.5 is true")
+	assert.Equal(t, []bool{true, false}, npiBools(t, "_npi_logical_xor_scalar", npiScalar(intScalar(256), true), i8), "256 is true")
+}
