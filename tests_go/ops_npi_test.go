@@ -141,3 +141,28 @@ func TestNpiLogical(t *testing.T) {
 	assert.Equal(t, []bool{false, true}, npiBools(t, "_npi_logical_and_scalar", npiScalar(floatScalar(0.5), false), i8), "0.5 is true")
 	assert.Equal(t, []bool{true, false}, npiBools(t, "_npi_logical_xor_scalar", npiScalar(intScalar(256), true), i8), "256 is true")
 }
+
+func TestNpiBitwiseAndShifts(t *testing.T) {
+	i8 := empty(t, ndarray.Int8, 5)
+	rawSet(i8, []int8{-128, -1, 5, 127, -7})
+	n := empty(t, ndarray.Int8, 5)
+	rawSet(n, []int8{1, 8, 7, -1, 100})
+	assert.Equal(t, []int8{0, 0, -128, 0, 0}, rawValues[int8](ewInvoke(t, "_npi_left_shift", nil, i8, n)), "counts >= 8 or negative give 0")
+	assert.Equal(t, []int8{-64, -1, 0, 0, -1}, rawValues[int8](ewInvoke(t, "_npi_right_shift", nil, i8, n)), "... or -1 for negative x")
+	assert.Equal(t, []int8{-128, -1, 5, 127, -7}, rawValues[int8](ewInvoke(t, "_npi_bitwise_and", nil, i8, i8)))
+	assert.Equal(t, []int8{127, 0, -6, -128, 6}, rawValues[int8](ewInvoke(t, "_npi_bitwise_not", nil, i8)))
+	assert.Equal(t, []int8{0, 0, 0, 0, 0}, rawValues[int8](ewInvoke(t, "_npi_left_shift_scalar", npiScalar(intScalar(264), false), i8)), "264 is not 8 wrapped")
+	assert.Equal(t, []int8{-1, -1, 0, 0, -1}, rawValues[int8](ewInvoke(t, "_npi_right_shift_scalar", npiScalar(intScalar(-1), false), i8)))
+	assert.Equal(t, []int8{1, 0, 0, 0, 0}, rawValues[int8](ewInvoke(t, "_npi_right_shift_scalar", npiScalar(intScalar(2), true), n)), "2 >> n")
+	u64 := empty(t, ndarray.Uint64, 2)
+	rawSet(u64, []uint64{math.MaxUint64, 6})
+	assert.Equal(t, []uint64{math.MaxUint64 >> 63, 0}, rawValues[uint64](ewInvoke(t, "_npi_right_shift_scalar", npiScalar(intScalar(63), false), u64)))
+	assert.Equal(t, []uint64{math.MaxUint64 ^ 3, 5}, rawValues[uint64](ewInvoke(t, "_npi_bitwise_xor_scalar", npiScalar(intScalar(3), false), u64)))
+	b := fromValues(t, ndarray.Bool, []float64{0, 1}, 2)
+	assert.Equal(t, []bool{true, false}, rawValues[bool](ewInvoke(t, "_npi_bitwise_not", nil, b)))
+	assert.Equal(t, []bool{true, true}, rawValues[bool](ewInvoke(t, "_npi_bitwise_or_scalar", npiScalar(intScalar(2), false), b)), "2 is true")
+	_, err := ewTry("_npi_bitwise_and_scalar", npiScalar(floatScalar(2), false), nil, i8)
+	requireKind(t, err, mxerr.Type, "integer")
+	_, err = ewTry("_npi_left_shift", nil, nil, b, b)
+	requireKind(t, err, mxerr.Type, "bool")
+}

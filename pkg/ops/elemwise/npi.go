@@ -22,9 +22,9 @@ type npBinary struct {
 	run func(out, a, b *ndarray.NDArray)
 	// scalar computes data op s (s op data when rev); nil: s is converted to the array's
 	// dtype and run does it.
-	scalar func(out, a *ndarray.NDArray, s ops.Scalar, rev bool)
+	scalar func(out, a *ndarray.NDArray, s ops.Scalar, rev bool) error
 	// infer replaces the array form's dtype check (ldexp's integer exponents).
-	infer func(in []*ndarray.NDArray) (ndarray.DType, error)
+	infer       func(in []*ndarray.NDArray) (ndarray.DType, error)
 	rname       string // MXNet's name of the reversed scalar form, "" where it has none
 	intScalar   bool   // the number must be an integer (shift counts)
 	grad, sgrad *ops.Gradient
@@ -96,8 +96,7 @@ func (d npBinary) register() {
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			s, rev := npScalar(at), at.Bool("reverse")
 			if d.scalar != nil {
-				d.scalar(out[0], in[0], s, rev)
-				return nil
+				return d.scalar(out[0], in[0], s, rev)
 			}
 			return withScalarArray(in[0], out[0].Shape(), s, func(c *ndarray.NDArray) {
 				if rev {

@@ -65,12 +65,13 @@ func init() {
 			name: "_npi_" + l.name, dtypes: ops.AllDTypes, boolOut: true, grad: ops.ZeroGrad, sgrad: ops.ZeroGrad,
 			doc: "NumPy's " + l.name + " elementwise, as a bool array: an element is true when it is not 0 (NaN is true).",
 			run: func(out, a, b *ndarray.NDArray) { runNpLogical(op, out, a, b) },
-			scalar: func(out, a *ndarray.NDArray, s ops.Scalar, _ bool) {
+			scalar: func(out, a *ndarray.NDArray, s ops.Scalar, _ bool) error {
 				t := npScalarValue(a.DType(), s) != 0
 				if s.IsInt {
 					t = s.Int != 0
 				}
 				runNpLogical(op, out, a, nil, t)
+				return nil
 			},
 		}.register()
 	}
