@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/pkg/autograd"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -165,4 +166,91 @@ func TestNpiBitwiseAndShifts(t *testing.T) {
 	requireKind(t, err, mxerr.Type, "integer")
 	_, err = ewTry("_npi_left_shift", nil, nil, b, b)
 	requireKind(t, err, mxerr.Type, "bool")
+}
+
+func TestNpiFloatEdges(t *testing.T) {
+	f64 := func(vals ...float64) *ndarray.NDArray { return fromValues(t, ndarray.Float64, vals, len(vals)) }
+	negZero := math.Copysign(0, -1)
+	fd := values(t, ewInvoke(t, "_npi_floor_divide", nil, f64(1, -1, 0, ewInf, 7, -7, 1), f64(0, ewInf, -3, 2, negZero, 2, -ewInf)))
+	assert.True(t, math.IsInf(fd[0], 1))
+	assert.Equal(t, []float64{-1, 0}, fd[1:3], "-1 // inf is -1")
+	assert.True(t, math.Signbit(fd[2]), "0 // -3 is -0.0")
+	assert.True(t, math.IsNaN(fd[3]), "inf // 2 is NaN")
+	assert.True(t, math.IsInf(fd[4], -1), "7 // -0 is -inf")
+	assert.Equal(t, -4.0, fd[5])
+	assert.True(t, math.Signbit(fd[6]), "1 // -inf is -0.0")
+	md := values(t, ewInvoke(t, "_npi_mod", nil, f64(5, 5, -1, 6, 1), f64(0, -3, ewInf, -3, negZero)))
+	assert.True(t, math.IsNaN(md[0]), "x % 0 is NaN")
+	assert.Equal(t, []float64{-1, ewInf}, md[1:3])
+	assert.True(t, math.Signbit(md[3]), "6 % -3 is -0.0")
+	assert.True(t, math.IsNaN(md[4]))
+	i8 := empty(t, ndarray.Int8, 4)
+	rawSet(i8, []int8{-128, -7, 7, 5})
+	d8 := empty(t, ndarray.Int8, 4)
+	rawSet(d8, []int8{-1, 2, -2, 0})
+	assert.Equal(t, []int8{-128, -4, -4, 0}, rawValues[int8](ewInvoke(t, "_npi_floor_divide", nil, i8, d8)))
+	assert.Equal(t, []int8{0, 1, -1, 0}, rawValues[int8](ewInvoke(t, "_npi_mod", nil, i8, d8)))
+	h := empty(t, ndarray.Float16, 4)
+	rawSet(h, []uint16{0x0000, 0x8000, 0x3c00, 0x7c00})
+	hy := empty(t, ndarray.Float16, 4)
+	rawSet(hy, []uint16{0x8000, 0x3c00, 0x0000, 0x7c00})
+	assert.Equal(t, []uint16{0x0000, 0x0001, 0x3bff, 0x7c00}, rawValues[uint16](ewInvoke(t, "_npi_nextafter", nil, h, hy)), "NumPy's half keeps x where x == y")
+	n64 := values(t, ewInvoke(t, "_npi_nextafter", nil, f64(0, 1), f64(negZero, 2)))
+	assert.True(t, math.Signbit(n64[0]), "C's nextafter gives y where x == y")
+	assert.Equal(t, math.Nextafter(1, 2), n64[1])
+	e := empty(t, ndarray.Int64, 3)
+	rawSet(e, []int64{-1074, 1 << 40, -(1 << 40)})
+	assert.Equal(t, []float64{5e-324, ewInf, 0}, values(t, ewInvoke(t, "_npi_ldexp", nil, f64(1, 1, 1), e)), "exact and saturating")
+	assert.Equal(t, []float64{1 + math.Ln2, ewInf}, values(t, ewInvoke(t, "_npi_logaddexp", nil, f64(1, ewInf), f64(1, ewInf))))
+	_, err := ewTry("_npi_ldexp", nil, nil, e, e)
+	requireKind(t, err, mxerr.Type, "first operand")
+	_, err = ewTry("_npi_arctan2", nil, nil, e, e)
+	requireKind(t, err, mxerr.Type, "int64")
+}
+
+// TestNpiGradients checks the differentiable binary operators against central
+// differences, with operands that broadcast (so the gradients are summed back).
+func TestNpiGradients(t *testing.T) {
+	checkGraphLeaks(t)
+	av, bv := []float64{0.7, -1.3}, []float64{0.4, -2.1, 1.7}
+	fwd := func(name string, x, y float64) float64 {
+		r := ewInvoke(t, name, nil, fromValues(t, ndarray.Float64, []float64{x}, 1), fromValues(t, ndarray.Float64, []float64{y}, 1))
+		return values(t, r)[0]
+	}
+	for _, name := range []string{"_npi_arctan2", "_npi_copysign", "_npi_hypot", "_npi_ldexp", "_npi_logaddexp", "_npi_mod"} {
+		a, b := fromValues(t, ndarray.Float64, av, 2, 1), fromValues(t, ndarray.Float64, bv, 1, 3)
+		ga, gb := variable(t, a, autograd.ReqWrite), variable(t, b, autograd.ReqWrite)
+		y := call(t, recording, name, "", a, b)
+		require.NoError(t, autograd.Backward([]*ndarray.NDArray{y}, nil, false, true))
+		const h = 1e-6
+		for i, x := range av {
+			want := 0.0
+			for _, v := range bv {
+				want += (fwd(name, x+h, v) - fwd(name, x-h, v)) / (2 * h)
+			}
+			assert.InDelta(t, want, values(t, ga)[i], 1e-5, "%s d/da", name)
+		}
+		for j, v := range bv {
+			want := 0.0
+			for _, x := range av {
+				want += (fwd(name, x, v+h) - fwd(name, x, v-h)) / (2 * h)
+			}
+			if name == "_npi_ldexp" || name == "_npi_mod" || name == "_npi_copysign" {
+				continue // not smooth in b, or (ldexp) fractional exponents that NumPy lacks
+			}
+			assert.InDelta(t, want, values(t, gb)[j], 1e-5, "%s d/db", name)
+		}
+	}
+	x := fromValues(t, ndarray.Float64, av, 2)
+	gx := variable(t, x, autograd.ReqWrite)
+	y := call(t, recording, "_npi_rarctan2_scalar", "scalar=f:0.5", x) // arctan2(0.5, x)
+	require.NoError(t, autograd.Backward([]*ndarray.NDArray{y}, nil, false, true))
+	for i, v := range av {
+		assert.InDelta(t, -0.5/(0.25+v*v), values(t, gx)[i], 1e-12)
+	}
+	e := empty(t, ndarray.Int32, 2)
+	rawSet(e, []int32{3, -1})
+	y = call(t, recording, "_npi_ldexp", "", x, e)
+	require.NoError(t, autograd.Backward([]*ndarray.NDArray{y}, nil, false, true))
+	assert.Equal(t, []float64{8, 0.5}, values(t, gx), "an integer exponent: 2**e")
 }

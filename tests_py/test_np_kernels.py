@@ -182,3 +182,66 @@ def test_shift_counts_beyond_the_width():
 def test_bitwise_not(dt):
     v = values(dt)
     same(run("_npi_bitwise_not", [v]), np.invert(v))
+
+
+def float_pairs(dt):
+    """Pairs of dt's edge values and a spread of ordinary ones, to broadcast."""
+    v = np.concatenate([values(dt), np.array([0.3, -0.7, 5.5, -13.25, 1e4, 1e-3, 7.0, -7.0], dtype=dt)])
+    return v[:, None], v[None, :]
+
+
+# name: (NumPy's function, ulps allowed (the C library's transcendental functions), MXNet's reversed scalar form)
+FLOAT_OPS = {
+    "arctan2": (np.arctan2, 2, "_npi_rarctan2_scalar"),
+    "copysign": (np.copysign, 0, "_npi_rcopysign_scalar"),
+    "hypot": (np.hypot, 2, None),
+    "nextafter": (np.nextafter, 0, None),
+    "logaddexp": (np.logaddexp, 2, None),
+    "floor_divide": (np.floor_divide, 0, None),
+    "mod": (np.remainder, 0, "_npi_rmod_scalar"),
+}
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("name", list(FLOAT_OPS))
+def test_float_binary(name, dt):
+    f, ulps, rname = FLOAT_OPS[name]
+    a, b = float_pairs(dt)
+    with np.errstate(all="ignore"):
+        same(run("_npi_" + name, [a, b]), f(a, b), ulps)
+        v = a.ravel()
+        for s in (2.5, -0.0, 3, float("inf"), float("nan"), 1e-30):
+            c = np.array(s).astype(dt)
+            same(run("_npi_%s_scalar" % name, [v], {"scalar": s}), f(v, c), ulps)
+            same(run("_npi_%s_scalar" % name, [v], {"scalar": s, "reverse": True}), f(c, v), ulps)
+            if rname:
+                same(run(rname, [v], {"scalar": s}), f(c, v), ulps)
+
+
+@pytest.mark.parametrize("dt", INTS)
+@pytest.mark.parametrize("name", ["floor_divide", "mod"])
+def test_int_divmod(name, dt):
+    f = FLOAT_OPS[name][0]
+    a, b = pairs(dt)
+    with np.errstate(all="ignore"):
+        same(run("_npi_" + name, [a, b]), f(a, b))
+        v = a.ravel()
+        for s in (0, 1, 3, 7):
+            c = np.array(s).astype(dt)
+            same(run("_npi_%s_scalar" % name, [v], {"scalar": s}), f(v, c))
+            same(run("_npi_%s_scalar" % name, [v], {"scalar": s, "reverse": True}), f(c, v))
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_ldexp(dt):
+    v = np.concatenate([values(dt), np.array([0.75, -3.0, 1e-3], dtype=dt)])
+    e = np.array([-2000, -150, -30, -1, 0, 1, 5, 30, 140, 2000], dtype="int32")
+    small = np.array([-3, 0, 4], dtype=dt)
+    with np.errstate(all="ignore"):
+        same(run("_npi_ldexp", [v[:, None], e[None, :]]), np.ldexp(v[:, None], e[None, :]))
+        same(run("_npi_ldexp", [v[:, None], e[None, :].astype(dt)]), np.ldexp(v[:, None], e[None, :].astype(dt).astype("int32")))
+        for s in (-20, 0, 3, 100):
+            same(run("_npi_ldexp_scalar", [v], {"scalar": s}), np.ldexp(v, s))
+        same(run("_npi_rldexp_scalar", [small], {"scalar": 1.5}), np.ldexp(np.array(1.5, dtype=dt), small.astype("int32")))
+    with pytest.raises(TypeError, match="first operand"):
+        run("_npi_ldexp", [e, e])

@@ -76,14 +76,7 @@ func init() {
 		Infer: ops.InferBroadcastSameDType,
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
-				switch dt := in[0].DType(); {
-				case dt == ndarray.Float32:
-					ops.Map2(out[0], in[0], in[1], hypot32)
-				case ops.IsFloat(dt):
-					ops.FloatMap2(out[0], in[0], in[1], math.Hypot)
-				default:
-					ops.IntViaFloat2(out[0], in[0], in[1], math.Hypot)
-				}
+				runHypot(out[0], in[0], in[1])
 				return nil
 			})
 		},
@@ -114,6 +107,18 @@ func init() {
 		})
 	}
 	alias("divide", "true_divide", "as in MXNet 1.x, integer arrays still divide with truncation", func(*ops.Op) {})
+}
+
+// runHypot sets out = hypot(a, b), for a, b and out of one real dtype and shape.
+func runHypot(out, a, b *ndarray.NDArray) {
+	switch dt := a.DType(); {
+	case dt == ndarray.Float32:
+		ops.Map2(out, a, b, hypot32)
+	case ops.IsFloat(dt):
+		ops.FloatMap2(out, a, b, math.Hypot)
+	default:
+		ops.IntViaFloat2(out, a, b, math.Hypot)
+	}
 }
 
 // hypot32 is hypot for float32: float64 holds the squares of every float32 without

@@ -23,11 +23,20 @@ type npBinary struct {
 	// scalar computes data op s (s op data when rev); nil: s is converted to the array's
 	// dtype and run does it.
 	scalar func(out, a *ndarray.NDArray, s ops.Scalar, rev bool) error
-	// infer replaces the array form's dtype check (ldexp's integer exponents).
-	infer       func(in []*ndarray.NDArray) (ndarray.DType, error)
+	// castRHS: the first operand is floating-point, the second may instead be an integer
+	// array, converted to the first's dtype (ldexp's exponents).
+	castRHS     bool
 	rname       string // MXNet's name of the reversed scalar form, "" where it has none
 	intScalar   bool   // the number must be an integer (shift counts)
 	grad, sgrad *ops.Gradient
+}
+
+// checkDTypes refuses an integer first operand where castRHS lets integers in as the second.
+func (d npBinary) checkDTypes(dt ndarray.DType) error {
+	if d.castRHS && !ops.IsFloat(dt) {
+		return mxerr.TypeErr("%s does not support dtype %s as its first operand (floating-point only)", d.name, dt)
+	}
+	return nil
 }
 
 // npScalarParams are the parameters of every _scalar form: MXNet's scalar and is_int
@@ -57,23 +66,33 @@ func (d npBinary) register() {
 		return dt
 	}
 	infer := func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
-		dt, err := in[0].DType(), error(nil)
-		if d.infer != nil {
-			dt, err = d.infer(in)
-		} else {
-			err = ops.SameDType(in)
+		if err := d.checkDTypes(in[0].DType()); err != nil {
+			return nil, 0, err
 		}
-		if err != nil {
-			return nil, 0, ops.WithOpName(d.name, err)
+		if !d.castRHS || !ops.IsIntegral(in[1].DType()) {
+			if err := ops.SameDType(in); err != nil {
+				return nil, 0, ops.WithOpName(d.name, err)
+			}
 		}
 		shape, err := ops.BroadcastShape(in)
-		return shape, outDType(dt), err
+		return shape, outDType(in[0].DType()), err
 	}
 	ops.Register(&ops.Op{
 		Name: d.name, Doc: d.doc + "\n\nNumPy broadcasting; both arrays have one dtype (mx.np promotes them first).",
 		Category: ops.Broadcast, Inputs: []string{"lhs", "rhs"}, DTypes: d.dtypes, InPlace: !d.boolOut,
 		ScalarOp: d.name + "_scalar", Infer: infer, Grad: d.grad,
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
+			if in[1].DType() != in[0].DType() { // castRHS
+				e, err := ndarray.Empty(in[0].DType(), in[1].Shape(), in[1].Device())
+				if err != nil {
+					return err
+				}
+				defer e.Release()
+				if err := ops.CopyCast(e, in[1]); err != nil {
+					return err
+				}
+				in = []*ndarray.NDArray{in[0], e}
+			}
 			return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
 				d.run(out[0], in[0], in[1])
 				return nil
@@ -88,8 +107,8 @@ func (d npBinary) register() {
 			if d.intScalar && !npScalar(at).IsInt {
 				return nil, 0, mxerr.TypeErr("%s_scalar: the number must be an integer", d.name)
 			}
-			if d.infer != nil && !ops.IsFloat(in[0].DType()) {
-				return nil, 0, mxerr.TypeErr("%s_scalar does not support dtype %s", d.name, in[0].DType())
+			if err := d.checkDTypes(in[0].DType()); err != nil {
+				return nil, 0, err
 			}
 			return in[0].Shape(), outDType(in[0].DType()), nil
 		},
@@ -115,12 +134,12 @@ func (d npBinary) register() {
 	}
 }
 
-// npUnary is one unary operator; kinds lists the dtypes it takes.
+// npUnary is one unary operator.
 type npUnary struct {
 	name, doc string
 	dtypes    []ndarray.DType
 	out       func(dt ndarray.DType) ndarray.DType // the result's dtype; nil: bool
-	run       func(out, in *ndarray.NDArray)
+	run       func(out, in *ndarray.NDArray) error
 	grad      *ops.Gradient
 }
 
@@ -134,10 +153,7 @@ func (d npUnary) register() {
 			}
 			return in[0].Shape(), d.out(in[0].DType()), nil
 		},
-		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
-			d.run(out[0], in[0])
-			return nil
-		},
+		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error { return d.run(out[0], in[0]) },
 	})
 }
 

@@ -63,13 +63,14 @@ func init() {
 	npUnary{
 		name: "_npi_bitwise_not", dtypes: bitDTypes, out: func(dt ndarray.DType) ndarray.DType { return dt }, grad: ops.ZeroGrad,
 		doc: "Bitwise not, elementwise, as NumPy's invert: ~x for integers, logical not for bool.",
-		run: func(out, in *ndarray.NDArray) {
+		run: func(out, in *ndarray.NDArray) error {
 			if in.DType() == ndarray.Bool {
 				ops.Map1(out, in, func(x uint8) uint8 { return ops.B2u(x == 0) })
-				return
+				return nil
 			}
 			pickInt(in.DType(), [8]func(out, in *ndarray.NDArray){bitNot[int8], bitNot[int16], bitNot[int32], bitNot[int64],
 				bitNot[uint8], bitNot[uint16], bitNot[uint32], bitNot[uint64]})(out, in)
+			return nil
 		},
 	}.register()
 }

@@ -42,7 +42,7 @@ func init() {
 			name: "_npi_" + p.name, dtypes: dtypes, grad: ops.ZeroGrad,
 			doc: "Whether each element is " + p.doc + ", as a bool array (NumPy's " + p.name + "). Bool and " +
 				"integer arrays give constant results where their values cannot be special.",
-			run: func(out, in *ndarray.NDArray) {
+			run: func(out, in *ndarray.NDArray) error {
 				switch in.DType() {
 				case ndarray.Float32: // the common case without RealApply's conversion
 					ops.Map1(out, in, func(x float32) bool { return real(float64(x)) })
@@ -53,6 +53,7 @@ func init() {
 				default:
 					ops.RealApply(out, in, real)
 				}
+				return nil
 			},
 		}.register()
 	}
