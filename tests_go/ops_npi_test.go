@@ -254,3 +254,19 @@ func TestNpiGradients(t *testing.T) {
 	require.NoError(t, autograd.Backward([]*ndarray.NDArray{y}, nil, false, true))
 	assert.Equal(t, []float64{8, 0.5}, values(t, gx), "an integer exponent: 2**e")
 }
+
+func TestNpiComplexParts(t *testing.T) {
+	c := empty(t, ndarray.Complex64, 2)
+	rawSet(c, []complex64{complex(1, -2), complex(float32(math.Inf(-1)), 3)})
+	re, im := ewInvoke(t, "_npi_real", nil, c), ewInvoke(t, "_npi_imag", nil, c)
+	assert.Equal(t, ndarray.Float32, re.DType())
+	assert.Equal(t, []float32{1, float32(math.Inf(-1))}, rawValues[float32](re))
+	assert.Equal(t, []float32{-2, 3}, rawValues[float32](im))
+	assert.Equal(t, []complex64{complex(1, 2), complex(float32(math.Inf(-1)), -3)}, rawValues[complex64](ewInvoke(t, "_npi_conj", nil, c)))
+	i16 := fromValues(t, ndarray.Int16, []float64{-5, 7}, 2)
+	assert.Equal(t, []int16{-5, 7}, rawValues[int16](ewInvoke(t, "_npi_real", nil, i16)))
+	assert.Equal(t, []int16{0, 0}, rawValues[int16](ewInvoke(t, "_npi_imag", nil, i16)))
+	assert.Equal(t, []int16{-5, 7}, rawValues[int16](ewInvoke(t, "_npi_conj", nil, i16)))
+	b := fromValues(t, ndarray.Bool, []float64{1, 0}, 2)
+	assert.Equal(t, []int8{1, 0}, rawValues[int8](ewInvoke(t, "_npi_conj", nil, b)), "int8, as NumPy's conj of bool")
+}

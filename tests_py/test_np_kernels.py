@@ -245,3 +245,25 @@ def test_ldexp(dt):
         same(run("_npi_rldexp_scalar", [small], {"scalar": 1.5}), np.ldexp(np.array(1.5, dtype=dt), small.astype("int32")))
     with pytest.raises(TypeError, match="first operand"):
         run("_npi_ldexp", [e, e])
+
+
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("name", ["real", "imag", "conj"])
+def test_complex_parts(name, dt):
+    v = values(dt)
+    same(run("_npi_" + name, [v]), np.asarray(getattr(np, name)(v)))
+
+
+def test_gradients_through_autograd():
+    x = mx.nd.array(np.array([0.5, -2.0], dtype="float32"))
+    y = mx.nd.array(np.array([[1.5], [-0.25]], dtype="float32"))
+    x.attach_grad()
+    with mx.autograd.record():
+        z = invoke("_npi_arctan2", [x, y])
+    z.backward()
+    xv, yv = x.asnumpy(), y.asnumpy()
+    np.testing.assert_allclose(x.grad.asnumpy(), (yv / (xv * xv + yv * yv)).sum(axis=0), rtol=1e-6)
+    with mx.autograd.record():
+        z = invoke("_npi_greater", [x, x])
+    z.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [0, 0])

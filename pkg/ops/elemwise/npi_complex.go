@@ -55,9 +55,14 @@ func init() {
 		},
 	}.register()
 	npUnary{
-		name: "_npi_conj", dtypes: ops.AllDTypes, out: func(dt ndarray.DType) ndarray.DType { return dt },
-		grad: ops.GradExpr("_npi_conj(g)"),
-		doc:  "The complex conjugate of each element, as NumPy's conj: a copy of a real array.",
+		name: "_npi_conj", dtypes: ops.AllDTypes, grad: ops.GradExpr("_npi_conj(g)"),
+		out: func(dt ndarray.DType) ndarray.DType {
+			if dt == ndarray.Bool { // NumPy's conjugate has no bool loop
+				return ndarray.Int8
+			}
+			return dt
+		},
+		doc: "The complex conjugate of each element, as NumPy's conj: a copy of a real array (int8 for bool, as in NumPy).",
 		run: func(out, in *ndarray.NDArray) error {
 			switch in.DType() {
 			case ndarray.Complex64:
@@ -65,7 +70,7 @@ func init() {
 			case ndarray.Complex128:
 				ops.Map1(out, in, func(z complex128) complex128 { return complex(real(z), -imag(z)) })
 			default:
-				return ndarray.CopyInto(out, in)
+				return ops.CopyCast(out, in)
 			}
 			return nil
 		},
