@@ -26,33 +26,16 @@ func init() {
 		name: "_npi_real", dtypes: ops.AllDTypes, out: partDType, grad: ops.CastBack,
 		doc: "The real part of each element, as NumPy's real: float32 for complex64, float64 for complex128, a copy " +
 			"of a real array. The gradient is the result's, as a complex number's real part.",
-		run: func(out, in *ndarray.NDArray) error {
-			switch in.DType() {
-			case ndarray.Complex64:
-				ops.Map1(out, in, func(z complex64) float32 { return real(z) })
-			case ndarray.Complex128:
-				ops.Map1(out, in, func(z complex128) float64 { return real(z) })
-			default:
-				return ndarray.CopyInto(out, in)
-			}
-			return nil
-		},
+		run: complexPart(func(z complex128) float64 { return real(z) }, ndarray.CopyInto),
 	}.register()
 	npUnary{
 		name: "_npi_imag", dtypes: ops.AllDTypes, out: partDType, grad: imagGrad,
 		doc: "The imaginary part of each element, as NumPy's imag: float32 for complex64, float64 for complex128, " +
 			"zeros of a real array's dtype. Differentiable for real arrays only (a zero gradient).",
-		run: func(out, in *ndarray.NDArray) error {
-			switch in.DType() {
-			case ndarray.Complex64:
-				ops.Map1(out, in, func(z complex64) float32 { return imag(z) })
-			case ndarray.Complex128:
-				ops.Map1(out, in, func(z complex128) float64 { return imag(z) })
-			default:
-				ops.FillKernel(out, ops.Scalar{})
-			}
+		run: complexPart(func(z complex128) float64 { return imag(z) }, func(out, _ *ndarray.NDArray) error {
+			ops.FillKernel(out, ops.Scalar{})
 			return nil
-		},
+		}),
 	}.register()
 	npUnary{
 		name: "_npi_conj", dtypes: ops.AllDTypes, grad: ops.GradExpr("_npi_conj(g)"),
@@ -75,6 +58,22 @@ func init() {
 			return nil
 		},
 	}.register()
+}
+
+// complexPart is the kernel that takes part of each complex element, or does ofReal
+// with a real array.
+func complexPart(part func(complex128) float64, ofReal func(out, in *ndarray.NDArray) error) func(out, in *ndarray.NDArray) error {
+	return func(out, in *ndarray.NDArray) error {
+		switch in.DType() {
+		case ndarray.Complex64:
+			ops.Map1(out, in, func(z complex64) float32 { return float32(part(complex128(z))) })
+		case ndarray.Complex128:
+			ops.Map1(out, in, part)
+		default:
+			return ofReal(out, in)
+		}
+		return nil
+	}
 }
 
 // imagGrad is zero for a real input; a complex one has no gradient of a real result here.

@@ -18,31 +18,33 @@ func init() {
 		name: "_npi_floor_divide", dtypes: divmodDTypes, grad: ops.ZeroGrad, sgrad: ops.ZeroGrad,
 		doc: "lhs // rhs elementwise, as NumPy's floor_divide: Python's floor division for integers (x // 0 is " +
 			"0; the minimum // -1 wraps to the minimum), floor(lhs / rhs) for floats as NumPy computes it.",
-		run: func(out, a, b *ndarray.NDArray) {
-			if ops.IsFloat(a.DType()) {
-				floatMap2(out, a, b, func(x, y float32) float32 { d, _ := divmod(x, y); return d },
-					func(x, y float64) float64 { d, _ := divmod(x, y); return d })
-				return
-			}
-			pickInt(a.DType(), [8]func(out, a, b *ndarray.NDArray){floorDivInts[int8], floorDivInts[int16], floorDivInts[int32],
-				floorDivInts[int64], floorDivInts[uint8], floorDivInts[uint16], floorDivInts[uint32], floorDivInts[uint64]})(out, a, b)
-		},
+		run: divmodRun(false, [8]func(out, a, b *ndarray.NDArray){floorDivInts[int8], floorDivInts[int16], floorDivInts[int32],
+			floorDivInts[int64], floorDivInts[uint8], floorDivInts[uint16], floorDivInts[uint32], floorDivInts[uint64]}),
 	}.register()
 	npBinary{
 		name: "_npi_mod", rname: "_npi_rmod_scalar", dtypes: divmodDTypes,
 		doc: "The remainder of lhs / rhs elementwise, with rhs's sign, as NumPy's remainder (mod): x % 0 is 0 for " +
 			"integers and NaN for floats; a zero remainder is 0.0 with rhs's sign.",
-		run: func(out, a, b *ndarray.NDArray) {
-			if ops.IsFloat(a.DType()) {
-				floatMap2(out, a, b, func(x, y float32) float32 { _, m := divmod(x, y); return m },
-					func(x, y float64) float64 { _, m := divmod(x, y); return m })
-				return
-			}
-			pickInt(a.DType(), [8]func(out, a, b *ndarray.NDArray){modInts[int8], modInts[int16], modInts[int32],
-				modInts[int64], modInts[uint8], modInts[uint16], modInts[uint32], modInts[uint64]})(out, a, b)
-		},
+		run: divmodRun(true, [8]func(out, a, b *ndarray.NDArray){modInts[int8], modInts[int16], modInts[int32],
+			modInts[int64], modInts[uint8], modInts[uint16], modInts[uint32], modInts[uint64]}),
 		grad: ops.GradExpr("g", "-(g * floor(a / b))"), sgrad: ops.GradExprRev("g", "-(g * floor($scalar / x))"),
 	}.register()
+}
+
+// divmodRun is the kernel of floor_divide (mod false) or mod: divmod's quotient or
+// remainder for floats, ints's instantiation for integers.
+func divmodRun(mod bool, ints [8]func(out, a, b *ndarray.NDArray)) func(out, a, b *ndarray.NDArray) {
+	return func(out, a, b *ndarray.NDArray) {
+		if !ops.IsFloat(a.DType()) {
+			pickInt(a.DType(), ints)(out, a, b)
+		} else if mod {
+			floatMap2(out, a, b, func(x, y float32) float32 { _, m := divmod(x, y); return m },
+				func(x, y float64) float64 { _, m := divmod(x, y); return m })
+		} else {
+			floatMap2(out, a, b, func(x, y float32) float32 { d, _ := divmod(x, y); return d },
+				func(x, y float64) float64 { d, _ := divmod(x, y); return d })
+		}
+	}
 }
 
 func floorDivInts[T ops.IntElem](out, a, b *ndarray.NDArray) {
