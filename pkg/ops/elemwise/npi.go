@@ -26,8 +26,9 @@ type npBinary struct {
 	// castRHS: the first operand is floating-point, the second may instead be an integer
 	// array, converted to the first's dtype (ldexp's exponents).
 	castRHS     bool
-	rname       string // MXNet's name of the reversed scalar form, "" where it has none
-	intScalar   bool   // the number must be an integer (shift counts)
+	inputs      []string // the operands' names where MXNet's are not lhs and rhs
+	rname       string   // MXNet's name of the reversed scalar form, "" where it has none
+	intScalar   bool     // the number must be an integer (shift counts)
 	grad, sgrad *ops.Gradient
 }
 
@@ -77,9 +78,12 @@ func (d npBinary) register() {
 		shape, err := ops.BroadcastShape(in)
 		return shape, outDType(in[0].DType()), err
 	}
+	if d.inputs == nil {
+		d.inputs = []string{"lhs", "rhs"}
+	}
 	ops.Register(&ops.Op{
 		Name: d.name, Doc: d.doc + "\n\nNumPy broadcasting; both arrays have one dtype (mx.np promotes them first).",
-		Category: ops.Broadcast, Inputs: []string{"lhs", "rhs"}, DTypes: d.dtypes, InPlace: !d.boolOut,
+		Category: ops.Broadcast, Inputs: d.inputs, DTypes: d.dtypes, InPlace: !d.boolOut,
 		ScalarOp: d.name + "_scalar", Infer: infer, Grad: d.grad,
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			if in[1].DType() != in[0].DType() { // castRHS

@@ -16,7 +16,7 @@ const ln2 = "0.6931471805599453"
 
 func init() {
 	for _, d := range []npBinary{
-		{name: "_npi_arctan2", rname: "_npi_rarctan2_scalar", dtypes: ops.FloatDTypes,
+		{name: "_npi_arctan2", rname: "_npi_rarctan2_scalar", dtypes: ops.FloatDTypes, inputs: []string{"x1", "x2"},
 			doc:   "arctan(lhs / rhs) elementwise, in the quadrant of the point (rhs, lhs), as NumPy's arctan2.",
 			run:   func(out, a, b *ndarray.NDArray) { floatMap2(out, a, b, via64(math.Atan2), math.Atan2) },
 			grad:  ops.GradExpr("g * b / (a * a + b * b)", "-(g * a) / (a * a + b * b)"),
@@ -29,7 +29,7 @@ func init() {
 				}, math.Copysign)
 			},
 			grad: ops.GradExpr("g * (2 * (a * b >= 0) - 1)", ""), sgrad: ops.GradExprRev("g * (2 * (x * $scalar >= 0) - 1)", "")},
-		{name: "_npi_hypot", dtypes: ops.FloatDTypes,
+		{name: "_npi_hypot", dtypes: ops.FloatDTypes, inputs: []string{"x1", "x2"},
 			doc: "sqrt(lhs**2 + rhs**2) elementwise without intermediate overflow, as NumPy's hypot (inf wins over NaN).",
 			run: runHypot, grad: ops.GradExpr("g * a / y", "g * b / y"), sgrad: ops.GradExpr("g * x / y")},
 		{name: "_npi_ldexp", rname: "_npi_rldexp_scalar", dtypes: append(append([]ndarray.DType{}, ops.FloatDTypes...), intDTypes...),
