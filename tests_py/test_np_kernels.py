@@ -27,7 +27,7 @@ def values(dt):
         info = np.iinfo(dt)
         return np.array(sorted({info.min, info.min + 1, 0, 1, 2, 3, 7, info.max - 1, info.max} |
                                ({-1, -2, -7} if dt.kind == "i" else set())), dtype=dt)
-    real = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 3.0, 0.1, 1e-40,
+    real = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 3.0, 0.1, 1e-40,
                      np.finfo(dt).max if dt.kind == "f" else 1e30], dtype=np.float64)
     with np.errstate(all="ignore"):
         if dt.kind == "c":
