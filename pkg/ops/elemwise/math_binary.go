@@ -217,19 +217,20 @@ func truth[T ops.OrderedElem](c bool) T {
 	return 0
 }
 
-// rows2 calls f with the rows of out, a and b (of one shape): contiguous rows as whole
-// slices, the elements of other rows one at a time (as slices of one element).
-func rows2[T any](out, a, b *ndarray.NDArray, f func(o, x, y []T)) {
+// rows2 calls f with the rows of out (of elements O), a and b (of T; all of one shape):
+// contiguous rows as whole slices, the elements of other rows one at a time (as slices
+// of one element).
+func rows2[O, T any](out, a, b *ndarray.NDArray, f func(o []O, x, y []T)) {
 	po, pa, pb := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr()
 	ndarray.ParallelRows(out.Shape(), ops.Operands(out, a, b), func(offs []int, n int, st []int) {
-		o, x, y := ops.ElemAt[T](po, offs[0]), ops.ElemAt[T](pa, offs[1]), ops.ElemAt[T](pb, offs[2])
+		o, x, y := ops.ElemAt[O](po, offs[0]), ops.ElemAt[T](pa, offs[1]), ops.ElemAt[T](pb, offs[2])
 		if st[0] == 1 && st[1] == 1 && st[2] == 1 {
 			f(unsafe.Slice(o, n), unsafe.Slice(x, n), unsafe.Slice(y, n))
 			return
 		}
 		po, px, py := unsafe.Pointer(o), unsafe.Pointer(x), unsafe.Pointer(y)
 		for i := 0; i < n; i++ {
-			f(unsafe.Slice(ops.ElemAt[T](po, i*st[0]), 1), unsafe.Slice(ops.ElemAt[T](px, i*st[1]), 1), unsafe.Slice(ops.ElemAt[T](py, i*st[2]), 1))
+			f(unsafe.Slice(ops.ElemAt[O](po, i*st[0]), 1), unsafe.Slice(ops.ElemAt[T](px, i*st[1]), 1), unsafe.Slice(ops.ElemAt[T](py, i*st[2]), 1))
 		}
 	})
 }

@@ -51,7 +51,9 @@ func npCompareScalar(op cmpOp, out, a *ndarray.NDArray, s ops.Scalar, rev bool) 
 			ops.RealApply(out, a, func(x float64) bool { return complexCmp(op, complex(x, 0), c) })
 		}
 	case dt == ndarray.Float32:
-		ops.Map1(out, a, cmpScalarFn(op, float32(real(c))))
+		cmpScalarRows(op, out, a, float32(real(c)))
+	case dt == ndarray.Float64:
+		cmpScalarRows(op, out, a, real(c))
 	case ops.IsFloat(dt) || !s.IsInt:
 		ops.RealApply(out, a, cmpScalarFn(op, real(c)))
 	default:
@@ -67,11 +69,11 @@ func npCompareScalar(op cmpOp, out, a *ndarray.NDArray, s ops.Scalar, rev bool) 
 func intCmpExact[T ops.IntElem](op cmpOp, out, a *ndarray.NDArray, s ops.Scalar) {
 	v, side := fitInt[T](s)
 	if side == 0 {
-		f := cmpScalarFn(op, v)
 		if a.DType() == ndarray.Bool {
+			f := cmpScalarFn(op, v)
 			ops.Map1(out, a, func(x T) bool { return f(min(x, 1)) })
 		} else {
-			ops.Map1(out, a, f)
+			cmpScalarRows(op, out, a, v)
 		}
 		return
 	}
@@ -99,4 +101,76 @@ func fitInt[T ops.IntElem](s ops.Scalar) (T, int) {
 		return 0, -1
 	}
 	return 0, 1
+}
+
+// npCompare is runCompare with loops over whole rows for the integer and the 32- and
+// 64-bit float dtypes (no call per element).
+func npCompare(op cmpOp, out, a, b *ndarray.NDArray) {
+	switch dt := a.DType(); {
+	case dt == ndarray.Float32:
+		cmpRows[float32](op, out, a, b)
+	case dt == ndarray.Float64:
+		cmpRows[float64](op, out, a, b)
+	case dt != ndarray.Bool && ops.IsIntegral(dt):
+		pickInt(dt, [8]func(cmpOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray){cmpRows[int8], cmpRows[int16],
+			cmpRows[int32], cmpRows[int64], cmpRows[uint8], cmpRows[uint16], cmpRows[uint32], cmpRows[uint64]})(op, out, a, b)
+	default:
+		runCompare(op, out, a, b)
+	}
+}
+
+// cmpRows compares row by row; > and >= are < and <= with the operands swapped, != is
+// == negated (all exact with NaN).
+func cmpRows[T ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
+	if op == cGt || op == cGe {
+		a, b, op = b, a, op.flip()
+	}
+	eq := op == cEq
+	rows2(out, a, b, func(o []bool, x, y []T) {
+		x, y = x[:len(o)], y[:len(o)]
+		switch op {
+		case cLt:
+			for i := range o {
+				o[i] = x[i] < y[i]
+			}
+		case cLe:
+			for i := range o {
+				o[i] = x[i] <= y[i]
+			}
+		default:
+			for i := range o {
+				o[i] = (x[i] == y[i]) == eq
+			}
+		}
+	})
+}
+
+// cmpScalarRows sets out to a op c row by row.
+func cmpScalarRows[T ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T) {
+	eq := op == cEq
+	rows2(out, a, a, func(o []bool, x, _ []T) {
+		x = x[:len(o)]
+		switch op {
+		case cLt:
+			for i := range o {
+				o[i] = x[i] < c
+			}
+		case cLe:
+			for i := range o {
+				o[i] = x[i] <= c
+			}
+		case cGt:
+			for i := range o {
+				o[i] = x[i] > c
+			}
+		case cGe:
+			for i := range o {
+				o[i] = x[i] >= c
+			}
+		default:
+			for i := range o {
+				o[i] = (x[i] == c) == eq
+			}
+		}
+	})
 }
