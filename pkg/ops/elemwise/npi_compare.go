@@ -22,7 +22,7 @@ func init() {
 			name: "_npi_" + c.name, dtypes: ops.AllDTypes, boolOut: true, grad: ops.ZeroGrad, sgrad: ops.ZeroGrad,
 			doc: "lhs " + c.sym + " rhs elementwise, as a bool array (NumPy's " + c.name + "): NaN compares " +
 				"false (not_equal: true), complex numbers order lexicographically as in NumPy.",
-			run: func(out, a, b *ndarray.NDArray) { runCompare(op, out, a, b) },
+			run: func(out, a, b *ndarray.NDArray) { npCompare(op, out, a, b) },
 			scalar: func(out, a *ndarray.NDArray, s ops.Scalar, rev bool) error {
 				npCompareScalar(op, out, a, s, rev)
 				return nil
