@@ -165,45 +165,46 @@ func runLogical(op logicOp, out, a, b *ndarray.NDArray) {
 	case ndarray.Bfloat16:
 		logical16(op, out, a, b, 0x3f80)
 	case ndarray.Float32:
-		logicalTyped[float32](op, out, a, b)
+		logicalTyped[float32, float32](op, out, a, b)
 	case ndarray.Float64:
-		logicalTyped[float64](op, out, a, b)
+		logicalTyped[float64, float64](op, out, a, b)
 	case ndarray.Int8:
-		logicalTyped[int8](op, out, a, b)
+		logicalTyped[int8, int8](op, out, a, b)
 	case ndarray.Int16:
-		logicalTyped[int16](op, out, a, b)
+		logicalTyped[int16, int16](op, out, a, b)
 	case ndarray.Int32:
-		logicalTyped[int32](op, out, a, b)
+		logicalTyped[int32, int32](op, out, a, b)
 	case ndarray.Int64:
-		logicalTyped[int64](op, out, a, b)
+		logicalTyped[int64, int64](op, out, a, b)
 	case ndarray.Uint8:
-		logicalTyped[uint8](op, out, a, b)
+		logicalTyped[uint8, uint8](op, out, a, b)
 	case ndarray.Uint16:
-		logicalTyped[uint16](op, out, a, b)
+		logicalTyped[uint16, uint16](op, out, a, b)
 	case ndarray.Uint32:
-		logicalTyped[uint32](op, out, a, b)
+		logicalTyped[uint32, uint32](op, out, a, b)
 	case ndarray.Uint64:
-		logicalTyped[uint64](op, out, a, b)
+		logicalTyped[uint64, uint64](op, out, a, b)
 	}
 }
 
 // logicalTyped loops over whole rows, with the operator chosen once per row, so that
-// the contiguous loops compile without a call per element.
-func logicalTyped[T ops.OrderedElem](op logicOp, out, a, b *ndarray.NDArray) {
-	rows2(out, a, b, func(o, x, y []T) {
+// the contiguous loops compile without a call per element. The result is 1 or 0 in O
+// (uint8 for a bool result).
+func logicalTyped[O, T ops.OrderedElem](op logicOp, out, a, b *ndarray.NDArray) {
+	rows2(out, a, b, func(o []O, x, y []T) {
 		x, y = x[:len(o)], y[:len(o)]
 		switch op {
 		case lAnd:
 			for i := range o {
-				o[i] = truth[T](x[i] != 0 && y[i] != 0)
+				o[i] = truth[O](x[i] != 0 && y[i] != 0)
 			}
 		case lOr:
 			for i := range o {
-				o[i] = truth[T](x[i] != 0 || y[i] != 0)
+				o[i] = truth[O](x[i] != 0 || y[i] != 0)
 			}
 		default:
 			for i := range o {
-				o[i] = truth[T]((x[i] != 0) != (y[i] != 0))
+				o[i] = truth[O]((x[i] != 0) != (y[i] != 0))
 			}
 		}
 	})

@@ -80,6 +80,20 @@ func init() {
 
 // runNpLogical sets out (bool) to op(truth(a), truth(b)), or op(truth(a), t) without b.
 func runNpLogical(op logicOp, out, a, b *ndarray.NDArray, t ...bool) {
+	switch dt := a.DType(); {
+	case b == nil: // the scalar form: below
+	case dt == ndarray.Float32:
+		logicalTyped[uint8, float32](op, out, a, b)
+		return
+	case dt == ndarray.Float64:
+		logicalTyped[uint8, float64](op, out, a, b)
+		return
+	case dt != ndarray.Bool && ops.IsIntegral(dt): // by width: only != 0 matters
+		pickInt(dt, [8]func(logicOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray){logicalTyped[uint8, uint8],
+			logicalTyped[uint8, uint16], logicalTyped[uint8, uint32], logicalTyped[uint8, uint64], logicalTyped[uint8, uint8],
+			logicalTyped[uint8, uint16], logicalTyped[uint8, uint32], logicalTyped[uint8, uint64]})(op, out, a, b)
+		return
+	}
 	switch a.DType() {
 	case ndarray.Float16, ndarray.Bfloat16: // ±0 are the values with only the sign bit set
 		logicalRun(op, out, a, b, t, func(x uint16) bool { return x&0x7fff != 0 })
