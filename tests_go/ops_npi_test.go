@@ -270,3 +270,17 @@ func TestNpiComplexParts(t *testing.T) {
 	b := fromValues(t, ndarray.Bool, []float64{1, 0}, 2)
 	assert.Equal(t, []int8{1, 0}, rawValues[int8](ewInvoke(t, "_npi_conj", nil, b)), "int8, as NumPy's conj of bool")
 }
+
+func TestNpiScalarsThatWouldChangeTheDType(t *testing.T) {
+	i32 := fromValues(t, ndarray.Int32, []float64{7, -7}, 2)
+	_, err := ewTry("_npi_floor_divide_scalar", npiScalar(floatScalar(2), false), nil, i32)
+	requireKind(t, err, mxerr.Type, "a float with a int32 array")
+	f32 := fromValues(t, ndarray.Float32, []float64{7, -7}, 2)
+	_, err = ewTry("_npi_mod_scalar", npiScalar(ops.Scalar{Value: 1i}, false), nil, f32)
+	requireKind(t, err, mxerr.Type, "complex")
+	assert.Equal(t, []int32{-3, 2}, rawValues[int32](ewInvoke(t, "_npi_floor_divide_scalar", npiScalar(intScalar(-3), false), i32)))
+	assert.Equal(t, []int32{-1, 0}, rawValues[int32](ewInvoke(t, "_npi_floor_divide_scalar", npiScalar(intScalar(-3), true), i32)), "-3 // x")
+	assert.Equal(t, []float32{1, -6}, rawValues[float32](ewInvoke(t, "_npi_rmod_scalar", ops.Attrs{"scalar": intScalar(-6), "is_int": true, "reverse": true}, f32)), "-6 % x")
+	assert.Equal(t, []float32{3, 3}, rawValues[float32](ewInvoke(t, "_npi_mod_scalar", ops.Attrs{"scalar": intScalar(5), "is_int": false, "reverse": false},
+		fromValues(t, ndarray.Float32, []float64{3, 8}, 2))), "is_int=0")
+}

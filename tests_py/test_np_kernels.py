@@ -267,3 +267,12 @@ def test_gradients_through_autograd():
         z = invoke("_npi_greater", [x, x])
     z.backward()
     np.testing.assert_array_equal(x.grad.asnumpy(), [0, 0])
+
+
+def test_numbers_that_would_change_the_dtype_are_refused():
+    with pytest.raises(TypeError, match="a float with a int32 array"):
+        run("_npi_floor_divide_scalar", [values("int32")], {"scalar": 2.5})
+    with pytest.raises(TypeError, match="complex"):
+        run("_npi_arctan2_scalar", [values("float32")], {"scalar": 1j})
+    with pytest.raises(TypeError, match="dtype mismatch"):
+        run("_npi_mod", [values("float32"), values("float64")])

@@ -50,6 +50,19 @@ func npScalarParams(reverse string) []ops.Param {
 	}
 }
 
+// scalarKeepsDType refuses a number with which NumPy 2 would give another dtype than
+// the array's: a float with an integer array, a complex number with a real one (mx.np
+// promotes the array first).
+func scalarKeepsDType(name string, dt ndarray.DType, s ops.Scalar) error {
+	switch {
+	case imag(s.Value) != 0 && dt.Kind() != ndarray.KindComplex:
+		return mxerr.TypeErr("%s_scalar: a complex number with a %s array (cast the array to a complex dtype first)", name, dt)
+	case !s.IsInt && ops.IsIntegral(dt):
+		return mxerr.TypeErr("%s_scalar: a float with a %s array (cast the array to a float dtype first)", name, dt)
+	}
+	return nil
+}
+
 // npScalar is the call's number, a float when is_int is off.
 func npScalar(at ops.Attrs) ops.Scalar {
 	s := at.Scalar("scalar")
@@ -104,7 +117,8 @@ func (d npBinary) register() {
 		},
 	})
 	sop := &ops.Op{
-		Name: d.name + "_scalar", Doc: d.doc + " One operand is a Python number, which meets the array as in NumPy 2.",
+		Name: d.name + "_scalar", Doc: d.doc + " One operand is a Python number, which meets the array as in NumPy 2 " +
+			"(NEP 50): converted to the array's dtype (integers wrap where NumPy raises OverflowError).",
 		Category: ops.Elementwise, Inputs: []string{"data"}, DTypes: d.dtypes, InPlace: !d.boolOut,
 		Params: npScalarParams("0"), Grad: d.sgrad,
 		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
@@ -113,6 +127,11 @@ func (d npBinary) register() {
 			}
 			if err := d.checkDTypes(in[0].DType()); err != nil {
 				return nil, 0, err
+			}
+			if d.scalar == nil {
+				if err := scalarKeepsDType(d.name, in[0].DType(), npScalar(at)); err != nil {
+					return nil, 0, err
+				}
 			}
 			return in[0].Shape(), outDType(in[0].DType()), nil
 		},
