@@ -276,3 +276,18 @@ def test_numbers_that_would_change_the_dtype_are_refused():
         run("_npi_arctan2_scalar", [values("float32")], {"scalar": 1j})
     with pytest.raises(TypeError, match="dtype mismatch"):
         run("_npi_mod", [values("float32"), values("float64")])
+
+
+@pytest.mark.parametrize("name,s", [("_npi_ldexp_scalar", 3), ("_npi_rldexp_scalar", 1.5), ("_npi_copysign_scalar", -1.0),
+                                    ("_npi_hypot_scalar", 3.0), ("_npi_logaddexp_scalar", 0.5), ("_npi_mod_scalar", 0.75),
+                                    ("_npi_rmod_scalar", 5.0), ("_npi_arctan2_scalar", 2.0), ("_npi_rarctan2_scalar", 2.0)])
+def test_scalar_form_gradients(name, s):
+    v = np.array([0.3, -2.2])
+    x = nd(v)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = invoke(name, [x], {"scalar": s})
+    y.backward()
+    h = 1e-6
+    numeric = (run(name, [v + h], {"scalar": s}) - run(name, [v - h], {"scalar": s})) / (2 * h)
+    np.testing.assert_allclose(x.grad.asnumpy(), numeric, rtol=1e-5)
