@@ -76,14 +76,7 @@ func init() {
 		Infer: ops.InferBroadcastSameDType,
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
-				switch dt := in[0].DType(); {
-				case dt == ndarray.Float32:
-					ops.Map2(out[0], in[0], in[1], hypot32)
-				case ops.IsFloat(dt):
-					ops.FloatMap2(out[0], in[0], in[1], math.Hypot)
-				default:
-					ops.IntViaFloat2(out[0], in[0], in[1], math.Hypot)
-				}
+				runHypot(out[0], in[0], in[1])
 				return nil
 			})
 		},
@@ -114,6 +107,18 @@ func init() {
 		})
 	}
 	alias("divide", "true_divide", "as in MXNet 1.x, integer arrays still divide with truncation", func(*ops.Op) {})
+}
+
+// runHypot sets out = hypot(a, b), for a, b and out of one real dtype and shape.
+func runHypot(out, a, b *ndarray.NDArray) {
+	switch dt := a.DType(); {
+	case dt == ndarray.Float32:
+		ops.Map2(out, a, b, hypot32)
+	case ops.IsFloat(dt):
+		ops.FloatMap2(out, a, b, math.Hypot)
+	default:
+		ops.IntViaFloat2(out, a, b, math.Hypot)
+	}
 }
 
 // hypot32 is hypot for float32: float64 holds the squares of every float32 without
@@ -160,45 +165,46 @@ func runLogical(op logicOp, out, a, b *ndarray.NDArray) {
 	case ndarray.Bfloat16:
 		logical16(op, out, a, b, 0x3f80)
 	case ndarray.Float32:
-		logicalTyped[float32](op, out, a, b)
+		logicalTyped[float32, float32](op, out, a, b)
 	case ndarray.Float64:
-		logicalTyped[float64](op, out, a, b)
+		logicalTyped[float64, float64](op, out, a, b)
 	case ndarray.Int8:
-		logicalTyped[int8](op, out, a, b)
+		logicalTyped[int8, int8](op, out, a, b)
 	case ndarray.Int16:
-		logicalTyped[int16](op, out, a, b)
+		logicalTyped[int16, int16](op, out, a, b)
 	case ndarray.Int32:
-		logicalTyped[int32](op, out, a, b)
+		logicalTyped[int32, int32](op, out, a, b)
 	case ndarray.Int64:
-		logicalTyped[int64](op, out, a, b)
+		logicalTyped[int64, int64](op, out, a, b)
 	case ndarray.Uint8:
-		logicalTyped[uint8](op, out, a, b)
+		logicalTyped[uint8, uint8](op, out, a, b)
 	case ndarray.Uint16:
-		logicalTyped[uint16](op, out, a, b)
+		logicalTyped[uint16, uint16](op, out, a, b)
 	case ndarray.Uint32:
-		logicalTyped[uint32](op, out, a, b)
+		logicalTyped[uint32, uint32](op, out, a, b)
 	case ndarray.Uint64:
-		logicalTyped[uint64](op, out, a, b)
+		logicalTyped[uint64, uint64](op, out, a, b)
 	}
 }
 
 // logicalTyped loops over whole rows, with the operator chosen once per row, so that
-// the contiguous loops compile without a call per element.
-func logicalTyped[T ops.OrderedElem](op logicOp, out, a, b *ndarray.NDArray) {
-	rows2(out, a, b, func(o, x, y []T) {
+// the contiguous loops compile without a call per element. The result is 1 or 0 in O
+// (uint8 for a bool result).
+func logicalTyped[O, T ops.OrderedElem](op logicOp, out, a, b *ndarray.NDArray) {
+	rows2(out, a, b, func(o []O, x, y []T) {
 		x, y = x[:len(o)], y[:len(o)]
 		switch op {
 		case lAnd:
 			for i := range o {
-				o[i] = truth[T](x[i] != 0 && y[i] != 0)
+				o[i] = truth[O](x[i] != 0 && y[i] != 0)
 			}
 		case lOr:
 			for i := range o {
-				o[i] = truth[T](x[i] != 0 || y[i] != 0)
+				o[i] = truth[O](x[i] != 0 || y[i] != 0)
 			}
 		default:
 			for i := range o {
-				o[i] = truth[T]((x[i] != 0) != (y[i] != 0))
+				o[i] = truth[O]((x[i] != 0) != (y[i] != 0))
 			}
 		}
 	})
@@ -212,19 +218,20 @@ func truth[T ops.OrderedElem](c bool) T {
 	return 0
 }
 
-// rows2 calls f with the rows of out, a and b (of one shape): contiguous rows as whole
-// slices, the elements of other rows one at a time (as slices of one element).
-func rows2[T any](out, a, b *ndarray.NDArray, f func(o, x, y []T)) {
+// rows2 calls f with the rows of out (of elements O), a and b (of T; all of one shape):
+// contiguous rows as whole slices, the elements of other rows one at a time (as slices
+// of one element).
+func rows2[O, T any](out, a, b *ndarray.NDArray, f func(o []O, x, y []T)) {
 	po, pa, pb := out.Storage().Ptr(), a.Storage().Ptr(), b.Storage().Ptr()
 	ndarray.ParallelRows(out.Shape(), ops.Operands(out, a, b), func(offs []int, n int, st []int) {
-		o, x, y := ops.ElemAt[T](po, offs[0]), ops.ElemAt[T](pa, offs[1]), ops.ElemAt[T](pb, offs[2])
+		o, x, y := ops.ElemAt[O](po, offs[0]), ops.ElemAt[T](pa, offs[1]), ops.ElemAt[T](pb, offs[2])
 		if st[0] == 1 && st[1] == 1 && st[2] == 1 {
 			f(unsafe.Slice(o, n), unsafe.Slice(x, n), unsafe.Slice(y, n))
 			return
 		}
 		po, px, py := unsafe.Pointer(o), unsafe.Pointer(x), unsafe.Pointer(y)
 		for i := 0; i < n; i++ {
-			f(unsafe.Slice(ops.ElemAt[T](po, i*st[0]), 1), unsafe.Slice(ops.ElemAt[T](px, i*st[1]), 1), unsafe.Slice(ops.ElemAt[T](py, i*st[2]), 1))
+			f(unsafe.Slice(ops.ElemAt[O](po, i*st[0]), 1), unsafe.Slice(ops.ElemAt[T](px, i*st[1]), 1), unsafe.Slice(ops.ElemAt[T](py, i*st[2]), 1))
 		}
 	})
 }
