@@ -1,0 +1,3 @@
+from . import launch as launch
+
+__all__ = ["launch"]
