@@ -7,6 +7,4 @@ Import order (each module imports only those before it; tools/check_pyimports.py
 
     launch
 """
-from . import launch
-
-__all__ = ["launch"]
+__all__: list = []  # launch runs as a program (python -m), so the package does not import it

@@ -1,3 +1,1 @@
-from . import launch as launch
-
-__all__ = ["launch"]
+__all__: list[str]
