@@ -66,7 +66,9 @@ def test_a_worker_that_dies_makes_the_other_raise(tmp_path):
     outs = [p.communicate(timeout=BOUND) for p in procs]
     assert procs[1].returncode == 3
     assert procs[0].returncode == 7, outs[0]
-    assert "MXNetError: kvstore:" in outs[0][0] and "rank 0 of 2" in outs[0][0]
+    first, then = outs[0][0].splitlines()
+    assert first.startswith("MXNetError: kvstore: broadcast failed on worker rank 0 of 2 (")
+    assert then == "then MXNetError: kvstore: barrier on worker rank 0 of 2: the job failed earlier (%s)" % first[12:]
 
 
 FAILING = """import os, sys, time

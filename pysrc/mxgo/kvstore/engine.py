@@ -58,6 +58,7 @@ class Engine:
         import torch.utils.dlpack as tdl
         self._dist, self._tdl = dist, tdl
         self.timeout = timeout_seconds()
+        self.failed = ""  # why the process group broke, once it has
         if not dist.is_initialized():
             self._join(dist)
         self.rank, self.size = dist.get_rank(), dist.get_world_size()
@@ -87,11 +88,24 @@ class Engine:
         return self._tdl.from_dlpack(arr.to_dlpack_for_write())
 
     def _run(self, what, fn, *args, **kwargs):
+        if self.failed:
+            raise MXNetError("kvstore: %s on worker rank %d of %d: the job failed earlier (%s)"
+                             % (what, self.rank, self.size, self.failed))
         try:
             fn(*args, **kwargs)
         except RuntimeError as e:
-            raise MXNetError("kvstore: %s failed on worker rank %d of %d: a peer worker exited or did not answer "
-                             "within %gs (%s)" % (what, self.rank, self.size, self.timeout, e)) from e
+            self.failed = "kvstore: %s failed on worker rank %d of %d (%s); a peer worker that exited or did not " \
+                          "answer within %gs fails it so" % (what, self.rank, self.size, e, self.timeout)
+            self._abandon()
+            raise MXNetError(self.failed) from e
+
+    def _abandon(self):
+        """Leaves the broken process group now (its threads would abort the interpreter at
+        exit otherwise); this process's later collectives raise."""
+        try:
+            self._dist.destroy_process_group()
+        except (RuntimeError, ValueError, AssertionError):
+            pass
 
     def allreduce(self, arr):
         """arr := the sum of arr over every worker, in arr's memory."""

@@ -9,6 +9,7 @@ def timeout_seconds() -> float: ...
 
 class Engine:
     timeout: float
+    failed: str
     rank: int
     size: int
     def __init__(self) -> None: ...
