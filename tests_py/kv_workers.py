@@ -3,9 +3,10 @@ per rank, started by mxgo.distributed.launch (or by the test, with RANK etc. set
 
 all: push/pull/pushpull/broadcast/init of every dtype gloo sums, with the addresses the
 engine reduced checked; then a Dense net trained on this rank's shard (SplitSampler,
-DataLoader) with Trainer(kvstore='dist_sync'), both update_on_kvstore settings; the
-results saved to OUTDIR/MODE-RANK.npz for the test to compare. die: rank 1 exits once the
-store is made; rank 0 reports the MXNetError it gets in the next collective.
+DataLoader) with Trainer(kvstore='dist_sync'), both update_on_kvstore settings, the last
+step also from a checkpoint rank 0 saved; the results saved to OUTDIR/MODE-RANK.npz for the
+test to compare. die: rank 1 exits once the store is made; rank 0 reports the MXNetError
+it gets in the next collective.
 """
 import os
 import sys
@@ -87,6 +88,19 @@ def check_store(kv, out):
     out["updated"] = target.asnumpy()
 
 
+def resume(net, trainer, uok, batches, ckpt, kv):
+    """Rank 0 saves the model and the Trainer's states; every rank loads them into a new
+    net (made with another seed) and Trainer, and both train on: the same parameters."""
+    if kv.rank == 0:
+        net.save_parameters(ckpt + ".params")
+        trainer.save_states(ckpt + ".states")
+    kv.barrier()
+    resumed, resumed_trainer = net_and_trainer("dist_sync", uok, seed=kv.rank + 10)
+    resumed.load_parameters(ckpt + ".params")
+    resumed_trainer.load_states(ckpt + ".states")
+    return {"%s_resumed_%d" % (uok, i): v for i, v in enumerate(train(resumed, resumed_trainer, batches))}
+
+
 def main():
     mode, outdir = sys.argv[1], sys.argv[2]
     kv = mx.kv.create("dist_sync")
@@ -96,7 +110,9 @@ def main():
         batches = shard_batches(kv.rank, kv.num_workers)
         for uok in (None, False):
             net, trainer = net_and_trainer("dist_sync", uok)
-            params = train(net, trainer, batches)
+            train(net, trainer, batches[:-1])
+            out.update(resume(net, trainer, uok, batches[-1:], os.path.join(outdir, "ckpt%s" % uok), kv))
+            params = train(net, trainer, batches[-1:])
             out.update({"%s_%d" % (uok, i): v for i, v in enumerate(params)})
             out["%s_on_kvstore" % uok] = np.array(trainer._update_on_kvstore)
     elif mode == "die":

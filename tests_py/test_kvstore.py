@@ -5,9 +5,10 @@ The 2-worker job checks every dtype's sums exactly, rank 0's value after init an
 broadcast, that the engine reduced the arrays' own memory, and trains a Dense net on two
 shards: the parameters must be the same on both ranks and equal (rtol 1e-5: the sum is
 taken in another order) to one process trained on the union of the batches with the same
-step(batch_size). Failures: a worker that exits, one that raises (under the launcher), one
-that never starts: the others end with an MXNetError (or the launcher's message) naming the
-rank, within the stated bound (the launcher's own test runs a small script without mxgo).
+step(batch_size), also when the last step starts from a checkpoint that rank 0 saved.
+Failures: a worker that exits, one that raises (under the launcher, with a small script
+without mxgo), one that never starts: the others end with an MXNetError (or the
+launcher's message) naming the rank, within the stated bound.
 """
 import os
 import subprocess
@@ -55,6 +56,8 @@ def test_two_workers_sum_broadcast_and_train_like_one_process(tmp_path):
             key = "%s_%d" % (uok, i)
             np.testing.assert_array_equal(ranks[0][key], ranks[1][key])
             np.testing.assert_allclose(ranks[0][key], value, rtol=1e-5, atol=1e-6)
+            for r in ranks:  # resumed from rank 0's checkpoint: the same step
+                np.testing.assert_array_equal(r["%s_resumed_%d" % (uok, i)], r[key])
 
 
 def test_a_worker_that_dies_makes_the_other_raise(tmp_path):

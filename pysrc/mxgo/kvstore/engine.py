@@ -54,8 +54,12 @@ class Engine:
         if role != "worker":
             raise MXNetError("DMLC_ROLE=%s: mxgo has no parameter servers or scheduler; every process is a worker "
                              "that all-reduces (start only workers)" % role)
-        import torch.distributed as dist
-        import torch.utils.dlpack as tdl
+        try:
+            import torch.distributed as dist
+            import torch.utils.dlpack as tdl
+        except ImportError as e:
+            raise MXNetError("a 'dist' kvstore all-reduces with PyTorch's torch.distributed (gloo): pip install "
+                             "torch (%s)" % e) from e
         self._dist, self._tdl = dist, tdl
         self.timeout = timeout_seconds()
         self.failed = ""  # why the process group broke, once it has
