@@ -15,18 +15,26 @@ from .base import DIST_TYPES, LOCAL_TYPES, REFUSED, KVStoreBase
 __all__ = ["KVStore", "create"]
 
 
-def _check(ok, message):
-    """MXNet asserts on the form of keys and values: AssertionError, with a message."""
+def _check(ok, message, *args):
+    """MXNet asserts on the form of keys and values: AssertionError, with a message
+    (formatted only then: this runs at every push)."""
     if not ok:
-        raise AssertionError(message)
+        raise AssertionError(message % args)
 
 
 def _values(value, what):
     """value (an NDArray or a list of them) as a list."""
     values = [value] if isinstance(value, nd.NDArray) else value
     _check(isinstance(values, (list, tuple)) and values and all(isinstance(v, nd.NDArray) for v in values),
-           "%s must be an NDArray or a non-empty list of NDArrays, got %r" % (what, value))
+           "%s must be an NDArray or a non-empty list of NDArrays, got %s", what, _kind(value))
     return list(values)
+
+
+def _kind(value):
+    """What value is, for messages: its type, or the types in a list."""
+    if isinstance(value, (list, tuple)):
+        return "%s of %s" % (type(value).__name__, [type(v).__name__ for v in value])
+    return type(value).__name__
 
 
 def _is_key(k):
@@ -39,9 +47,9 @@ def _pairs(key, value, what):
     if _is_key(key):
         return [(key, _values(value, what))]
     _check(isinstance(key, (list, tuple)) and all(_is_key(k) for k in key),
-           "unexpected type for keys: %r (an int, a str or a list of them)" % (key,))
+           "unexpected type for keys: %r (an int, a str or a list of them)", key)
     _check(isinstance(value, (list, tuple)) and len(value) == len(key),
-           "%d keys need a list of %d values, got %r" % (len(key), len(key), value))
+           "%d keys need a list of %d values, got %s", len(key), len(key), _kind(value))
     _check(len({type(k) for k in key}) <= 1, "inconsistent types of keys detected.")
     grouped = {}
     for k, v in zip(key, value):
