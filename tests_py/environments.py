@@ -108,6 +108,7 @@ WHOLE = {
     "test_interop_jax.py": {PEERS},
     "test_interop_numpy.py": {PEERS, GLUE},
     "test_interop_torch.py": {PEERS, GLUE},
+    "test_kvstore.py": {PEERS, PYTHON},           # torch.distributed's gloo (its dtypes), worker processes
     "test_lifetimes.py": {PEERS, PYTHON, GLUE},   # refcounts and deleters across frameworks
     "test_multiprocessing.py": {PEERS, PYTHON},   # start methods, PyTorch's DataLoader
     "test_mxnet_differential.py": {PEERS},        # MXNet itself (rule 5)
