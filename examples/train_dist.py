@@ -28,7 +28,8 @@ loader = gluon.data.DataLoader(dataset, batch_size=batch, sampler=gluon.data.Spl
 
 net = gluon.nn.HybridSequential()
 net.add(gluon.nn.Dense(16, activation="relu"), gluon.nn.Dense(1))
-net.initialize(mx.init.Xavier())  # each worker's own values: the Trainer starts all from rank 0's
+mx.random.seed(42)  # the same initial values everywhere (the Trainer also broadcasts rank 0's at its first step)
+net.initialize(mx.init.Xavier())
 net.hybridize()
 trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.05, "momentum": 0.9}, kvstore=kv)
 loss_fn = gluon.loss.L2Loss()
