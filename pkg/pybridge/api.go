@@ -265,3 +265,11 @@ func permOf(perm []int, ndim int) []int {
 	}
 	return rev
 }
+
+// Share returns a second handle to h's array: the same memory and autograd entry, held by
+// another Python object (mx.np's as_nd_ndarray and as_np_ndarray, which MXNet gives the
+// same handle).
+func Share(h int64) (v int64, err error) {
+	defer guard(&err)
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return a.ShareWithEntry(), nil })
+}

@@ -20,7 +20,7 @@ autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves th
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← initializer, lr_scheduler, metric, recordio, symbol ←
+    _gen ← base ← context, registry ← _core ← autograd ← ndarray ← numpy, initializer, lr_scheduler, metric, recordio, symbol ←
     optimizer ← kvstore ← gluon ← distributed, test_utils, tvm_bridge, torch_bridge
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
@@ -35,6 +35,8 @@ from . import symbol as sym
 from . import initializer as init
 from . import ndarray
 from . import ndarray as nd
+from . import numpy
+from . import numpy as np
 from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu
 from .ndarray import random
@@ -42,6 +44,6 @@ from .ndarray import random
 __version__ = "0.1.0"
 
 __all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
-           "registry", "sym",
-           "symbol", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+           "registry", "sym", "symbol", "nd", "ndarray", "np", "numpy", "context", "random", "test_utils", "Context", "cpu",
+           "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

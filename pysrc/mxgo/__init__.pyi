@@ -14,6 +14,8 @@ from . import symbol as symbol
 from . import symbol as sym
 from . import ndarray as ndarray
 from . import ndarray as nd
+from . import numpy as numpy
+from . import numpy as np
 from . import test_utils as test_utils
 from .base import MXNetError as MXNetError
 from .context import Context as Context
@@ -25,6 +27,6 @@ from .ndarray import random as random
 
 __version__: str
 __all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
-           "registry", "sym",
-           "symbol", "nd", "ndarray", "context", "random", "test_utils", "Context", "cpu", "gpu", "cpu_pinned",
+           "registry", "sym", "symbol", "nd", "ndarray", "np", "numpy", "context", "random", "test_utils", "Context", "cpu",
+           "gpu", "cpu_pinned",
            "current_context", "MXNetError", "__version__"]

@@ -32,9 +32,14 @@ def is_advanced(key):
 
 
 def getitem(x, key):
-    view, axis, idx, bshape = _reduce(x, key)
-    out = _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
+    out = gather(x, key)
     return out if out.shape else out.reshape((1,))  # MXNet has no 0-d arrays
+
+
+def gather(x, key):
+    """x[key] as NumPy shapes it (0-d for a single element; mx.np's indexing)."""
+    view, axis, idx, bshape = _reduce(x, key)
+    return _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
 
 
 def setitem(x, key, value):

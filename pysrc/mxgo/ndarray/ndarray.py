@@ -139,6 +139,7 @@ class NDArray(fastpath.NDArrayBase):
         """Copies into ``other``: an NDArray of the same shape (returned), or a Context (a new array there)."""
         if isinstance(other, Context):
             out = empty(self._shape, ctx=other, dtype=DTYPE_NAMES[self._code])
+            out.__class__ = type(self)  # (a subclass's copy is of its class: mx.np's ndarray)
         elif isinstance(other, NDArray):
             out = other
         else:
@@ -200,14 +201,14 @@ class NDArray(fastpath.NDArrayBase):
         reverse = bool(kwargs.pop("reverse", False))
         if kwargs:
             raise MXNetTypeError("reshape got unexpected arguments %s" % sorted(kwargs))
-        return NDArray(call(core.Reshape, self._h, shape_str(shape), reverse))
+        return type(self)(call(core.Reshape, self._h, shape_str(shape), reverse))
 
     def transpose(self, *axes):
         """Returns a view with the axes permuted (reversed when none are given), sharing
         memory: ``x.transpose()``, ``x.transpose(1, 0, 2)`` or ``x.transpose((1, 0, 2))``."""
         if len(axes) == 1 and not isinstance(axes[0], numbers.Integral):
             axes = axes[0]
-        return NDArray(call(core.Transpose, self._h, shape_str(axes) if axes else ""))
+        return type(self)(call(core.Transpose, self._h, shape_str(axes) if axes else ""))
 
     @property
     def T(self):
@@ -228,7 +229,7 @@ class NDArray(fastpath.NDArrayBase):
     def grad(self):
         """The gradient buffer of a variable (``attach_grad``), None for other arrays."""
         h = call(core.GradOf, self._h)
-        return NDArray(h) if h else None
+        return type(self)(h) if h else None
 
     @property
     def _fresh_grad(self):
@@ -247,7 +248,7 @@ class NDArray(fastpath.NDArrayBase):
 
     def detach(self):
         """This array's memory as an array that takes part in no recorded graph."""
-        return NDArray(call(core.Detach, self._h))
+        return type(self)(call(core.Detach, self._h))
 
     def __getitem__(self, key):
         if _indexing.is_advanced(key):

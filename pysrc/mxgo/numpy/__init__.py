@@ -1,0 +1,39 @@
+"""``mx.np``: MXNet's NumPy interface, conforming to the Array API standard.
+
+    from mxgo import np
+    x = np.arange(12).reshape(3, 4)
+    y = np.sqrt(x) + 1            # float32, MXNet's default floating dtype
+
+Its arrays (``mx.np.ndarray``) are mxgo's arrays with NumPy's semantics: the same Go
+handle and memory as mx.nd's NDArray (``x.as_nd_ndarray()`` shares it), zero-copy DLPack
+exchange, autograd. Functions run the Go operator registry's kernels with NumPy's type
+promotion and shapes.
+
+Import order (each module imports only those before it; tools/check_pyimports.py checks it):
+
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← multiarray
+"""
+from . import _dtypes
+from ._dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8, int16,
+                      int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64)
+from ._manip import FUNCTIONS as _MANIP
+from ._reduce import FUNCTIONS as _REDUCE
+from ._ufuncs import FUNCTIONS as _UFUNCS
+from .multiarray import (__array_namespace_info__, arange, array, asarray, astype, empty, empty_like, eye, from_dlpack,
+                         full, full_like, linspace, meshgrid, ndarray, ones, ones_like, tril, triu, zeros, zeros_like)
+
+bool = bool_  # noqa: A001  (the standard's name for the bool dtype; MXNet's np.bool)
+e, inf, nan, pi, newaxis = _dtypes.E, _dtypes.INF, _dtypes.NAN, _dtypes.PI, None
+
+globals().update(_UFUNCS)
+globals().update(_REDUCE)
+globals().update(_MANIP)
+
+__array_api_version__ = "2024.12"
+
+__all__ = ["ndarray", "array", "asarray", "astype", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+           "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like", "arange",
+           "__array_namespace_info__", "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+           "uint64", "float16", "float32", "float64", "complex64", "complex128", "can_cast", "finfo", "iinfo",
+           "isdtype", "result_type", "e", "inf", "nan", "pi", "newaxis"]
+__all__ += sorted(_UFUNCS) + sorted(_REDUCE) + sorted(_MANIP)

@@ -1,0 +1,216 @@
+"""mx.np's reductions and statistics: sum, prod, mean, std, var, max, min, all, any,
+argmax, argmin, cumsum, over the registry's reductions.
+
+NumPy's (and the standard's) semantics on top of MXNet's operators: a full reduction is a
+0-d array (MXNet's gives shape (1,)); ``axis`` is an int, a tuple or None, checked and
+normalised here; sums and products of small integers and bools accumulate in int64 (uint64
+for unsigned), means in the floating dtype; ``axis=()`` reduces nothing.
+"""
+import operator
+
+import numpy as _onp
+
+from ..base import MXNetTypeError, MXNetValueError
+from . import _dtypes
+from ._array import adopt, astype, full, invoke, operand, reshape
+from ._ufuncs import binary
+
+__all__ = ["FUNCTIONS", "normalize_axis", "normalize_axes"]
+
+
+def normalize_axis(axis, ndim):
+    """axis (an int) in [0, ndim); AxisError-like IndexError (an MXNetError) otherwise."""
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise MXNetTypeError("axis must be an int, got %s" % type(axis).__name__) from None
+    if not -ndim <= a < ndim:
+        raise MXNetValueError("axis %d is out of bounds for array of dimension %d" % (a, ndim))
+    return a % ndim if ndim else 0
+
+
+def normalize_axes(axis, ndim):
+    """axis (None, an int or a tuple of ints) as a sorted tuple of distinct axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    norm = tuple(sorted(normalize_axis(a, ndim) for a in axes))
+    if len(set(norm)) != len(norm):
+        raise MXNetValueError("repeated axis in %r" % (axis,))
+    return norm
+
+
+def _kept_shape(shape, axes):
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
+
+def _reduce(op, x, axes, keepdims):
+    """Registry reduction op of x over axes (normalised), as NumPy shapes it."""
+    shape = x.shape
+    if not axes:
+        return x
+    r = invoke(op, [x], {"axis": axes, "keepdims": True})
+    return r if keepdims else reshape(r, [d for i, d in enumerate(shape) if i not in axes])
+
+
+def _sum_dtype(dt, dtype):
+    if dtype is not None:
+        return _dtypes.as_dtype(dtype)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return _dtypes.DEFAULT_INT
+    if dt.kind == "u" and dt.itemsize < 8:
+        return _onp.dtype("uint64")
+    return dt
+
+
+def _accumulate(op, identity):
+    def fn(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
+        x = operand(x, "x")
+        dt = _sum_dtype(_dtypes.as_dtype(x.dtype), dtype)
+        axes = normalize_axes(axis, x.ndim)
+        x = astype(x, dt)
+        if x.size == 0 or not axes:
+            if x.size == 0:
+                shape = _kept_shape(x.shape, axes) if keepdims else tuple(d for i, d in enumerate(x.shape) if i not in axes)
+                return _into(full(shape, identity, dt, x.context), out)
+            return _into(x.copy(), out)
+        return _into(_reduce(op, x, axes, keepdims), out)
+    return fn
+
+
+def _into(result, out):
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _extremum(op, name):
+    def fn(x, /, *, axis=None, keepdims=False, out=None):
+        x = operand(x, "x")
+        axes = normalize_axes(axis, x.ndim)
+        if x.size == 0 and (axes or x.ndim == 0):
+            raise MXNetValueError("zero-size array to reduction operation %s which has no identity" % name)
+        dt = _dtypes.as_dtype(x.dtype)
+        if dt.kind == "b":
+            return _into(astype(_reduce(op, astype(x, _onp.dtype("uint8")), axes, keepdims), dt), out)
+        return _into(_reduce(op, x, axes, keepdims) if axes else x.copy(), out)
+    return fn
+
+
+def mean(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
+    """Arithmetic mean over ``axis`` (floating: float32 for integers, as MXNet)."""
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.float_of(_dtypes.as_dtype(x.dtype))
+    axes = normalize_axes(axis, x.ndim)
+    x = astype(x, dt)
+    if x.size == 0:
+        shape = _kept_shape(x.shape, axes) if keepdims else tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        return _into(full(shape, _onp.nan, dt, x.context), out)
+    return _into(_reduce("mean", x, axes, keepdims) if axes else x.copy(), out)
+
+
+def var(x, /, *, axis=None, dtype=None, correction=0.0, keepdims=False, out=None, ddof=None):
+    """Variance over ``axis``, dividing by N - correction (NumPy's ``ddof``)."""
+    if ddof is not None:
+        correction = ddof
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.float_of(_dtypes.as_dtype(x.dtype))
+    axes = normalize_axes(axis, x.ndim)
+    x = astype(x, dt)
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    centred = binary("subtract", x, mean(x, axis=axes, keepdims=True))
+    squares = binary("multiply", centred, centred)
+    total = _accumulate("sum", 0)(squares, axis=axes, keepdims=keepdims)
+    return _into(binary("divide", total, float(max(n - correction, 0))), out)
+
+
+def std(x, /, *, axis=None, dtype=None, correction=0.0, keepdims=False, out=None, ddof=None):
+    """Standard deviation over ``axis`` (the square root of var)."""
+    v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof)
+    return _into(invoke("sqrt", [v]), out)
+
+
+def _truth(x):
+    """x != 0 as bool."""
+    x = operand(x, "x")
+    if _dtypes.as_dtype(x.dtype).kind == "b":
+        return x
+    return binary("not_equal", x, 0)
+
+
+def all(x, /, *, axis=None, keepdims=False, out=None):  # noqa: A001  (NumPy's name)
+    """Whether every element over ``axis`` is true (True over nothing)."""
+    t = astype(_truth(x), _onp.dtype("uint8"))
+    return _into(astype(_logical_reduce("min", t, axis, keepdims, 1), _dtypes.BOOL), out)
+
+
+def any(x, /, *, axis=None, keepdims=False, out=None):  # noqa: A001
+    """Whether some element over ``axis`` is true (False over nothing)."""
+    t = astype(_truth(x), _onp.dtype("uint8"))
+    return _into(astype(_logical_reduce("max", t, axis, keepdims, 0), _dtypes.BOOL), out)
+
+
+def _logical_reduce(op, t, axis, keepdims, identity):
+    axes = normalize_axes(axis, t.ndim)
+    if t.size == 0:
+        shape = _kept_shape(t.shape, axes) if keepdims else tuple(d for i, d in enumerate(t.shape) if i not in axes)
+        return full(shape, identity, _onp.dtype("uint8"), t.context)
+    return _reduce(op, t, axes, keepdims)
+
+
+def _arg(op):
+    def fn(x, /, *, axis=None, keepdims=False, out=None):
+        x = operand(x, "x")
+        if x.size == 0:
+            raise MXNetValueError("attempt to get %s of an empty sequence" % op)
+        if axis is None:
+            flat = reshape(x, (x.size,))
+            r = astype(invoke(op, [flat], {"axis": 0}), _dtypes.DEFAULT_INT)
+            r = reshape(r, (1,) * x.ndim if keepdims else ())
+        else:
+            a = normalize_axis(axis, x.ndim)
+            r = astype(invoke(op, [x], {"axis": a, "keepdims": bool(keepdims)}), _dtypes.DEFAULT_INT)
+        return _into(r, out)
+    return fn
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum along ``axis`` (the flattened array when None), NumPy's accumulator dtypes."""
+    a = operand(a, "a")
+    dt = _sum_dtype(_dtypes.as_dtype(a.dtype), dtype)
+    a = astype(a, dt)
+    if axis is None:
+        a, axis = reshape(a, (a.size,)), 0
+    if a.size == 0:
+        return _into(a.copy(), out)
+    return _into(invoke("cumsum", [a], {"axis": normalize_axis(axis, a.ndim)}), out)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The standard's cumulative sum (``include_initial`` puts a zero first)."""
+    x = operand(x, "x")
+    if axis is None:
+        if x.ndim > 1:
+            raise MXNetValueError("cumulative_sum needs axis for arrays of more than one dimension")
+        axis = 0
+    r = cumsum(x, axis=axis, dtype=dtype)
+    if not include_initial:
+        return r
+    a = normalize_axis(axis, x.ndim)
+    zeros = full(tuple(1 if i == a else d for i, d in enumerate(r.shape)), 0, r.dtype, r.context)
+    return adopt(invoke("concat", [zeros, r], {"dim": a}))
+
+
+FUNCTIONS = {
+    "sum": _accumulate("sum", 0), "prod": _accumulate("prod", 1), "max": _extremum("max", "maximum"),
+    "min": _extremum("min", "minimum"), "mean": mean, "var": var, "std": std, "all": all, "any": any,
+    "argmax": _arg("argmax"), "argmin": _arg("argmin"), "cumsum": cumsum, "cumulative_sum": cumulative_sum,
+}
+FUNCTIONS["amax"], FUNCTIONS["amin"] = FUNCTIONS["max"], FUNCTIONS["min"]
+for _name, _fn in FUNCTIONS.items():
+    if _fn.__name__ in ("fn",):
+        _fn.__name__ = _fn.__qualname__ = _name
+        _fn.__doc__ = "%s over ``axis`` (None: every axis), NumPy's semantics." % _name

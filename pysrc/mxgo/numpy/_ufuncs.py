@@ -1,0 +1,154 @@
+"""mx.np's elementwise functions and the array's arithmetic operators, with NumPy's type
+promotion over the registry's operators (which take operands of one dtype).
+
+Each function is made from a table row: the registry operator, and how the result's dtype
+follows from the operands' (``same``: the promoted dtype; ``float``: its floating dtype,
+float32 for integers as MXNet; ``bool``: a bool array). Operands are promoted and cast
+first; a Python scalar beside an array takes the array's dtype where its kind allows (the
+standard's rule), and goes to the registry's scalar form of the operator without becoming
+an array.
+"""
+import numpy as _onp
+
+from .._core.registry import OPS
+from ..base import MXNetTypeError
+from . import _dtypes
+from ._array import SCALARS, astype, empty, invoke, is_array, operand
+
+__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method"]
+
+_BOOL = _dtypes.BOOL
+
+#: unary functions: name -> (registry operator, result kind, dtype kinds it takes)
+UNARY = {
+    "abs": ("abs", "same", "biufc"), "absolute": ("abs", "same", "biufc"),
+    "negative": ("negative", "same", "iufc"), "positive": ("identity", "same", "iufc"),
+    "square": ("square", "same", "iufc"), "sign": ("sign", "same", "iuf"),
+    "ceil": ("ceil", "same", "iuf"), "floor": ("floor", "same", "iuf"), "trunc": ("trunc", "same", "iuf"),
+    "fix": ("fix", "same", "iuf"), "rint": ("rint", "same", "iuf"),
+    "sqrt": ("sqrt", "float", "biufc"), "cbrt": ("cbrt", "float", "biuf"), "exp": ("exp", "float", "biufc"),
+    "expm1": ("expm1", "float", "biufc"), "log": ("log", "float", "biufc"), "log1p": ("log1p", "float", "biufc"),
+    "log2": ("log2", "float", "biufc"), "log10": ("log10", "float", "biufc"), "reciprocal": ("reciprocal", "float", "biufc"),
+    "sin": ("sin", "float", "biufc"), "cos": ("cos", "float", "biufc"), "tan": ("tan", "float", "biufc"),
+    "arcsin": ("arcsin", "float", "biufc"), "arccos": ("arccos", "float", "biufc"), "arctan": ("arctan", "float", "biufc"),
+    "sinh": ("sinh", "float", "biufc"), "cosh": ("cosh", "float", "biufc"), "tanh": ("tanh", "float", "biufc"),
+    "arcsinh": ("arcsinh", "float", "biufc"), "arccosh": ("arccosh", "float", "biufc"),
+    "arctanh": ("arctanh", "float", "biufc"), "degrees": ("degrees", "float", "biuf"),
+    "radians": ("radians", "float", "biuf"),
+}
+# the standard's names for NumPy's
+for _std, _np in (("acos", "arccos"), ("asin", "arcsin"), ("atan", "arctan"), ("acosh", "arccosh"),
+                  ("asinh", "arcsinh"), ("atanh", "arctanh"), ("rad2deg", "degrees"), ("deg2rad", "radians")):
+    UNARY[_std] = UNARY[_np]
+
+#: binary functions: name -> (registry operator, result kind, dtype kinds it takes)
+BINARY = {
+    "add": ("add", "same", "biufc"), "subtract": ("subtract", "same", "iufc"),
+    "multiply": ("multiply", "same", "biufc"), "divide": ("divide", "float", "biufc"),
+    "true_divide": ("divide", "float", "biufc"), "power": ("power", "same", "iufc"), "pow": ("power", "same", "iufc"),
+    "remainder": ("modulo", "same", "iuf"), "mod": ("modulo", "same", "iuf"),
+    "maximum": ("maximum", "same", "biuf"), "minimum": ("minimum", "same", "biuf"),
+    "hypot": ("broadcast_hypot", "float", "biuf"),
+    "equal": ("equal", "bool", "biufc"), "not_equal": ("not_equal", "bool", "biufc"),
+    "greater": ("greater", "bool", "biuf"), "greater_equal": ("greater_equal", "bool", "biuf"),
+    "less": ("lesser", "bool", "biuf"), "less_equal": ("lesser_equal", "bool", "biuf"),
+}
+
+_KIND_NAMES = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating", "c": "complex"}
+
+
+def _check_kind(name, dt, kinds):
+    if dt.kind not in kinds:
+        raise MXNetTypeError("%s is not defined for %s arrays (dtype %s)" % (name, _KIND_NAMES[dt.kind], dt))
+
+
+def _finish(out, kind):
+    return astype(out, _BOOL) if kind == "bool" else out
+
+
+def unary(name, x, out=None):
+    """Unary function ``name`` (a row of UNARY) of x."""
+    op, kind, kinds = UNARY[name]
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(x.dtype)
+    _check_kind(name, dt, kinds)
+    if kind == "float":
+        x = astype(x, _dtypes.float_of(dt))
+    if dt.kind == "b" and kind == "same":
+        return _finish(invoke(op, [astype(x, _onp.dtype("uint8"))]), "bool")
+    return invoke(op, [x], None, out)
+
+
+def _check_scalar(dt, value):
+    """NumPy 2's refusal of a Python int the array's dtype cannot hold."""
+    if isinstance(value, int) and not isinstance(value, bool) and dt.kind in "iu":
+        info = _onp.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError("Python integer %d out of bounds for %s" % (value, dt))
+
+
+def binary(name, x1, x2, out=None):
+    """Binary function ``name`` (a row of BINARY) of x1 and x2 (arrays or Python scalars)."""
+    op, kind, kinds = BINARY[name]
+    s1, s2 = isinstance(x1, SCALARS), isinstance(x2, SCALARS)
+    if s1 and s2:
+        raise MXNetTypeError("%s needs at least one array" % name)
+    if s1 or s2:
+        arr, value = (operand(x2, "x2"), x1) if s1 else (operand(x1, "x1"), x2)
+        dt = _dtypes.scalar_dtype(_dtypes.as_dtype(arr.dtype), value)
+        _check_scalar(dt, value)
+        arr = _cast_operand(name, kind, kinds, dt, arr)
+        scalar_op = OPS[op].get("scalar_op")
+        if scalar_op is not None:
+            return _finish(invoke(scalar_op, [arr], {"scalar": value, "reverse": s1}, out if kind != "bool" else None), kind)
+        x1, x2 = (_full_like(arr, value), arr) if s1 else (arr, _full_like(arr, value))
+    else:
+        x1, x2 = operand(x1, "x1"), operand(x2, "x2")
+        dt = _dtypes.result_type(x1, x2)
+        x1, x2 = (_cast_operand(name, kind, kinds, dt, x) for x in (x1, x2))
+    return _finish(invoke(op, [x1, x2], None, out if kind != "bool" else None), kind)
+
+
+def _cast_operand(name, kind, kinds, dt, x):
+    _check_kind(name, dt, kinds)
+    if kind == "float":
+        dt = _dtypes.float_of(dt)
+    elif dt.kind == "b" and kind != "bool":
+        dt = _onp.dtype("uint8") if name in ("add", "multiply", "maximum", "minimum") else dt
+    return astype(x, dt)
+
+
+def _full_like(x, value):
+    out = empty((), x.dtype, x.context)
+    out[()] = value
+    return out
+
+
+def binary_method(name, reverse=False):
+    """The array's operator method for binary function ``name`` (__add__, __radd__)."""
+    def method(self, other):
+        if not (is_array(other) or isinstance(other, SCALARS)):
+            return NotImplemented
+        return binary(name, other, self) if reverse else binary(name, self, other)
+    method.__name__ = name
+    return method
+
+
+def _make_unary(name):
+    def fn(x, /, out=None):
+        return unary(name, x, out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "Elementwise %s of x (mx.np: NumPy's semantics; registry operator %s)." % (name, UNARY[name][0])
+    return fn
+
+
+def _make_binary(name):
+    def fn(x1, x2, /, out=None):
+        return binary(name, x1, x2, out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "Elementwise %s of x1 and x2, broadcast (registry operator %s)." % (name, BINARY[name][0])
+    return fn
+
+
+#: mx.np.<name> for every row of the tables
+FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY}}

@@ -1,0 +1,173 @@
+"""mx.np: NumPy's semantics over mxgo's arrays (dtypes and promotion, 0-d arrays, bool
+comparisons, indexing, views), the same memory as mx.nd, exchange with NumPy and PyTorch,
+pickling and autograd; NumPy 2 is the reference for values."""
+import gc
+import pickle
+
+import numpy as onp
+import pytest
+import torch
+
+import mxgo as mx
+from mxgo import np
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+          "float64", "complex64", "complex128"]
+
+
+def check(got, want, dtype=None):
+    assert isinstance(got, np.ndarray)
+    want = onp.asarray(want)
+    assert got.shape == want.shape
+    assert got.dtype == (onp.dtype(dtype) if dtype else want.dtype)
+    onp.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)
+
+
+def test_creation_dtypes_are_mxnets_defaults():
+    assert np.array([1.5, 2]).dtype == onp.float32  # MXNet's float32 (NumPy: float64)
+    assert np.array([1, 2]).dtype == onp.int64
+    assert np.array([True]).dtype == onp.bool_
+    assert np.array([1j]).dtype == onp.complex64
+    assert np.array(onp.arange(3, dtype=onp.int16)).dtype == onp.int16
+    assert np.zeros((2, 3)).dtype == onp.float32 and np.ones(2, dtype="int8").dtype == onp.int8
+    assert np.full((2,), 7).dtype == onp.int64 and np.full((2,), 0.5).dtype == onp.float32
+    assert np.arange(5).dtype == onp.int64 and np.arange(0.0, 1.0, 0.25).dtype == onp.float32
+    check(np.arange(2, 11, 3), onp.arange(2, 11, 3))
+    check(np.linspace(0, 1, 5), onp.linspace(0, 1, 5, dtype=onp.float32))
+    check(np.eye(3, 4, k=1, dtype="int32"), onp.eye(3, 4, k=1, dtype=onp.int32))
+    check(np.zeros_like(np.ones((2, 2), dtype="uint8")), onp.zeros((2, 2), onp.uint8))
+    info = np.__array_namespace_info__()
+    assert info.default_dtypes()["real floating"] == onp.float32
+    assert set(info.dtypes()) == set(DTYPES)
+
+
+@pytest.mark.parametrize("a,b", [("int8", "uint8"), ("int16", "int64"), ("uint32", "int32"), ("float16", "float32"),
+                                 ("int32", "float32"), ("bool", "int8"), ("float32", "complex64"),
+                                 ("float64", "complex64")])
+def test_promotion_between_arrays_is_numpys(a, b):
+    x, y = onp.arange(1, 4).astype(a), onp.arange(2, 5).astype(b)
+    check(np.array(x) + np.array(y), x + y)
+    check(np.multiply(np.array(x), np.array(y)), x * y)
+
+
+def test_python_scalars_take_the_arrays_dtype():
+    x = np.array([1, 2, 3], dtype="int8")
+    assert (x + 1).dtype == onp.int8 and (2 * x).dtype == onp.int8
+    assert (x + 1.5).dtype == onp.float32  # float scalar beside ints: the default float
+    assert (np.array([1.0], dtype="float16") * 3.0).dtype == onp.float16
+    assert (x / 2).dtype == onp.float32
+    assert (np.array([True]) + 1).dtype == onp.int64
+    with pytest.raises(OverflowError):
+        x + 1000
+
+
+def test_comparisons_give_bool_and_0d_reductions():
+    x = np.array([[1.0, 5.0], [3.0, onp.nan]])
+    check(x > 2, onp.array([[False, True], [True, False]]))
+    check(x == x, onp.array([[True, True], [True, False]]))
+    s = np.array([[1, 2], [3, 4]]).sum()
+    assert s.shape == () and s.dtype == onp.int64 and int(s) == 10
+    check(np.sum(np.array([1, 2], dtype="int8")), onp.int64(3))
+    check(np.mean(np.array([[1, 2], [3, 4]]), axis=0), onp.array([2.0, 3.0], onp.float32))
+    check(np.std(np.array([1.0, 2.0, 4.0]), correction=1), onp.std(onp.array([1.0, 2.0, 4.0], onp.float32), ddof=1))
+    check(np.max(np.array([[1, 7], [3, 2]]), axis=1, keepdims=True), onp.array([[7], [3]]))
+    check(np.argmax(np.array([[1, 7], [9, 2]])), onp.int64(2))
+    check(np.all(np.array([[True, False]]), axis=1), onp.array([False]))
+    check(np.any(np.zeros((0,))), onp.False_)
+    assert float(np.array(2.5)) == 2.5 and bool(np.array([1])) and [1, 2][np.array(1)] == 2
+
+
+def test_indexing_views_masks_and_integer_arrays():
+    base = onp.arange(24).reshape(2, 3, 4)
+    x = np.array(base)
+    check(x[1, 2], base[1, 2])
+    check(x[:, 1:, ::2], base[:, 1:, ::2])
+    check(x[..., None, 1], base[..., None, 1])
+    check(x[x > 20], base[base > 20])
+    check(x[onp.array([1, 0])], base[onp.array([1, 0])])
+    check(x[:, [0, 2], [1, 3]], base[:, [0, 2], [1, 3]])
+    view = x[0, 1:]
+    view[...] = -1  # basic slices are views, as NumPy's
+    assert (x.asnumpy()[0, 1:] == -1).all()
+    x[x < 0] = 7
+    assert (x.asnumpy()[0, 1:] == 7).all()
+    with pytest.raises(IndexError):
+        x[5]
+    with pytest.raises(IndexError):
+        x[np.array([True, False, True])]  # a mask of the wrong shape
+
+
+def test_functions_agree_with_numpy():
+    a = onp.array([[0.5, -1.5, 2.0], [3.0, 0.25, -0.75]], onp.float32)
+    x = np.array(a)
+    for name in ("abs", "exp", "log1p", "sin", "tanh", "floor", "sign", "square"):
+        check(getattr(np, name)(np.abs(x) if name == "log1p" else x), getattr(onp, name)(onp.abs(a) if name == "log1p" else a))
+    check(np.sqrt(np.array([1, 4, 9])), onp.array([1, 2, 3], onp.float32))  # ints: float32
+    check(np.concat([x, x], axis=1), onp.concatenate([a, a], axis=1))
+    check(np.stack([x, x]), onp.stack([a, a]))
+    check(np.transpose(x), a.T)
+    check(np.matmul(x, x.T), a @ a.T)
+    check(x @ x.T, a @ a.T)
+    check(np.where(x > 0, x, 0.0), onp.where(a > 0, a, onp.float32(0)))
+    check(np.flip(x, axis=1), onp.flip(a, axis=1))
+    check(np.roll(x, 1, axis=1), onp.roll(a, 1, axis=1))
+    check(np.sort(x, axis=1), onp.sort(a, axis=1))
+    check(np.argsort(x, axis=1), onp.argsort(a, axis=1, kind="stable"))
+    check(np.tril(x), onp.tril(a))
+    check(np.triu(x, k=1), onp.triu(a, k=1))
+    check(np.rad2deg(x), onp.rad2deg(a))
+    check(np.clip(x, -1, 1), onp.clip(a, -1, 1))
+    check(np.tensordot(x, x.T, axes=1), onp.tensordot(a, a.T, axes=1))
+    check(np.expand_dims(x, axis=(0, 2)), onp.expand_dims(a, (0, 2)))
+    assert [tuple(g.shape) for g in np.meshgrid(np.arange(3), np.arange(2))] == [(2, 3), (2, 3)]
+
+
+def test_same_memory_as_nd_and_other_frameworks():
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    nd = x.as_nd_ndarray()
+    assert isinstance(nd, mx.nd.NDArray) and not isinstance(nd, np.ndarray)
+    nd[0, 0] = 42
+    assert x[0, 0].item() == 42
+    assert isinstance(x, mx.nd.NDArray)  # as MXNet's mx.np.ndarray
+    t = torch.from_dlpack(x)
+    t[1, 2] = -5
+    assert x[1, 2].item() == -5
+    n = onp.from_dlpack(x)
+    assert n.shape == (2, 3) and n.strides == (12, 4) and n[1, 2] == -5
+    src = torch.arange(4.0)
+    y = np.from_dlpack(src)
+    assert isinstance(y, np.ndarray) and y.dtype == onp.float32
+    y[0] = 9
+    assert src[0].item() == 9
+    del src, t
+    gc.collect()
+    assert y.tolist() == [9.0, 1.0, 2.0, 3.0]
+
+
+def test_pickle_and_autograd_keep_the_class():
+    x = np.array([[1.0, 2.0]])
+    y = pickle.loads(pickle.dumps(x))
+    assert isinstance(y, np.ndarray) and y.tolist() == [[1.0, 2.0]]
+    x.attach_grad()
+    with mx.autograd.record():
+        z = (x * x).sum()
+    z.backward()
+    assert isinstance(x.grad, np.ndarray)
+    check(x.grad, onp.array([[2.0, 4.0]], onp.float32))
+
+
+def test_bad_inputs_raise_numpys_exception_types():
+    x = np.array([1, 2, 3])
+    with pytest.raises(TypeError):
+        np.subtract(np.array([True]), np.array([False]))  # NumPy refuses bool subtraction
+    with pytest.raises(TypeError):
+        np.sin("text")
+    with pytest.raises(ValueError):
+        x.reshape(2, 2)
+    with pytest.raises(ValueError):
+        np.sum(x, axis=3)
+    with pytest.raises(ValueError):
+        np.concat([x, np.ones((2, 2))])
+    with pytest.raises(TypeError):
+        np.array([1, 2]) + "a"
+    assert x.tolist() == [1, 2, 3]
