@@ -138,20 +138,20 @@ class Trainer:
         """Sums each Parameter's gradients across its contexts and workers (step does this,
         then update)."""
         self._ready()
-        if self._kvstore and self._update_on_kvstore:
+        if self._kvstore is not None and self._update_on_kvstore:
             raise AssertionError(_NOT_ON_KVSTORE % "allreduce_grads")
         self._allreduce_grads()
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Updates the Parameters with their (already reduced) gradients."""
         self._ready()
-        if self._kvstore and self._update_on_kvstore:
+        if self._kvstore is not None and self._update_on_kvstore:
             raise AssertionError(_NOT_ON_KVSTORE % "update")
         self._optimizer.rescale_grad = self._scale / batch_size
         self._update(ignore_stale_grad)
 
     def _allreduce_grads(self):
-        if self._kvstore:
+        if self._kvstore is not None:
             for i, param in enumerate(self._params):
                 if param.grad_req != "null":
                     out = param.list_data() if self._update_on_kvstore else None
