@@ -55,7 +55,7 @@ LEGACY_PY     := $(LEGACY)/bin/python
 MXNET         := .venv-mxnet
 MXNET_PY      := $(MXNET)/bin/python
 APT_PACKAGES  := python3-numpy python3-torch python3-pytest python3-hypothesis python3-venv python3-dev \
-                 libgomp1 libquadmath0 g++ ninja-build
+                 libgomp1 libquadmath0 g++ ninja-build libopenmpi-dev openmpi-bin
 SUDO          := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 export DEBIAN_FRONTEND := noninteractive
 

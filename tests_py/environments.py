@@ -108,6 +108,7 @@ WHOLE = {
     "test_interop_jax.py": {PEERS},
     "test_interop_numpy.py": {PEERS, GLUE},
     "test_interop_torch.py": {PEERS, GLUE},
+    "test_kvstore.py": {PEERS, PYTHON},           # torch.distributed's gloo (its dtypes), worker processes
     "test_lifetimes.py": {PEERS, PYTHON, GLUE},   # refcounts and deleters across frameworks
     "test_multiprocessing.py": {PEERS, PYTHON},   # start methods, PyTorch's DataLoader
     "test_mxnet_differential.py": {PEERS},        # MXNet itself (rule 5)
@@ -118,6 +119,7 @@ WHOLE = {
     "test_mxnet_recordio.py": {PEERS},
     "test_mxnet_vision.py": {PEERS},
     "test_mxnet_io.py": {PEERS},
+    "test_mxnet_kvstore.py": {PEERS},
     "test_mxnet_metric.py": {PEERS},
     "test_mxnet_np.py": {PEERS},
     "test_mxnet_np_kernels.py": {PEERS},
@@ -164,6 +166,7 @@ NEEDS = {
     "test_mxnet_recordio.py": ("numpy", "mxnet"),
     "test_mxnet_vision.py": ("numpy", "mxnet"),
     "test_mxnet_io.py": ("numpy", "mxnet"),
+    "test_mxnet_kvstore.py": ("numpy", "mxnet"),
     "test_mxnet_metric.py": ("numpy", "mxnet"),
     "test_mxnet_np.py": ("numpy", "mxnet"),
     "test_mxnet_np_kernels.py": ("numpy", "mxnet"),

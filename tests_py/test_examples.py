@@ -22,3 +22,13 @@ def test_train_gluon_example(tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "resumed from the checkpoint" in res.stdout and "imported: test accuracy" in res.stdout
     assert (tmp_path / "cnn-symbol.json").exists() and (tmp_path / "cnn.states").exists()
+
+
+def test_train_dist_example(tmp_path):
+    """examples/train_dist.py under the launcher: 2 workers, shards, the same parameters on each."""
+    script = os.path.join(HERE, "..", "examples", "train_dist.py")
+    res = subprocess.run([sys.executable, "-m", "mxgo.distributed.launch", "-n", "2", script, str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "epoch 2: mean loss" in res.stdout and "same parameters on all 2 workers" in res.stdout
+    assert (tmp_path / "dist.params").exists()

@@ -26,6 +26,8 @@ GENERATED = {"mxgo._gen"}
 #: (module, imported module) pairs allowed below the top level: optional dependencies only
 ALLOWED_LOCAL = {
     ("mxgo.base", "ml_dtypes"),  # NumPy's bfloat16 where ml_dtypes is installed (JAX brings it)
+    ("mxgo.kvstore.engine", "torch.distributed"),  # the 'dist' stores' collectives, only when one is made
+    ("mxgo.kvstore.engine", "torch.utils.dlpack"),
 }
 ARROW = "\u2190"  # ←
 

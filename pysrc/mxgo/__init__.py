@@ -10,24 +10,27 @@ the Go extension mxgo._gen that setup.py generates, its C fast path, errors, dty
 context (mx.context: devices), _core (the array core that every namespace shares: DLPack
 import, allocation and NumPy copies, the operator registry), autograd (mx.autograd:
 recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd),
-registry (mx.registry: classes by name), initializer (mx.init), lr_scheduler, metric
+numpy (mx.np: MXNet's NumPy interface, the Array API standard's namespace), numpy_extension
+(mx.npx), util (mx.util: the NumPy-mode switches), registry (mx.registry: classes by name), initializer (mx.init), lr_scheduler, metric
 (mx.metric), symbol (mx.sym: graphs and MXNet's model files), optimizer (mx.optimizer:
-optimizers and their Updater), gluon (mx.gluon), test_utils
+optimizers and their Updater), kvstore (mx.kv: KVStore, distributed over worker processes
+with torch.distributed, imported only then), gluon (mx.gluon), distributed (its launcher,
+``python -m mxgo.distributed.launch``; not imported by ``import mxgo``), test_utils
 (mx.test_utils), tvm_bridge (mx.tvm_bridge; it needs tvm_ffi) and torch_bridge (PyTorch
 autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
     _gen ← base ← context, registry, util ← _core ← autograd ← ndarray ← numpy ←
-    numpy_extension, initializer, lr_scheduler, metric, recordio, symbol ← optimizer ← gluon ←
-    test_utils, tvm_bridge, torch_bridge
+    numpy_extension, initializer, lr_scheduler, metric, recordio, symbol ← optimizer ← kvstore ← gluon ←
+    distributed, test_utils, tvm_bridge, torch_bridge
 
-Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
-come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
-numpy_extension/ (mx.npx) beside ndarray, their arrays the same Go arrays; gluon/ (mx.gluon)
-above them.
+Packages order their own modules in their docstrings (_core, ndarray, numpy). mx.np's
+arrays are the same Go arrays as mx.nd's, of a subclass.
 """
-from . import autograd, context, gluon, initializer, lr_scheduler, metric, optimizer, recordio, registry, symbol, test_utils
+from . import autograd, context, gluon, initializer, kvstore, lr_scheduler, metric, optimizer, recordio, registry, symbol
+from . import test_utils
+from . import kvstore as kv
 from . import symbol as sym
 from . import initializer as init
 from . import ndarray
@@ -43,6 +46,6 @@ from .ndarray import random
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
-           "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random", "test_utils",
-           "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]
+__all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
+           "registry", "sym", "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random",
+           "test_utils", "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

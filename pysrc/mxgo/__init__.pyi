@@ -3,6 +3,8 @@ from . import context as context
 from . import gluon as gluon
 from . import initializer as initializer
 from . import initializer as init
+from . import kvstore as kvstore
+from . import kvstore as kv
 from . import lr_scheduler as lr_scheduler
 from . import metric as metric
 from . import optimizer as optimizer
@@ -27,6 +29,6 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "gluon", "init", "initializer", "lr_scheduler", "metric", "optimizer", "recordio", "registry", "sym",
-           "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random", "test_utils",
-           "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]
+__all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
+           "registry", "sym", "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random",
+           "test_utils", "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

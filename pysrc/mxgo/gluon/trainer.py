@@ -3,14 +3,23 @@ Parameters after backward, one updater per context.
 
 Gradients of Parameters on several contexts are summed across them before the update (what
 MXNet's 'device' and 'local' KVStores do on one machine), so every copy takes the same
-step. Distributed KVStores are not here yet: asking for one raises.
+step. With a distributed store (kvstore='dist_sync' or a KVStore object), made at the first
+step as in MXNet, rank 0's Parameters are broadcast to every worker, and each step sums the
+gradients over the workers with the store's pushpull: into the Parameters through the
+store's updater (update_on_kvstore, MXNet's default for 'dist' stores, which here runs on
+every worker alike), or in the gradients' own memory, updated by the Trainer.
 """
+import os
+
+from .. import kvstore as kvs
 from .. import ndarray as nd
 from .. import optimizer as opt
 from ..base import MXNetError
 from .parameter import Parameter, ParameterDict
 
 _LOCAL_KVSTORES = (None, "device", "local")
+_NOT_ON_KVSTORE = ("%s() when parameters are updated on kvstore is not supported. Try setting `update_on_kvstore` "
+                   "to False when creating trainer.")
 
 
 class Trainer:
@@ -32,13 +41,15 @@ class Trainer:
             self._param2idx[param.name] = i
             self._params.append(param)
             param._set_trainer(self)
-        if kvstore not in _LOCAL_KVSTORES:
-            raise MXNetError("Trainer(kvstore=%r): mxgo has no KVStore yet; gradients of several contexts are "
-                             "summed locally with kvstore='device' or 'local'" % (kvstore,))
+        if not (kvstore is None or isinstance(kvstore, (str, kvs.KVStoreBase))):
+            raise TypeError("kvstore must be KVStore, str or None")
         if compression_params:
-            raise MXNetError("gradient compression needs a KVStore, which mxgo does not have yet")
+            raise MXNetError("gradient compression is not supported by mxgo's kvstore: its all-reduce sums the "
+                             "gradients exactly")
         self._compression_params = compression_params
         self._kvstore_params = {"kvstore": kvstore, "update_on_kvstore": update_on_kvstore}
+        self._kvstore, self._update_on_kvstore, self._kv_initialized = None, False, False
+        self._params_to_init = []
         self._contexts = self._check_contexts()
         self._init_optimizer(optimizer, optimizer_params or {})
         self._scale = self._optimizer.rescale_grad
@@ -78,23 +89,74 @@ class Trainer:
         """Sets the optimizer's learning rate (refused when it has an lr_scheduler, as in MXNet)."""
         self._optimizer.set_learning_rate(lr)
 
+    def _init_kvstore(self):
+        """Makes the store (only a given or distributed one: one process's contexts are
+        summed here) and whether it runs the updates; MXNET_UPDATE_ON_KVSTORE=0 turns the
+        default off, as in MXNet."""
+        config = self._kvstore_params
+        kvstore = config["kvstore"]
+        if isinstance(kvstore, str) and kvstore not in _LOCAL_KVSTORES:
+            kvstore = kvs.create(kvstore)
+        if isinstance(kvstore, kvs.KVStoreBase):
+            update_on_kvstore = config["update_on_kvstore"]
+            if update_on_kvstore is None:
+                update_on_kvstore = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
+            update_on_kvstore = bool(update_on_kvstore) and kvstore.is_capable(kvs.KVStoreBase.OPTIMIZER)
+            if update_on_kvstore:
+                kvstore.set_optimizer(self._optimizer)
+            self._kvstore, self._update_on_kvstore = kvstore, update_on_kvstore
+            self._params_to_init = list(self._params)
+        self._kv_initialized = True
+
+    def _init_params(self):
+        """Gives the store each Parameter that has its arrays (rank 0's values, pulled into
+        every worker's)."""
+        waiting = []
+        for param in self._params_to_init:
+            if param._deferred_init:
+                waiting.append(param)
+                continue
+            data = param.list_data()
+            self._kvstore.broadcast(self._param2idx[param.name], data[0], data)
+        self._params_to_init = waiting
+
+    def _ready(self):
+        if not self._kv_initialized:
+            self._init_kvstore()
+        if self._params_to_init:
+            self._init_params()
+
     def step(self, batch_size, ignore_stale_grad=False):
-        """Sums the gradients across contexts, then updates every Parameter with them
-        scaled by 1/batch_size (1 if the loss is already a mean)."""
+        """Sums the gradients across contexts (and workers), then updates every Parameter
+        with them scaled by 1/batch_size (1 if the loss is already a mean)."""
         self._optimizer.rescale_grad = self._scale / batch_size
+        self._ready()
         self._allreduce_grads()
         self._update(ignore_stale_grad)
 
     def allreduce_grads(self):
-        """Sums each Parameter's gradients across its contexts (step does this, then update)."""
+        """Sums each Parameter's gradients across its contexts and workers (step does this,
+        then update)."""
+        self._ready()
+        if self._kvstore is not None and self._update_on_kvstore:
+            raise AssertionError(_NOT_ON_KVSTORE % "allreduce_grads")
         self._allreduce_grads()
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Updates the Parameters with their (already reduced) gradients."""
+        self._ready()
+        if self._kvstore is not None and self._update_on_kvstore:
+            raise AssertionError(_NOT_ON_KVSTORE % "update")
         self._optimizer.rescale_grad = self._scale / batch_size
         self._update(ignore_stale_grad)
 
     def _allreduce_grads(self):
+        if self._kvstore is not None:
+            for i, param in enumerate(self._params):
+                if param.grad_req != "null":
+                    out = param.list_data() if self._update_on_kvstore else None
+                    self._kvstore.pushpull(i, param.list_grad(), out=out, priority=-i)
+            return
         if len(self._contexts) < 2:
             return
         for param in self._params:
@@ -122,7 +184,8 @@ class Trainer:
                             "Parameters with stale gradient" % (param.name, arr.context))
             for upd, arr, grad in zip(updates, data, param.list_grad()):
                 if not ignore_stale_grad or arr._fresh_grad:
-                    upd.append((i, grad, arr))
+                    if not self._update_on_kvstore:  # else the store's pushpull has updated arr
+                        upd.append((i, grad, arr))
                     arr._fresh_grad = False
         for updater, upd in zip(self._updaters, updates):
             if upd:
@@ -131,11 +194,21 @@ class Trainer:
 
     def save_states(self, fname):
         """Saves the optimizer's states (momentum, ...) and the optimizer to fname."""
+        self._ready()
+        if self._update_on_kvstore:
+            self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
+            return
         with open(fname, "wb") as f:
             f.write(self._updaters[0].get_states(dump_optimizer=True))
 
     def load_states(self, fname):
         """Loads what save_states wrote (the Parameters' lr_mult and wd_mult stay this Trainer's)."""
+        self._ready()
+        if self._update_on_kvstore:
+            self._kvstore.load_optimizer_states(fname)
+            self._optimizer = self._kvstore._updater.optimizer
+            self._optimizer.param_dict = dict(enumerate(self._params))
+            return
         with open(fname, "rb") as f:
             states = f.read()
         for updater in self._updaters:

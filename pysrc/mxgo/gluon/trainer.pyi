@@ -1,13 +1,14 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..kvstore import KVStoreBase
 from ..optimizer import Optimizer
 from .parameter import Parameter, ParameterDict
 
 class Trainer:
     def __init__(self, params: ParameterDict | Mapping[str, Parameter] | Sequence[Parameter],
                  optimizer: str | Optimizer, optimizer_params: Mapping[str, Any] | None = None,
-                 kvstore: str | None = "device", compression_params: Mapping[str, Any] | None = None,
+                 kvstore: str | KVStoreBase | None = "device", compression_params: Mapping[str, Any] | None = None,
                  update_on_kvstore: bool | None = None) -> None: ...
     @property
     def learning_rate(self) -> float: ...

@@ -12,7 +12,8 @@ Import order (each module imports only those before it; tools/check_pyimports.py
 from . import dataloader, dataset, sampler, vision
 from .dataloader import DataLoader
 from .dataset import ArrayDataset, Dataset, RecordFileDataset, SimpleDataset
-from .sampler import BatchSampler, FilterSampler, RandomSampler, Sampler, SequentialSampler
+from .sampler import BatchSampler, FilterSampler, RandomSampler, Sampler, SequentialSampler, SplitSampler
 
 __all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset", "Sampler", "SequentialSampler", "RandomSampler",
+           "SplitSampler",
            "FilterSampler", "BatchSampler", "DataLoader", "dataset", "sampler", "dataloader", "vision"]

@@ -12,6 +12,8 @@ from .sampler import FilterSampler as FilterSampler
 from .sampler import RandomSampler as RandomSampler
 from .sampler import Sampler as Sampler
 from .sampler import SequentialSampler as SequentialSampler
+from .sampler import SplitSampler as SplitSampler
 
 __all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset", "Sampler", "SequentialSampler", "RandomSampler",
+           "SplitSampler",
            "FilterSampler", "BatchSampler", "DataLoader", "dataset", "sampler", "dataloader", "vision"]

@@ -1,7 +1,7 @@
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "FilterSampler", "BatchSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SplitSampler", "FilterSampler", "BatchSampler"]
 
 LAST_BATCH: tuple[str, ...]
 
@@ -15,6 +15,10 @@ class SequentialSampler(Sampler):
 
 class RandomSampler(Sampler):
     def __init__(self, length: int) -> None: ...
+
+class SplitSampler(Sampler):
+    def __init__(self, length: int, num_parts: int = 1, part_index: int = 0, shuffle: bool = True) -> None: ...
+    def __iter__(self) -> Iterator[int]: ...
 
 class FilterSampler(Sampler):
     def __init__(self, fn: Callable[[Any], bool], dataset: Any) -> None: ...
