@@ -14,12 +14,13 @@ registry (mx.registry: classes by name), initializer (mx.init), lr_scheduler, me
 (mx.metric), symbol (mx.sym: graphs and MXNet's model files), optimizer (mx.optimizer:
 optimizers and their Updater), gluon (mx.gluon), test_utils
 (mx.test_utils), tvm_bridge (mx.tvm_bridge; it needs tvm_ffi) and torch_bridge (PyTorch
-autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out.
+autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out,
+and as_mxnet (``import mxgo.as_mxnet``: from then on ``import mxnet`` imports mxgo).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
     _gen ← base ← context, registry ← _core ← autograd ← ndarray ← numpy, initializer, lr_scheduler, metric, recordio, symbol ←
-    optimizer ← gluon ← test_utils, tvm_bridge, torch_bridge
+    optimizer ← gluon ← test_utils, tvm_bridge, torch_bridge, as_mxnet
 
 Packages order their own modules in their docstrings (_core, ndarray). The namespaces to
 come take their places over _core, as MXNet's sit over its array core: numpy/ (mx.np) and
