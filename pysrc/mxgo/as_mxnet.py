@@ -106,10 +106,12 @@ def install():
 
 
 def uninstall():
-    """Undo install(): remove the finder and the ``mxnet`` names from sys.modules (mxgo's stay)."""
+    """Undo install(): remove the finder, and the ``mxnet`` names that mean mxgo's modules from
+    sys.modules (the modules stay, under their own names)."""
     sys.meta_path[:] = [f for f in sys.meta_path if not _ours(f)]
-    for name in [n for n in sys.modules if n == NAME or n.startswith(NAME + ".")]:
-        del sys.modules[name]
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] == NAME and getattr(module, "__name__", "").split(".")[0] == PACKAGE:
+            del sys.modules[name]
 
 
 def main(argv=None):
