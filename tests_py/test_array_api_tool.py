@@ -3,6 +3,7 @@ the suite, its counts and expected failures, its refusals; on NumPy with two con
 import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -63,3 +64,19 @@ def test_copies_the_suite_once_and_writable(tmp_path):
     (suite / "PROVENANCE.md").write_text("at commit 1234567\n")
     array_api.ensure_copy(suite, copy)
     assert not (copy / "array_api_tests" / "cache").exists() and array_api.suite_version(copy) == "1234567"
+
+
+def test_seeds_pythons_random_per_test(monkeypatch):
+    """The plugin hook: the same draws for a test id and seed whatever ran before, others for another."""
+    class Item:
+        def __init__(self, nodeid):
+            self.nodeid = nodeid
+
+    def draws(seed, nodeid):
+        monkeypatch.setenv(array_api.SEED_VAR, str(seed))
+        array_api.pytest_runtest_setup(Item(nodeid))
+        return [random.random() for _ in range(3)]
+
+    first = draws(0, PI)
+    random.random()
+    assert draws(0, PI) == first and draws(1, PI) != first and draws(0, PI + "x") != first
