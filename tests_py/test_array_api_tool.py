@@ -9,9 +9,17 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "tools", "array_api.py")
-_spec = importlib.util.spec_from_file_location("array_api_tool", TOOL)
-array_api = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(array_api)
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+array_api = load("array_api_tool", TOOL)
+plugin = load("array_api_plugin", os.path.join(HERE, "..", "tools", "array_api_plugin.py"))
 
 # NumPy's namespace with a wrong pi and inf: one test each fails
 BROKEN = "exec('import types, numpy; xp = types.ModuleType(\"xp\"); vars(xp).update(vars(numpy)); xp.pi = 3.0; xp.inf = 1e300')"
@@ -73,8 +81,8 @@ def test_seeds_pythons_random_per_test(monkeypatch):
             self.nodeid = nodeid
 
     def draws(seed, nodeid):
-        monkeypatch.setenv(array_api.SEED_VAR, str(seed))
-        array_api.pytest_runtest_setup(Item(nodeid))
+        monkeypatch.setenv(plugin.SEED_VAR, str(seed))
+        plugin.pytest_runtest_setup(Item(nodeid))
         return [random.random() for _ in range(3)]
 
     first = draws(0, PI)

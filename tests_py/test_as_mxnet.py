@@ -19,7 +19,7 @@ MODULES = {
     "mxnet.gluon.data": "gluon.data", "mxnet.gluon.data.vision": "gluon.data.vision",
     "mxnet.gluon.model_zoo.vision": "gluon.model_zoo.vision", "mxnet.optimizer": "optimizer",
     "mxnet.lr_scheduler": "lr_scheduler", "mxnet.metric": "metric", "mxnet.recordio": "recordio",
-    "mxnet.test_utils": "test_utils", "mxnet.base": "base",
+    "mxnet.test_utils": "test_utils", "mxnet.base": "base", "mxnet.numpy": "numpy",
 }
 
 

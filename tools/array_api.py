@@ -6,9 +6,8 @@
 The suite sits unmodified in ../shared/array-api-tests (its PROVENANCE.md); it writes caches,
 so it runs from a copy in build/array-api-tests, made once (again when PROVENANCE.md changes).
 Each run starts in a scratch folder without Hypothesis' example database (which it keeps in
-the working folder), and this file, loaded into it as a pytest plugin, seeds Python's random
-before each test (the suite's special-case tests draw with ``strategy.example()``, which
---hypothesis-seed does not reach), and Hypothesis' deadline (800 ms a test) is off, a timing
+the working folder), with tools/array_api_plugin.py (Python's random seeded per test; failing
+examples not shrunk unless --shrink), and Hypothesis' deadline (800 ms a test) off, a timing
 on a shared machine and no part of the standard: a seed and a budget give one result, and
 runs may overlap.
 ``--module`` is ARRAY_API_TESTS_MODULE: a short name of MODULES or the suite's own form (a
@@ -22,7 +21,6 @@ namespace cannot be imported or the suite's requirements are missing.
 import argparse
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -63,13 +61,8 @@ except Exception as e:
 """
 
 
-PLUGIN = "_mxgo_array_api_seed"  # this file's name as the suite's plugin
-SEED_VAR = "MXGO_ARRAY_API_SEED"
-
-
-def pytest_runtest_setup(item):
-    """(In the suite's run) Python's random seeded from the seed and the test's id, whatever ran before."""
-    random.seed("%s:%s" % (os.environ[SEED_VAR], item.nodeid))
+PLUGIN = ROOT / "tools" / "array_api_plugin.py"
+PLUGIN_NAME = "_mxgo_array_api_plugin"  # its name in the run (a scratch folder on sys.path)
 
 
 def fail(message):
@@ -153,6 +146,7 @@ def main(argv=None):
     ap.add_argument("--module", default="mxgo", help="%s, or ARRAY_API_TESTS_MODULE's form" % "|".join(MODULES))
     ap.add_argument("--max-examples", type=int, default=25)
     ap.add_argument("--seed", type=int, default=0, help="Hypothesis' seed")
+    ap.add_argument("--shrink", action="store_true", help="shrink failing examples (slower where much fails)")
     ap.add_argument("--xfails", type=Path, help="expected failures (default: mxgo's for --module mxgo, else none)")
     ap.add_argument("--api-version", help="ARRAY_API_TESTS_VERSION (default: the namespace's __array_api_version__)")
     ap.add_argument("--tests", nargs="+", default=["array_api_tests"], help="test paths inside the suite")
@@ -162,7 +156,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     expr, label = module_expr(args.module)
-    env = dict(os.environ, ARRAY_API_TESTS_MODULE=expr, **{SEED_VAR: str(args.seed)})
+    env = dict(os.environ, ARRAY_API_TESTS_MODULE=expr, MXGO_ARRAY_API_SEED=str(args.seed),
+               MXGO_ARRAY_API_SHRINK="1" if args.shrink else "0")
     if args.api_version:
         env["ARRAY_API_TESTS_VERSION"] = args.api_version
     check_importable(env, " (mxgo.np, MXNet's NumPy interface, is issue 28's)" if args.module == "mxgo" else "")
@@ -171,7 +166,7 @@ def main(argv=None):
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     report_path = out / (label + ".report.json")
-    cmd = [sys.executable, "-m", "pytest", *(str(copy / t) for t in args.tests), "-q", "-p", "no:cacheprovider", "-p", PLUGIN,
+    cmd = [sys.executable, "-m", "pytest", *(str(copy / t) for t in args.tests), "-q", "-p", "no:cacheprovider", "-p", PLUGIN_NAME,
            "--max-examples=%d" % args.max_examples, "--hypothesis-seed=%d" % args.seed, "--disable-deadline",
            "--json-report", "--json-report-file=%s" % report_path,
            "--json-report-omit", "log", "traceback", "streams", "keywords"]
@@ -180,14 +175,14 @@ def main(argv=None):
     cmd += args.pytest_args
     start = time.monotonic()
     with open(out / (label + ".log"), "w") as log, tempfile.TemporaryDirectory() as scratch:
-        shutil.copyfile(__file__, os.path.join(scratch, PLUGIN + ".py"))  # python -m puts the folder on sys.path
+        shutil.copyfile(PLUGIN, os.path.join(scratch, PLUGIN_NAME + ".py"))  # python -m puts the folder on sys.path
         rc = subprocess.run(cmd, cwd=scratch, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
     wall = time.monotonic() - start
     if not report_path.is_file():
         log = out / (label + ".log")
         fail("pytest exited %d without a report: %s (all of it in %s)" % (rc, last_line(log.read_text()), log))
     counts, failing = summarize(json.loads(report_path.read_text()))
-    result = {"label": label, "module": expr, "max_examples": args.max_examples, "seed": args.seed,
+    result = {"label": label, "module": expr, "max_examples": args.max_examples, "seed": args.seed, "shrink": args.shrink,
               "suite": suite_version(copy), "xfails": str(xfails) if xfails else None, "wall_s": round(wall, 1),
               "counts": counts, "failing": failing, "pytest_exit": rc}
     (out / (label + ".json")).write_text(json.dumps(result, indent=1) + "\n")
