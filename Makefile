@@ -19,6 +19,8 @@
 #   make typecheck  mypy --strict and stubtest against the installed wheel's type stubs
 #   make lint       gofmt, go vet, staticcheck, ruff, the import direction of pkg/ and pysrc/mxgo, and
 #                   pybridge's C against the headers of CPython 3.10-3.13 (check-headers)
+#   make array-api  the Array API conformance suite against mx.np (N=25 examples, seed 0;
+#                   tools/array_api.py, summary in build/array_api/); not yet in make test
 #   make demo       run examples/demo.py
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
 #   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
@@ -67,7 +69,7 @@ LEGACY_NOGO_PATH = $(CURDIR)/$(LEGACY)/bin:/usr/bin:/bin
 MXNET_NOGO_PATH  = $(CURDIR)/$(MXNET)/bin:/usr/bin:/bin
 
 .PHONY: all setup apt wheel wheels test-wheels build install check-env check-installed lint check-headers test test-go test-go-cuda test-gpu typecheck \
-        fuzz-short fuzz asan test-py test-py-legacy test-py-mxnet mxnet-coverage notebook demo bench soak clean distclean
+        fuzz-short fuzz asan test-py test-py-legacy test-py-mxnet mxnet-coverage array-api notebook demo bench soak clean distclean
 
 all: test
 
@@ -293,6 +295,14 @@ mxnet-coverage: build
 	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) tools/mxnet_coverage.py --out docs/mxnet_coverage.md
 	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -W ignore tools/gluon_coverage.py --out docs/gluon_coverage.md
 	$(STAGE)
+
+# The Array API conformance suite (../shared/array-api-tests, unmodified, run from a copy in
+# build/) against mx.np with a fixed budget and seed, tests_py/array_api_xfails.txt its expected
+# failures (tools/array_api.py; summary in build/array_api/). `make array-api N=100` for more.
+N    ?= 25
+SEED ?= 0
+array-api: build
+	env -u PYTHONPATH PATH=$(NOGO_PATH) $(PY) tools/array_api.py --max-examples $(N) --seed $(SEED)
 
 notebook: build
 	env -u PYTHONPATH PATH=$(NOGO_PATH) $(PY) tools/run_notebook.py examples/quickstart.ipynb --out build/notebooks/quickstart.ipynb

@@ -77,12 +77,14 @@ class Env:
 
 
 ALL_PEERS = ("numpy", "torch", "jax", "dask", "tvm_ffi")
+#: the Array API conformance suite's own requirements (requirements/peers.txt, tools/array_api.py)
+ARRAY_API_SUITE = ("hypothesis", "ndindex", "pytest_jsonreport")
 
 ENVIRONMENTS = {
-    "main": Env(ALL_PEERS, (), 1),
+    "main": Env(ALL_PEERS + ARRAY_API_SUITE, (), 1),
     "legacy": Env(("numpy", "torch"), (PEERS,), K),
     "mxnet": Env(("numpy", "mxnet"), (PEERS,), K),
-    "wheel-full": Env(ALL_PEERS, (PEERS, PYTHON), K),
+    "wheel-full": Env(ALL_PEERS + ARRAY_API_SUITE, (PEERS, PYTHON), K),
     "wheel-numpy": Env(("numpy",), (PEERS, PYTHON), K),
     "aarch64": Env(("numpy",), (PEERS, PYTHON), 1),
     "asan": Env(("numpy", "torch"), (GLUE,), None),
@@ -91,6 +93,7 @@ ENVIRONMENTS = {
 #: the files run whole outside the main environment (rule 2), with their tags
 WHOLE = {
     "test_api_from_numpy.py": {PEERS, GLUE},      # NumPy's flags and read-only arrays, the lock mxgo puts on them
+    "test_as_mxnet.py": {PYTHON},                 # the import system's internals (module specs, runpy)
     "test_bad_inputs.py": {PEERS, PYTHON, GLUE},  # foreign capsules and objects, child interpreters
     "test_bfloat16.py": {PEERS},                  # PyTorch's and JAX's bfloat16, ml_dtypes present or not
     "test_capsules.py": {PEERS, PYTHON, GLUE},    # the capsule protocol, deleters
@@ -126,6 +129,7 @@ WHOLE = {
     "test_mxnet_optimizer.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
     "test_mxnet_zoo.py": {PEERS},
+    "test_mxnet_as_mxnet.py": {PEERS},
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
     "test_properties.py": {PEERS, GLUE},          # round trips with NumPy and PyTorch
@@ -141,6 +145,8 @@ _NUMPY_ONLY = ("numpy",)
 #: the peers each file imports (rule 1); a file not named here needs NumPy and PyTorch
 NEEDS = {
     "test_api_arith.py": _NUMPY_ONLY,
+    "test_array_api_tool.py": ("numpy",) + ARRAY_API_SUITE,
+    "test_as_mxnet.py": _NUMPY_ONLY,
     "test_api_copies.py": _NUMPY_ONLY,
     "test_api_core.py": _NUMPY_ONLY,
     "test_api_errors.py": _NUMPY_ONLY,
@@ -174,6 +180,7 @@ NEEDS = {
     "test_mxnet_optimizer.py": ("numpy", "mxnet"),
     "test_mxnet_peer.py": ("numpy", "mxnet"),
     "test_mxnet_zoo.py": ("numpy", "mxnet"),
+    "test_mxnet_as_mxnet.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")
 

@@ -11,19 +11,20 @@ context (mx.context: devices), _core (the array core that every namespace shares
 import, allocation and NumPy copies, the operator registry), autograd (mx.autograd:
 recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd),
 numpy (mx.np: MXNet's NumPy interface, the Array API standard's namespace), numpy_extension
-(mx.npx), util (mx.util: the NumPy-mode switches), registry (mx.registry: classes by name), initializer (mx.init), lr_scheduler, metric
-(mx.metric), symbol (mx.sym: graphs and MXNet's model files), optimizer (mx.optimizer:
+(mx.npx), util (mx.util: the NumPy-mode switches), registry (mx.registry: classes by name),
+initializer (mx.init), lr_scheduler, metric (mx.metric), symbol (mx.sym: graphs and MXNet's model files), optimizer (mx.optimizer:
 optimizers and their Updater), kvstore (mx.kv: KVStore, distributed over worker processes
 with torch.distributed, imported only then), gluon (mx.gluon), distributed (its launcher,
 ``python -m mxgo.distributed.launch``; not imported by ``import mxgo``), test_utils
 (mx.test_utils), tvm_bridge (mx.tvm_bridge; it needs tvm_ffi) and torch_bridge (PyTorch
-autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out.
+autograd functions of mxgo functions; it needs torch): ``import mxgo`` leaves those two out,
+and as_mxnet (``import mxgo.as_mxnet``: from then on ``import mxnet`` imports mxgo).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
     _gen ← base ← context, registry, util ← _core ← autograd ← ndarray ← numpy ←
     numpy_extension, initializer, lr_scheduler, metric, recordio, symbol ← optimizer ← kvstore ← gluon ←
-    distributed, test_utils, tvm_bridge, torch_bridge
+    distributed, test_utils, tvm_bridge, torch_bridge, as_mxnet
 
 Packages order their own modules in their docstrings (_core, ndarray, numpy). mx.np's
 arrays are the same Go arrays as mx.nd's, of a subclass.
