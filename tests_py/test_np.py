@@ -171,3 +171,33 @@ def test_bad_inputs_raise_numpys_exception_types():
     with pytest.raises(TypeError):
         np.array([1, 2]) + "a"
     assert x.tolist() == [1, 2, 3]
+
+
+def test_bitwise_logical_and_integer_operators_follow_numpy():
+    a = onp.array([[5, -3, 12], [0, 7, -8]], onp.int32)
+    b = onp.array([3, 2, 1], onp.int32)
+    x, y = np.array(a), np.array(b)
+    check(x & y, a & b)
+    check(x | 1, a | 1)
+    check(x ^ y, a ^ b)
+    check(~x, ~a)
+    check(x << y, a << b)
+    check(x >> 1, a >> 1)
+    check(x // y, a // b)
+    check(x % y, a % b)
+    check(-7 // y, -7 // b)
+    m = np.array([True, False, True])
+    check(m & np.array([True, True, False]), onp.array([True, False, False]))
+    check(~m, onp.array([False, True, False]))
+    check(np.logical_xor(m, True), onp.array([False, True, False]))
+    f = onp.array([1.5, -0.0, onp.inf, onp.nan], onp.float32)
+    check(np.isnan(np.array(f)), onp.isnan(f))
+    check(np.isfinite(np.array(f)), onp.isfinite(f))
+    check(np.signbit(np.array(f)), onp.signbit(f))
+    check(np.arctan2(np.array(f), 2.0), onp.arctan2(f, onp.float32(2)))
+    check(np.copysign(np.array(f), -1.0), onp.copysign(f, onp.float32(-1)))
+    c = onp.array([1 + 2j, -3j], onp.complex64)
+    check(np.real(np.array(c)), c.real)
+    check(np.conj(np.array(c)), c.conj())
+    with pytest.raises(TypeError):
+        np.array([1.5]) & 1  # bitwise operators take integers and bools only

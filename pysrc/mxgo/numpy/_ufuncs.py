@@ -3,7 +3,8 @@ promotion over the registry's operators (which take operands of one dtype).
 
 Each function is made from a table row: the registry operator, and how the result's dtype
 follows from the operands' (``same``: the promoted dtype; ``float``: its floating dtype,
-float32 for integers as MXNet; ``bool``: a bool array). Operands are promoted and cast
+float32 for integers as MXNet; ``pred``: bool, the operator's own result; ``native``: the
+operator's, as real and imag give float32 for complex64). Operands are promoted and cast
 first; a Python scalar beside an array takes the array's dtype where its kind allows (the
 standard's rule), and goes to the registry's scalar form of the operator without becoming
 an array.
@@ -18,6 +19,9 @@ from ._array import SCALARS, astype, empty, invoke, is_array, operand
 __all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method"]
 
 _BOOL = _dtypes.BOOL
+_UINT8 = _onp.dtype("uint8")
+#: the operators of "same" rows that take bool arrays themselves
+_BOOL_OPS = {"_npi_bitwise_not", "_npi_bitwise_and", "_npi_bitwise_or", "_npi_bitwise_xor"}
 
 #: unary functions: name -> (registry operator, result kind, dtype kinds it takes)
 UNARY = {
@@ -35,10 +39,17 @@ UNARY = {
     "arcsinh": ("arcsinh", "float", "biufc"), "arccosh": ("arccosh", "float", "biufc"),
     "arctanh": ("arctanh", "float", "biufc"), "degrees": ("degrees", "float", "biuf"),
     "radians": ("radians", "float", "biuf"),
+    "isnan": ("_npi_isnan", "pred", "biufc"), "isinf": ("_npi_isinf", "pred", "biufc"),
+    "isfinite": ("_npi_isfinite", "pred", "biufc"), "isposinf": ("_npi_isposinf", "pred", "biuf"),
+    "isneginf": ("_npi_isneginf", "pred", "biuf"), "signbit": ("_npi_signbit", "pred", "biuf"),
+    "logical_not": ("_npi_logical_not", "pred", "biufc"), "bitwise_not": ("_npi_bitwise_not", "same", "biu"),
+    "real": ("_npi_real", "native", "biufc"), "imag": ("_npi_imag", "native", "biufc"),
+    "conj": ("_npi_conj", "native", "biufc"),
 }
 # the standard's names for NumPy's
 for _std, _np in (("acos", "arccos"), ("asin", "arcsin"), ("atan", "arctan"), ("acosh", "arccosh"),
-                  ("asinh", "arcsinh"), ("atanh", "arctanh"), ("rad2deg", "degrees"), ("deg2rad", "radians")):
+                  ("asinh", "arcsinh"), ("atanh", "arctanh"), ("rad2deg", "degrees"), ("deg2rad", "radians"),
+                  ("bitwise_invert", "bitwise_not"), ("invert", "bitwise_not"), ("conjugate", "conj")):
     UNARY[_std] = UNARY[_np]
 
 #: binary functions: name -> (registry operator, result kind, dtype kinds it takes)
@@ -46,13 +57,23 @@ BINARY = {
     "add": ("add", "same", "biufc"), "subtract": ("subtract", "same", "iufc"),
     "multiply": ("multiply", "same", "biufc"), "divide": ("divide", "float", "biufc"),
     "true_divide": ("divide", "float", "biufc"), "power": ("power", "same", "iufc"), "pow": ("power", "same", "iufc"),
-    "remainder": ("modulo", "same", "iuf"), "mod": ("modulo", "same", "iuf"),
+    "remainder": ("_npi_mod", "same", "iuf"), "mod": ("_npi_mod", "same", "iuf"),
+    "floor_divide": ("_npi_floor_divide", "same", "iuf"),
     "maximum": ("maximum", "same", "biuf"), "minimum": ("minimum", "same", "biuf"),
-    "hypot": ("broadcast_hypot", "float", "biuf"),
-    "equal": ("equal", "bool", "biufc"), "not_equal": ("not_equal", "bool", "biufc"),
-    "greater": ("greater", "bool", "biuf"), "greater_equal": ("greater_equal", "bool", "biuf"),
-    "less": ("lesser", "bool", "biuf"), "less_equal": ("lesser_equal", "bool", "biuf"),
+    "hypot": ("_npi_hypot", "float", "biuf"), "arctan2": ("_npi_arctan2", "float", "biuf"),
+    "copysign": ("_npi_copysign", "float", "biuf"), "nextafter": ("_npi_nextafter", "float", "f"),
+    "logaddexp": ("_npi_logaddexp", "float", "biuf"),
+    "equal": ("_npi_equal", "pred", "biufc"), "not_equal": ("_npi_not_equal", "pred", "biufc"),
+    "greater": ("_npi_greater", "pred", "biuf"), "greater_equal": ("_npi_greater_equal", "pred", "biuf"),
+    "less": ("_npi_less", "pred", "biuf"), "less_equal": ("_npi_less_equal", "pred", "biuf"),
+    "logical_and": ("_npi_logical_and", "pred", "biufc"), "logical_or": ("_npi_logical_or", "pred", "biufc"),
+    "logical_xor": ("_npi_logical_xor", "pred", "biufc"),
+    "bitwise_and": ("_npi_bitwise_and", "same", "biu"), "bitwise_or": ("_npi_bitwise_or", "same", "biu"),
+    "bitwise_xor": ("_npi_bitwise_xor", "same", "biu"), "bitwise_left_shift": ("_npi_left_shift", "same", "iu"),
+    "bitwise_right_shift": ("_npi_right_shift", "same", "iu"),
 }
+for _std, _np in (("atan2", "arctan2"), ("left_shift", "bitwise_left_shift"), ("right_shift", "bitwise_right_shift")):
+    BINARY[_std] = BINARY[_np]
 
 _KIND_NAMES = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating", "c": "complex"}
 
@@ -62,8 +83,9 @@ def _check_kind(name, dt, kinds):
         raise MXNetTypeError("%s is not defined for %s arrays (dtype %s)" % (name, _KIND_NAMES[dt.kind], dt))
 
 
-def _finish(out, kind):
-    return astype(out, _BOOL) if kind == "bool" else out
+def _finish(r, kind, dt):
+    """r in the promoted dtype dt for "same" rows (bool operands computed in uint8 go back)."""
+    return astype(r, dt) if kind == "same" else r
 
 
 def unary(name, x, out=None):
@@ -74,8 +96,8 @@ def unary(name, x, out=None):
     _check_kind(name, dt, kinds)
     if kind == "float":
         x = astype(x, _dtypes.float_of(dt))
-    if dt.kind == "b" and kind == "same":
-        return _finish(invoke(op, [astype(x, _onp.dtype("uint8"))]), "bool")
+    elif dt.kind == "b" and kind == "same" and op not in _BOOL_OPS:
+        return astype(invoke(op, [astype(x, _UINT8)]), _BOOL)  # (NumPy keeps bool: abs, positive)
     return invoke(op, [x], None, out)
 
 
@@ -100,21 +122,21 @@ def binary(name, x1, x2, out=None):
         arr = _cast_operand(name, kind, kinds, dt, arr)
         scalar_op = OPS[op].get("scalar_op")
         if scalar_op is not None:
-            return _finish(invoke(scalar_op, [arr], {"scalar": value, "reverse": s1}, out if kind != "bool" else None), kind)
+            return _finish(invoke(scalar_op, [arr], {"scalar": value, "reverse": s1}, out), kind, dt)
         x1, x2 = (_full_like(arr, value), arr) if s1 else (arr, _full_like(arr, value))
     else:
         x1, x2 = operand(x1, "x1"), operand(x2, "x2")
         dt = _dtypes.result_type(x1, x2)
         x1, x2 = (_cast_operand(name, kind, kinds, dt, x) for x in (x1, x2))
-    return _finish(invoke(op, [x1, x2], None, out if kind != "bool" else None), kind)
+    return _finish(invoke(op, [x1, x2], None, out), kind, dt)
 
 
 def _cast_operand(name, kind, kinds, dt, x):
     _check_kind(name, dt, kinds)
     if kind == "float":
         dt = _dtypes.float_of(dt)
-    elif dt.kind == "b" and kind != "bool":
-        dt = _onp.dtype("uint8") if name in ("add", "multiply", "maximum", "minimum") else dt
+    elif dt.kind == "b" and kind == "same" and BINARY[name][0] not in _BOOL_OPS:
+        dt = _UINT8  # bool + bool: computed in uint8, NumPy's logical result cast back by _finish
     return astype(x, dt)
 
 
@@ -153,35 +175,3 @@ def _make_binary(name):
 #: mx.np.<name> for every row of the tables
 FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY}}
 
-
-def _constant_bool(x, value):
-    out = empty(x.shape, _BOOL, x.context)
-    out[...] = value
-    return out
-
-
-def isnan(x, /):
-    """Whether each element is NaN (x != x); never for integers."""
-    x = operand(x, "x")
-    if _dtypes.as_dtype(x.dtype).kind not in "fc":
-        return _constant_bool(x, False)
-    return binary("not_equal", x, x)
-
-
-def isfinite(x, /):
-    """Whether each element is finite (x - x == 0 fails for NaN and infinities)."""
-    x = operand(x, "x")
-    if _dtypes.as_dtype(x.dtype).kind not in "fc":
-        return _constant_bool(x, True)
-    return binary("equal", binary("subtract", x, x), 0)
-
-
-def isinf(x, /):
-    """Whether each element is +inf or -inf."""
-    x = operand(x, "x")
-    if _dtypes.as_dtype(x.dtype).kind not in "fc":
-        return _constant_bool(x, False)
-    return binary("equal", unary("abs", x), _onp.inf)
-
-
-FUNCTIONS.update(isnan=isnan, isfinite=isfinite, isinf=isinf)

@@ -299,7 +299,19 @@ class ndarray(NDArray):
     __eq__, __ne__ = binary_method("equal"), binary_method("not_equal")
     __lt__, __le__ = binary_method("less"), binary_method("less_equal")
     __gt__, __ge__ = binary_method("greater"), binary_method("greater_equal")
+    __floordiv__, __rfloordiv__ = binary_method("floor_divide"), binary_method("floor_divide", True)
+    __ifloordiv__ = _inplace("floor_divide")
+    __and__, __rand__, __iand__ = binary_method("bitwise_and"), binary_method("bitwise_and", True), _inplace("bitwise_and")
+    __or__, __ror__, __ior__ = binary_method("bitwise_or"), binary_method("bitwise_or", True), _inplace("bitwise_or")
+    __xor__, __rxor__, __ixor__ = binary_method("bitwise_xor"), binary_method("bitwise_xor", True), _inplace("bitwise_xor")
+    __lshift__, __rlshift__ = binary_method("bitwise_left_shift"), binary_method("bitwise_left_shift", True)
+    __ilshift__ = _inplace("bitwise_left_shift")
+    __rshift__, __rrshift__ = binary_method("bitwise_right_shift"), binary_method("bitwise_right_shift", True)
+    __irshift__ = _inplace("bitwise_right_shift")
     __hash__ = NDArray.__hash__
+
+    def __invert__(self):
+        return unary("bitwise_not", self)
 
     def __matmul__(self, other):
         return _MANIP["matmul"](self, other)

@@ -102,6 +102,25 @@ class ndarray(NDArray):  # type: ignore[misc]  # NumPy's semantics override MXNe
     def __ge__(self, other: _A) -> ndarray: ...  # type: ignore[override]
     def __matmul__(self, other: _A) -> ndarray: ...  # type: ignore[override]
     def __rmatmul__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __floordiv__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __rfloordiv__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __ifloordiv__(self, other: _A) -> Self: ...  # type: ignore[override]
+    def __and__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __rand__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __iand__(self, other: _A) -> Self: ...  # type: ignore[override]
+    def __or__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __ror__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __ior__(self, other: _A) -> Self: ...  # type: ignore[override]
+    def __xor__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __rxor__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __ixor__(self, other: _A) -> Self: ...  # type: ignore[override]
+    def __lshift__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __rlshift__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __ilshift__(self, other: _A) -> Self: ...  # type: ignore[override]
+    def __rshift__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __rrshift__(self, other: _A) -> ndarray: ...  # type: ignore[override]
+    def __irshift__(self, other: _A) -> Self: ...  # type: ignore[override]
+    def __invert__(self) -> ndarray: ...
     def __neg__(self) -> ndarray: ...
     def __pos__(self) -> ndarray: ...
     def __abs__(self) -> ndarray: ...
