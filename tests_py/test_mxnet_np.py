@@ -151,3 +151,44 @@ def test_npx_files_and_switches(tmp_path):
     finally:
         mx.npx.reset_np()
     assert not mx.npx.is_np_array()
+
+
+SQ = R.uniform(-1, 1, (2, 3, 3)).astype("float32") + 3 * onp.eye(3, dtype="float32")
+SPD = SQ @ SQ.transpose(0, 2, 1)
+RHS = R.uniform(-1, 1, (2, 3, 2)).astype("float32")
+TENSOR = (R.uniform(-1, 1, (3, 3)) + 3 * onp.eye(3)).astype("float32").reshape(1, 3, 3, 1)
+# mxnet.numpy.linalg's names whose results are unique (the factorizations are checked below)
+LINALG = [
+    ("norm", lambda a: [a(B)], {}), ("norm", lambda a: [a(B)], {"ord": 1, "axis": 1}),
+    ("norm", lambda a: [a(SQ)], {"ord": "fro", "axis": (1, 2), "keepdims": True}),
+    ("norm", lambda a: [a(B)], {"ord": onp.inf}), ("cholesky", lambda a: [a(SPD)], {}), ("inv", lambda a: [a(SQ)], {}),
+    ("det", lambda a: [a(SQ)], {}), ("det", lambda a: [a(SQ[0])], {}), ("solve", lambda a: [a(SQ), a(RHS)], {}),
+    ("tensorinv", lambda a: [a(SQ[0].reshape(3, 3, 1))], {"ind": 1}), ("pinv", lambda a: [a(B)], {}),
+    ("tensorsolve", lambda a: [a(TENSOR), a(RHS[0, :, :1].T)], {}),
+    ("eigvalsh", lambda a: [a(SPD)], {}),
+]
+
+
+@pytest.mark.parametrize("name,build,kwargs", LINALG, ids=["%s-%d" % (c[0], i) for i, c in enumerate(LINALG)])
+def test_linalg(name, build, kwargs):
+    got = getattr(mx.np.linalg, name)(*build(mx.np.array), **kwargs)
+    want = getattr(mxnet.np.linalg, name)(*build(mxnet.np.array), **kwargs)
+    same(got, want, rtol=1e-4)
+
+
+def test_linalg_factorizations():
+    x, y = mx.np.array(SPD), mxnet.np.array(SPD)
+    for got, want in zip(mx.np.linalg.slogdet(x), mxnet.np.linalg.slogdet(y)):
+        same(got, want, rtol=1e-5)
+    (w, v), (mw, mv) = mx.np.linalg.eigh(x), mxnet.np.linalg.eigh(y)
+    same(w, mw, rtol=1e-4)
+    same(abs(v), abs(mv), rtol=1e-3)  # (each vector's sign is free)
+    u, s, vh = mx.np.linalg.svd(mx.np.array(B))  # MXNet's (ut, l, v) for M <= N: our reduced U, S, Vh
+    mu, ms, mvh = mxnet.np.linalg.svd(mxnet.np.array(B))
+    same(s, ms, rtol=1e-4)
+    onp.testing.assert_allclose((u.asnumpy()[:, :3] * s.asnumpy()) @ vh.asnumpy()[:3], B, atol=1e-5)
+    assert (u.shape[-1], vh.shape[-2]) >= (mu.shape[-1], mvh.shape[-2])  # NumPy's full matrices by default
+    with pytest.raises(mxnet.base.MXNetError):
+        mxnet.np.linalg.inv(mxnet.np.zeros((2, 2))).asnumpy()
+    with pytest.raises(mx.base.MXNetError):  # ours at the call (NumPy's LinAlgError)
+        mx.np.linalg.inv(mx.np.zeros((2, 2)))

@@ -14,7 +14,7 @@ from ..base import MXNetTypeError, MXNetValueError, call, core
 from . import _dtypes
 from ._array import adopt, asarray, astype, full, invoke, operand, reshape as _view
 from ._reduce import FUNCTIONS as _REDUCE, normalize_axes, normalize_axis
-from ._ufuncs import binary
+from ._ufuncs import binary, unary
 
 __all__ = ["FUNCTIONS", "reshape", "transpose", "broadcast_to", "squeeze", "expand_dims", "matmul"]
 
@@ -319,8 +319,10 @@ def vecdot(x1, x2, /, *, axis=-1):
     a = normalize_axis(axis, n) - n
     if x1.shape[a] != x2.shape[a]:
         raise MXNetValueError("vecdot: the arrays differ along axis %d (%d, %d)" % (axis, x1.shape[a], x2.shape[a]))
+    if _dtypes.as_dtype(x1.dtype).kind == "c":  # the standard's vecdot conjugates x1
+        x1 = unary("conj", x1)
     product = binary("multiply", x1, x2)
-    return _REDUCE["sum"](product, axis=a)
+    return _REDUCE["sum"](product, axis=a, dtype=product.dtype)
 
 
 def tensordot(x1, x2, /, *, axes=2):

@@ -6,7 +6,11 @@ the operator has a gradient (cholesky, inv, det, slogdet, eigh, qr, solve). floa
 float32, float64 float64; integers and bools compute in float32 (mx.np's float default).
 A singular or not positive definite matrix raises ``LinAlgError`` (an MXNetError and a
 ValueError) at the call, as NumPy does: those functions wait for their result.
+
+Complex matrices run NumPy's function on the host (the registry's LAPACK kernels are real):
+a copy each way, no autograd.
 """
+import functools
 import math
 from collections import namedtuple
 
@@ -14,7 +18,7 @@ import numpy as _onp
 
 from ..base import MXNetTypeError, MXNetValueError
 from . import _dtypes
-from ._array import astype, full, invoke, invoke_all, operand, reshape
+from ._array import asarray, astype, full, invoke, invoke_all, is_array, operand, reshape as _reshape
 from ._manip import FUNCTIONS as _MANIP
 from ._reduce import FUNCTIONS as _REDUCE, normalize_axes, normalize_axis
 from ._ufuncs import FUNCTIONS as _UFUNCS, binary, unary
@@ -55,6 +59,24 @@ def _square(x, name="x"):
     return x
 
 
+def _is_complex(x):
+    return (is_array(x) or isinstance(x, _onp.ndarray)) and _onp.dtype(x.dtype).kind == "c"
+
+
+def _complex_on_host(fn):
+    """fn for real operands; NumPy's function of the same name for complex ones (see the module docstring)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not any(_is_complex(a) for a in args):
+            return fn(*args, **kwargs)
+        device = next((a.context for a in args if is_array(a)), None)
+        out = getattr(_onp.linalg, fn.__name__)(*[a.asnumpy() if is_array(a) else a for a in args], **kwargs)
+        if isinstance(out, tuple):
+            return globals()[type(out).__name__](*(asarray(_onp.asarray(o), device=device) for o in out))
+        return asarray(_onp.asarray(out), device=device)
+    return run
+
+
 def _checked(fn, *args):
     """fn(*args), waited for: the kernel's complaint about a matrix as LinAlgError."""
     try:
@@ -70,7 +92,7 @@ def _identity(n, like):
     """The n x n identity matrix in like's dtype and device."""
     flat = full((n * n,), 0, like.dtype, like.context)
     flat[::n + 1] = 1
-    return reshape(flat, (n, n))
+    return _reshape(flat, (n, n))
 
 
 def _batch(x):
@@ -80,6 +102,7 @@ def _batch(x):
 
 # ---- factorizations ------------------------------------------------------------------------
 
+@_complex_on_host
 def cholesky(x, /, *, upper=False):
     """The Cholesky factor L (A = L L^T; upper: U, A = U^T U) of each symmetric positive-definite matrix."""
     x = _square(x)
@@ -88,29 +111,33 @@ def cholesky(x, /, *, upper=False):
     return _checked(invoke, "linalg_potrf", [x], {"lower": not upper})
 
 
+@_complex_on_host
 def inv(x, /):
     """The inverse of each square matrix (LinAlgError when singular)."""
     x = _square(x)
     return x.copy() if x.size == 0 else _checked(invoke, "linalg_inverse", [x])
 
 
+@_complex_on_host
 def slogdet(x, /):
     """(sign, log|det|) of each square matrix (sign 0 and log -inf when singular)."""
     x = _square(x)
     if x.size == 0:
         return SlogdetResult(full(_batch(x), 1, x.dtype, x.context), full(_batch(x), 0, x.dtype, x.context))
     sign, logdet = invoke_all("_linalg_slogdet", [x])
-    return SlogdetResult(reshape(sign, _batch(x)), reshape(logdet, _batch(x)))
+    return SlogdetResult(_reshape(sign, _batch(x)), _reshape(logdet, _batch(x)))
 
 
+@_complex_on_host
 def det(x, /):
     """The determinant of each square matrix."""
     x = _square(x)
     if x.size == 0:
         return full(_batch(x), 1, x.dtype, x.context)
-    return reshape(invoke("linalg_det", [x]), _batch(x))
+    return _reshape(invoke("linalg_det", [x]), _batch(x))
 
 
+@_complex_on_host
 def eigh(x, /, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors (columns) of each symmetric matrix (its lower triangle is read)."""
     x = _symmetric(x, UPLO)
@@ -120,6 +147,7 @@ def eigh(x, /, UPLO="L"):
     return EighResult(w, matrix_transpose(u))
 
 
+@_complex_on_host
 def eigvalsh(x, /, UPLO="L"):
     """The eigenvalues (ascending) of each symmetric matrix."""
     return eigh(x, UPLO).eigenvalues
@@ -132,6 +160,7 @@ def _symmetric(x, uplo):
     return x if uplo == "L" else matrix_transpose(x).copy()
 
 
+@_complex_on_host
 def qr(x, /, *, mode="reduced"):
     """Q R of each matrix (mode 'reduced': Q (..., M, K), R (..., K, N), K = min(M, N); 'complete': Q (..., M, M);
     'r': R alone), by Householder reflections (LAPACK's signs)."""
@@ -145,8 +174,8 @@ def qr(x, /, *, mode="reduced"):
         q, r = _qr_tall(_MANIP["concat"]([x, ident], axis=-1)[..., :m])
         return QRResult(q, r[..., :n].copy())
     q, r = _qr_tall(x[..., :k] if n > k else x)
-    if n > k:
-        r = matmul(matrix_transpose(q), x)
+    if n > k:  # A = Q [R1, Q^T A2]: R1 exactly triangular
+        r = _MANIP["concat"]([r, matmul(matrix_transpose(q), x[..., k:])], axis=-1)
     return r if mode == "r" else QRResult(q, r)
 
 
@@ -159,6 +188,7 @@ def _qr_tall(a):
     return matrix_transpose(qt), matrix_transpose(lt)
 
 
+@_complex_on_host
 def svd(x, /, full_matrices=True, compute_uv=True):
     """U, S, Vh with x = U diag(S) Vh for each matrix, S descending (NumPy's svd; no gradient)."""
     x = _float(x)
@@ -168,11 +198,13 @@ def svd(x, /, full_matrices=True, compute_uv=True):
     return SVDResult(u, s, vh)
 
 
+@_complex_on_host
 def svdvals(x, /):
     """The singular values of each matrix, descending."""
     return _checked(invoke_all, "_npi_svd", [_float(x)])[1]
 
 
+@_complex_on_host
 def solve(x1, x2, /):
     """X with x1 X = x2 for each square matrix of x1 (LU with partial pivoting; LinAlgError when singular).
     x2 is a vector only when 1-d (the standard's rule); the stacks broadcast."""
@@ -181,14 +213,14 @@ def solve(x1, x2, /):
     a, b = astype(a, _dtypes.result_type(a, b)), astype(b, _dtypes.result_type(a, b))
     vector = b.ndim == 1
     if vector:
-        b = reshape(b, (b.shape[0], 1))
+        b = _reshape(b, (b.shape[0], 1))
     batch = _MANIP["broadcast_arrays"](full(_batch(a), 0, a.dtype), full(_batch(b), 0, a.dtype))[0].shape
     if b.shape[-2] != a.shape[-1]:
         raise MXNetValueError("solve: x2 has %d rows, x1 is %d x %d" % (b.shape[-2], a.shape[-1], a.shape[-1]))
     a = _MANIP["broadcast_to"](a, batch + a.shape[-2:])
     b = _MANIP["broadcast_to"](b, batch + b.shape[-2:])
     r = b.copy() if b.size == 0 or a.size == 0 else _checked(invoke, "_npi_solve", [a, b])
-    return reshape(r, r.shape[:-1]) if vector else r
+    return _reshape(r, r.shape[:-1]) if vector else r
 
 
 # ---- from the factorizations ---------------------------------------------------------------
@@ -202,6 +234,7 @@ def _cutoff(s, m, n, rtol):
                                        _MANIP["expand_dims"](operand(rtol), -1)))
 
 
+@_complex_on_host
 def matrix_rank(x, /, *, rtol=None, tol=None, hermitian=False):
     """The number of singular values above rtol times the largest (tol: an absolute cutoff instead)."""
     x = _float(x)
@@ -213,6 +246,7 @@ def matrix_rank(x, /, *, rtol=None, tol=None, hermitian=False):
     return _REDUCE["sum"](keep, axis=-1)
 
 
+@_complex_on_host
 def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
     """The Moore-Penrose pseudo-inverse, through the SVD: singular values at or below
     rtol (or NumPy's rcond; default max(M, N) eps) times the largest count as zero."""
@@ -237,12 +271,13 @@ def lstsq(a, b, rcond=None):
     residual = binary("subtract", matmul(a, x), b)
     if rank == a.shape[1] and a.shape[0] > a.shape[1]:
         resid = _REDUCE["sum"](binary("multiply", residual, residual), axis=0)
-        resid = reshape(resid, (1,)) if b.ndim == 1 else resid
+        resid = _reshape(resid, (1,)) if b.ndim == 1 else resid
     else:
         resid = full((0,), 0, x.dtype, x.context)
     return x, resid, rank, s
 
 
+@_complex_on_host
 def matrix_power(x, n, /):
     """x raised to the integer power n (n < 0: of the inverse), by repeated squaring."""
     x = _square(x) if _dtypes.as_dtype(operand(x).dtype).kind not in "iu" or n < 0 else operand(x)
@@ -270,7 +305,7 @@ def tensorinv(a, ind=2):
     if rows != cols:
         raise LinAlgError("tensorinv: a's first %d axes must hold as many elements as the rest, got shape %s"
                           % (ind, a.shape))
-    return reshape(inv(reshape(a, (rows, cols))), out_shape)
+    return _reshape(inv(_reshape(a, (rows, cols))), out_shape)
 
 
 def tensorsolve(a, b, axes=None):
@@ -283,11 +318,12 @@ def tensorsolve(a, b, axes=None):
     rows = math.prod(a.shape[:b.ndim])
     if rows != math.prod(x_shape):
         raise LinAlgError("tensorsolve: a's leading axes and trailing axes must hold as many elements")
-    return reshape(solve(reshape(a, (rows, rows)), reshape(b, (rows,))), x_shape)
+    return _reshape(solve(_reshape(a, (rows, rows)), _reshape(b, (rows,))), x_shape)
 
 
 # ---- norms ---------------------------------------------------------------------------------
 
+@_complex_on_host
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  (the standard's name)
     """The vector p-norm over axis (None: all of x): ord 2, 1, inf, -inf, 0 or any real p."""
     x = _float(x, ndim=0)
@@ -309,6 +345,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  (the 
     return binary("pow", _REDUCE["sum"](binary("pow", a, p), axis=axes, keepdims=keepdims), 1.0 / p)
 
 
+@_complex_on_host
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002
     """The matrix norm of each matrix: 'fro', 'nuc', 1, -1, 2, -2, inf or -inf."""
     x = _float(x)
@@ -331,16 +368,17 @@ def _matrix_norm(x, axes, keepdims, ord):  # noqa: A002
         inner, outer_ = (r, c) if ord in (1, -1) else (c, r)
         sums = _REDUCE["sum"](unary("abs", x), axis=inner, keepdims=True)
         v = (_REDUCE["max"] if ord > 0 else _REDUCE["min"])(sums, axis=outer_, keepdims=True)
-        v = reshape(v, [d for i, d in enumerate(v.shape) if i not in (r, c)])
+        v = _reshape(v, [d for i, d in enumerate(v.shape) if i not in (r, c)])
     else:
         raise MXNetValueError("invalid norm order %r for matrices" % (ord,))
     if keepdims:
         shape = list(x.shape)
         shape[r] = shape[c] = 1
-        v = reshape(v, shape)
+        v = _reshape(v, shape)
     return v
 
 
+@_complex_on_host
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     """NumPy's norm: the 2-norm of the flattened x (ord and axis None), a vector norm over one
     axis, a matrix norm over two."""
@@ -361,6 +399,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     raise MXNetValueError("norm: improper number of dimensions to norm")
 
 
+@_complex_on_host
 def cond(x, p=None):
     """The condition number of each matrix in norm p (None: 2, the ratio of extreme singular values)."""
     x = _float(x)
@@ -392,7 +431,7 @@ def outer(x1, x2, /):
     x1, x2 = operand(x1, "x1"), operand(x2, "x2")
     if x1.ndim != 1 or x2.ndim != 1:
         raise MXNetValueError("outer: both operands must be 1-d")
-    return binary("multiply", reshape(x1, (x1.shape[0], 1)), reshape(x2, (1, x2.shape[0])))
+    return binary("multiply", _reshape(x1, (x1.shape[0], 1)), _reshape(x2, (1, x2.shape[0])))
 
 
 def cross(x1, x2, /, *, axis=-1):
@@ -420,7 +459,7 @@ def diagonal(x, /, *, offset=0):
     if length == 0:
         return full(_batch(x) + (0,), 0, x.dtype, x.context)
     start = offset if offset >= 0 else -offset * n
-    flat = reshape(x, _batch(x) + (m * n,))
+    flat = _reshape(x, _batch(x) + (m * n,))
     return flat[..., start:start + (length - 1) * (n + 1) + 1:n + 1]
 
 

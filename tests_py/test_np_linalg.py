@@ -1,0 +1,168 @@
+"""mx.np.linalg against NumPy 2: values over stacks of matrices in float32 and float64,
+reconstructions where the factors are not unique (svd, qr, eigh), dtypes (float32 stays,
+ints compute in float32), LinAlgError for singular or indefinite matrices, ValueError for
+shapes, and the gradients of the operators that have one."""
+import numpy as onp
+import pytest
+
+import mxgo as mx
+from mxgo import np
+
+L = np.linalg
+R = onp.random.default_rng(7)
+SHAPES = [(4, 4), (2, 3, 3)]
+
+
+def mat(shape, dtype="float64"):
+    return R.standard_normal(shape).astype(dtype)
+
+
+def spd(shape, dtype="float64"):
+    a = mat(shape, dtype)
+    return (a @ onp.swapaxes(a, -1, -2) + shape[-1] * onp.eye(shape[-1])).astype(dtype)
+
+
+def close(got, want, dtype=None, tol=None):
+    assert isinstance(got, np.ndarray)
+    want = onp.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if dtype is not None:
+        assert got.dtype == onp.dtype(dtype)
+    tol = tol or (2e-3 if got.dtype == onp.float32 else 1e-9)
+    onp.testing.assert_allclose(got.asnumpy(), want, rtol=tol, atol=tol)
+
+
+# (name, input builder, kwargs): NumPy's function of the same name is the reference
+CASES = [("inv", mat, {}), ("det", mat, {}), ("cholesky", spd, {}), ("cholesky", spd, {"upper": True}),
+         ("eigvalsh", spd, {}), ("svdvals", mat, {}), ("pinv", mat, {}), ("matrix_rank", mat, {}),
+         ("matrix_norm", mat, {"ord": "fro"}), ("matrix_norm", mat, {"ord": "nuc"}), ("matrix_norm", mat, {"ord": 1}),
+         ("matrix_norm", mat, {"ord": -2}), ("matrix_norm", mat, {"ord": onp.inf, "keepdims": True}),
+         ("vector_norm", mat, {}), ("vector_norm", mat, {"ord": 1, "axis": -1}),
+         ("vector_norm", mat, {"ord": 0, "axis": (0, 1)}), ("vector_norm", mat, {"ord": -onp.inf, "axis": 0}),
+         ("vector_norm", mat, {"ord": 3.5, "axis": -2, "keepdims": True}), ("norm", mat, {}),
+         ("norm", mat, {"ord": 2, "axis": (-2, -1)}), ("diagonal", mat, {"offset": 1}), ("trace", mat, {"offset": -1}),
+         ("matrix_transpose", mat, {}), ("cond", mat, {})]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,build,kwargs", CASES, ids=["%s-%d" % (c[0], i) for i, c in enumerate(CASES)])
+def test_against_numpy(name, build, kwargs, shape, dtype):
+    a = build(shape, dtype)
+    want = getattr(onp.linalg, name)(a, **kwargs)
+    dt = "int64" if name == "matrix_rank" else dtype
+    close(getattr(L, name)(np.array(a), **kwargs), onp.asarray(want).astype(dt), dt)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_decompositions_reconstruct(dtype):
+    for shape in [(3, 5), (5, 3), (2, 4, 4)]:
+        a = mat(shape, dtype)
+        for full in (True, False):
+            u, s, vh = L.svd(np.array(a), full_matrices=full)
+            k = min(shape[-2:])
+            want_u = onp.linalg.svd(a, full_matrices=full)
+            assert (u.shape, s.shape, vh.shape) == tuple(w.shape for w in want_u)
+            close(s, want_u.S, dtype)
+            rec = (u.asnumpy()[..., :k] * s.asnumpy()[..., None, :]) @ vh.asnumpy()[..., :k, :]
+            onp.testing.assert_allclose(rec, a, atol=1e-4 if dtype == "float32" else 1e-10)
+            for q in (u.asnumpy(), onp.swapaxes(vh.asnumpy(), -1, -2)):  # orthonormal columns
+                onp.testing.assert_allclose(onp.swapaxes(q, -1, -2) @ q, onp.eye(q.shape[-1]) + 0 * q[..., :1, :1],
+                                            atol=1e-5)
+        for mode in ("reduced", "complete"):
+            q, r = L.qr(np.array(a), mode=mode)
+            want_q, want_r = onp.linalg.qr(a, mode=mode)
+            assert (q.shape, r.shape, q.dtype) == (want_q.shape, want_r.shape, onp.dtype(dtype))
+            onp.testing.assert_allclose(q.asnumpy() @ r.asnumpy(), a, atol=1e-4 if dtype == "float32" else 1e-10)
+            onp.testing.assert_allclose(onp.triu(r.asnumpy()), r.asnumpy())
+            close(r[..., :1, :], want_r[..., :1, :])  # LAPACK's signs, as NumPy's
+    s = spd((2, 3, 3), dtype)
+    w, v = L.eigh(np.array(s))
+    close(w, onp.linalg.eigvalsh(s), dtype)
+    onp.testing.assert_allclose((v.asnumpy() * w.asnumpy()[..., None, :]) @ onp.swapaxes(v.asnumpy(), -1, -2), s,
+                                atol=1e-4 if dtype == "float32" else 1e-10)
+
+
+def test_slogdet_solve_and_products():
+    a, b = mat((2, 3, 3)), mat((2, 3, 2))
+    sign, logdet = L.slogdet(np.array(a))
+    want = onp.linalg.slogdet(a)
+    close(sign, want.sign)
+    close(logdet, want.logabsdet)
+    close(L.solve(np.array(a), np.array(b)), onp.linalg.solve(a, b))
+    close(L.solve(np.array(a), np.array(b[0])), onp.linalg.solve(a, b[0]))  # x2's stack broadcasts
+    close(L.solve(np.array(a[0]), np.array(b[0, :, 0])), onp.linalg.solve(a[0], b[0, :, 0]))  # 1-d: a vector
+    close(L.matrix_power(np.array(a), 3), onp.linalg.matrix_power(a, 3))
+    close(L.matrix_power(np.array(a), -2), onp.linalg.matrix_power(a, -2), tol=1e-7)
+    close(L.matrix_power(np.array(a), 0), onp.linalg.matrix_power(a, 0))
+    close(L.cross(np.array(a), np.array(b[0, :, 0])), onp.cross(a, b[0, :, 0]))  # broadcast
+    close(L.outer(np.array(a[0, 0]), np.array(b[0, 0])), onp.outer(a[0, 0], b[0, 0]))
+    close(L.multi_dot([np.array(a[0]), np.array(a[1]), np.array(b[0])]), onp.linalg.multi_dot([a[0], a[1], b[0]]))
+    close(L.tensorinv(np.array(a[0].reshape(3, 3, 1)), ind=1), onp.linalg.tensorinv(a[0].reshape(3, 3, 1), ind=1))
+    t = mat((2, 3, 2, 2, 6))
+    close(L.tensorsolve(np.array(t), np.array(b)), onp.linalg.tensorsolve(t, b))
+    m, v = mat((5, 3)), mat((5,))
+    x, resid, rank, s = L.lstsq(np.array(m), np.array(v))
+    wx, wr, wrank, ws = onp.linalg.lstsq(m, v)
+    assert rank == wrank
+    close(x, wx)
+    close(resid, wr)
+    close(s, ws)
+
+
+def test_dtypes():
+    assert L.inv(np.array([[1, 2], [3, 4]])).dtype == onp.float32  # ints compute in float32
+    assert L.det(np.array(mat((3, 3), "float32"))).dtype == onp.float32
+    assert L.svd(np.array(mat((3, 3)))).S.dtype == onp.float64
+    assert L.det(np.array(mat((3, 3)))).shape == ()
+    with pytest.raises(TypeError):
+        L.inv(np.array(mat((2, 2)), dtype="float16"))
+
+
+def test_bad_input():
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for fn in (L.inv, lambda x: L.solve(x, np.ones(2)), L.cholesky):
+        with pytest.raises(L.LinAlgError) as err:
+            fn(singular)
+        assert isinstance(err.value, mx.base.MXNetError) and isinstance(err.value, ValueError)
+    with pytest.raises(ValueError):
+        L.inv(np.ones((2, 3)))
+    with pytest.raises(ValueError):
+        L.det(np.ones(3))
+    with pytest.raises(ValueError):
+        L.solve(np.ones((3, 3)), np.ones((2, 1)))
+    with pytest.raises(ValueError):
+        L.qr(np.ones((3, 3)), mode="full")
+    with pytest.raises(ValueError):
+        L.cross(np.ones(2), np.ones(2))
+    with pytest.raises(ValueError):
+        L.matrix_norm(np.ones((2, 2)), ord=3)
+    assert L.det(singular).item() == 0  # nothing corrupted: the array is still usable
+
+
+def test_gradients():
+    a, b = mat((3, 3)), mat((3, 2))
+    x, y = np.array(a), np.array(b)
+    x.attach_grad()
+    y.attach_grad()
+    with mx.autograd.record():
+        out = L.solve(x, y).sum() + L.det(x)
+    out.backward()
+    ainv_t = onp.linalg.inv(a).T
+    db = ainv_t @ onp.ones((3, 2))
+    close(y.grad, db)
+    close(x.grad, -db @ onp.linalg.solve(a, b).T + onp.linalg.det(a) * ainv_t)
+    x.attach_grad()
+    with mx.autograd.record():
+        out = L.inv(x).sum()
+    out.backward()
+    close(x.grad, -(ainv_t @ onp.ones((3, 3)) @ ainv_t))
+
+
+def test_complex_runs_numpys_on_the_host():
+    a = (mat((2, 3, 3)) + 1j * mat((2, 3, 3))).astype("complex64")
+    got = L.inv(np.array(a))
+    close(got, onp.linalg.inv(a), "complex64")
+    w = L.eigh(np.array(a @ onp.conj(onp.swapaxes(a, -1, -2))))
+    assert isinstance(w, L.EighResult) and w.eigenvalues.dtype == onp.float32
+    close(L.matrix_norm(np.array(a)), onp.linalg.matrix_norm(a), "float32")
