@@ -188,6 +188,10 @@ def test_linalg_factorizations():
     same(s, ms, rtol=1e-4)
     onp.testing.assert_allclose((u.asnumpy()[:, :3] * s.asnumpy()) @ vh.asnumpy()[:3], B, atol=1e-5)
     assert (u.shape[-1], vh.shape[-2]) >= (mu.shape[-1], mvh.shape[-2])  # NumPy's full matrices by default
+    a = SPD + onp.triu(onp.ones((3, 3), "float32"), 1)
+    for got, want in ((mx.np.linalg.eigvals(mx.np.array(a)), mxnet.np.linalg.eigvals(mxnet.np.array(a))),
+                      (mx.np.linalg.eig(mx.np.array(a))[0], mxnet.np.linalg.eig(mxnet.np.array(a))[0])):
+        same(mx.np.sort(got, axis=-1), mxnet.np.sort(want, axis=-1), rtol=1e-4)
     with pytest.raises(mxnet.base.MXNetError):
         mxnet.np.linalg.inv(mxnet.np.zeros((2, 2))).asnumpy()
     with pytest.raises(mx.base.MXNetError):  # ours at the call (NumPy's LinAlgError)

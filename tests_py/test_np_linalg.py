@@ -166,3 +166,15 @@ def test_complex_runs_numpys_on_the_host():
     w = L.eigh(np.array(a @ onp.conj(onp.swapaxes(a, -1, -2))))
     assert isinstance(w, L.EighResult) and w.eigenvalues.dtype == onp.float32
     close(L.matrix_norm(np.array(a)), onp.linalg.matrix_norm(a), "float32")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_eig_real_eigenvalues(dtype):
+    a = spd((2, 3, 3), dtype) + onp.triu(onp.ones((3, 3)), 1).astype(dtype)  # not symmetric, real eigenvalues
+    w, v = L.eig(np.array(a))
+    assert isinstance(w, np.ndarray) and w.dtype == onp.dtype(dtype) and v.shape == a.shape
+    close(np.sort(w, axis=-1), onp.sort(onp.linalg.eigvals(a).real, axis=-1))
+    onp.testing.assert_allclose(a @ v.asnumpy(), v.asnumpy() * w.asnumpy()[..., None, :], atol=1e-4)
+    close(np.sort(L.eigvals(np.array(a)), axis=-1), onp.sort(onp.linalg.eigvals(a).real, axis=-1))
+    with pytest.raises(L.LinAlgError):  # complex eigenvalues: MXNet's refusal (NumPy returns complex)
+        L.eig(np.array([[0.0, 1.0], [-1.0, 0.0]], dtype=dtype))

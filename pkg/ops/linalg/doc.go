@@ -5,4 +5,5 @@
 //	linalg_grad.go                  their gradients (products with the head gradient)
 //	lapack.go, lapack_batch.go      gemm, trsm, potrf, syrk, ... as MXNet names them
 //	lapack_kernels.go, lapack_packed.go  the LAPACK calls per matrix; packed triangles
+//	np_linalg.go                    _npi_solve and _npi_svd, for mx.np.linalg
 package linalg

@@ -11,8 +11,9 @@ import (
 )
 
 // The kernels mx.np.linalg needs that MXNet 1.x's linalg operators lack, under the
-// names MXNet's NumPy operators have (_npi_solve, _npi_svd): a general solve with
-// partial pivoting and the singular value decomposition, on stacks of matrices in
+// names MXNet's NumPy operators have (_npi_solve, _npi_svd, _npi_eig, _npi_eigvals): a
+// general solve with partial pivoting, the singular value decomposition and the
+// eigendecomposition of general matrices (real eigenvalues only, as MXNet's), on stacks of matrices in
 // float32 or float64 (computed in float64, lapack_batch.go). Broadcasting of the batch
 // axes and NumPy's 1-d right-hand sides are mx.np.linalg's (Python) business.
 
@@ -62,6 +63,56 @@ func init() {
 			return laRun(in, out, laBatchCount(in[0].Shape(), 2), svdKernel(m, n, ku, kv))
 		},
 	})
+	for _, vectors := range []bool{true, false} {
+		name, results, doc := "_npi_eig", 2, "Eigenvalues w (..., n) and right eigenvectors v (..., n, n; unit columns) "+
+			"of each square matrix: [w, v]"
+		if !vectors {
+			name, results, doc = "_npi_eigvals", 1, "Eigenvalues of each square matrix"
+		}
+		laSquare(name, doc+" (LAPACK's geev), unordered. Complex eigenvalues raise, as in MXNet 1.9.1.", nil,
+			results, func(a []int, _ ops.Attrs) ([][]int, error) {
+				if vectors {
+					return [][]int{slices.Clone(a[:len(a)-1]), slices.Clone(a)}, nil
+				}
+				return [][]int{slices.Clone(a[:len(a)-1])}, nil
+			}, func(n int, _ ops.Attrs, _ ndarray.DType) matKernel { return eigKernel(n, vectors) }, nil)
+	}
+}
+
+// eigKernel: the eigenvalues (out[0]) and, with vectors, the right eigenvectors (the
+// columns of out[1]) of the n x n matrix, by geev; complex eigenvalues are refused.
+func eigKernel(n int, vectors bool) matKernel {
+	jobVR := lapack.RightEVNone
+	if vectors {
+		jobVR = lapack.RightEVCompute
+	}
+	return func(in, out [][]float64) error {
+		if n == 0 {
+			return nil
+		}
+		a, wi := slices.Clone(in[0]), make([]float64, n)
+		var vr []float64
+		if vectors {
+			vr = out[1]
+		}
+		ldvr := 1
+		if vectors {
+			ldvr = n
+		}
+		work := laWorkspace(func(w []float64) {
+			lapackImpl.Dgeev(lapack.LeftEVNone, jobVR, n, a, n, out[0], wi, nil, 1, vr, ldvr, w, -1)
+		})
+		if lapackImpl.Dgeev(lapack.LeftEVNone, jobVR, n, a, n, out[0], wi, nil, 1, vr, ldvr, work, len(work)) > 0 {
+			return mxerr.ValueErr("eig: the eigenvalue algorithm did not converge")
+		}
+		for _, v := range wi {
+			if v != 0 {
+				return mxerr.ValueErr("eig: the matrix has complex eigenvalues, which mx.np.linalg.eig does not " +
+					"return (as MXNet's); use eigh for symmetric matrices")
+			}
+		}
+		return nil
+	}
 }
 
 // svdDims: the matrix dimensions m x n of shape a, k = min(m, n), and the columns of U

@@ -26,10 +26,11 @@ from ._ufuncs import FUNCTIONS as _UFUNCS, binary, unary
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
            "svdvals", "tensordot", "trace", "vecdot", "vector_norm", "norm", "tensorinv", "tensorsolve", "lstsq",
-           "cond", "multi_dot", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+           "cond", "multi_dot", "eig", "eigvals", "EigResult", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
 
 matmul, tensordot, vecdot, matrix_transpose = (_MANIP[n] for n in ("matmul", "tensordot", "vecdot", "matrix_transpose"))
 
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
@@ -467,3 +468,18 @@ def trace(x, /, *, offset=0, dtype=None):
     """The sum of each matrix's diagonal (NumPy's accumulator dtypes)."""
     return _REDUCE["sum"](diagonal(x, offset=offset), axis=-1, dtype=dtype)
 
+
+
+def eig(a):
+    """Eigenvalues w and right eigenvectors v (unit columns: a v = v diag(w)) of each square matrix, unordered.
+    Real results only, as MXNet's: complex eigenvalues raise LinAlgError (NumPy would return complex arrays)."""
+    a = _square(a, "a")
+    if a.size == 0:
+        return EigResult(full(a.shape[:-1], 0, a.dtype, a.context), a.copy())
+    return EigResult(*_checked(invoke_all, "_npi_eig", [a]))
+
+
+def eigvals(a):
+    """The eigenvalues of each square matrix, unordered (real only, as eig)."""
+    a = _square(a, "a")
+    return a[..., 0].copy() if a.size == 0 else _checked(invoke, "_npi_eigvals", [a])

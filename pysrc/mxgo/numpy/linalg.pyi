@@ -10,12 +10,16 @@ from .multiarray import ndarray
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
            "svdvals", "tensordot", "trace", "vecdot", "vector_norm", "norm", "tensorinv", "tensorsolve", "lstsq",
-           "cond", "multi_dot", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+           "cond", "multi_dot", "eig", "eigvals", "EigResult", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
 
 _A: TypeAlias = NDArray | complex | Sequence[Any] | _onp.ndarray[Any, Any]
 _Ord: TypeAlias = int | float | str | None
 
 class LinAlgError(MXNetValueError): ...
+
+class EigResult(NamedTuple):
+    eigenvalues: ndarray
+    eigenvectors: ndarray
 
 class EighResult(NamedTuple):
     eigenvalues: ndarray
@@ -63,3 +67,5 @@ def outer(x1: _A, x2: _A, /) -> ndarray: ...
 def cross(x1: _A, x2: _A, /, *, axis: int = ...) -> ndarray: ...
 def diagonal(x: _A, /, *, offset: int = ...) -> ndarray: ...
 def trace(x: _A, /, *, offset: int = ..., dtype: Any = ...) -> ndarray: ...
+def eig(a: _A) -> EigResult: ...
+def eigvals(a: _A) -> ndarray: ...
