@@ -95,6 +95,8 @@ def test_slogdet_solve_and_products():
     close(L.matrix_power(np.array(a), 3), onp.linalg.matrix_power(a, 3))
     close(L.matrix_power(np.array(a), -2), onp.linalg.matrix_power(a, -2), tol=1e-7)
     close(L.matrix_power(np.array(a), 0), onp.linalg.matrix_power(a, 0))
+    ints = onp.array([[1, 2], [3, 4]])
+    close(L.matrix_power(np.array(ints), 3), onp.linalg.matrix_power(ints, 3), "int64")  # integers stay integers
     close(L.cross(np.array(a), np.array(b[0, :, 0])), onp.cross(a, b[0, :, 0]))  # broadcast
     close(L.outer(np.array(a[0, 0]), np.array(b[0, 0])), onp.outer(a[0, 0], b[0, 0]))
     close(L.multi_dot([np.array(a[0]), np.array(a[1]), np.array(b[0])]), onp.linalg.multi_dot([a[0], a[1], b[0]]))
@@ -166,6 +168,8 @@ def test_complex_runs_numpys_on_the_host():
     w = L.eigh(np.array(a @ onp.conj(onp.swapaxes(a, -1, -2))))
     assert isinstance(w, L.EighResult) and w.eigenvalues.dtype == onp.float32
     close(L.matrix_norm(np.array(a)), onp.linalg.matrix_norm(a), "float32")
+    with pytest.raises(L.LinAlgError):
+        L.inv(np.zeros((2, 2), dtype="complex64"))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -7,7 +7,8 @@
 Its arrays (``mx.np.ndarray``) are mxgo's arrays with NumPy's semantics: the same Go
 handle and memory as mx.nd's NDArray (``x.as_nd_ndarray()`` shares it), zero-copy DLPack
 exchange, autograd. Functions run the Go operator registry's kernels with NumPy's type
-promotion and shapes.
+promotion and shapes. ``mx.np.linalg`` holds the linear algebra (the standard's extension
+and MXNet's names).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 

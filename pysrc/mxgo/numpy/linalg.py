@@ -12,6 +12,7 @@ a copy each way, no autograd.
 """
 import functools
 import math
+import operator
 from collections import namedtuple
 
 import numpy as _onp
@@ -71,7 +72,10 @@ def _complex_on_host(fn):
         if not any(_is_complex(a) for a in args):
             return fn(*args, **kwargs)
         device = next((a.context for a in args if is_array(a)), None)
-        out = getattr(_onp.linalg, fn.__name__)(*[a.asnumpy() if is_array(a) else a for a in args], **kwargs)
+        try:
+            out = getattr(_onp.linalg, fn.__name__)(*[a.asnumpy() if is_array(a) else a for a in args], **kwargs)
+        except _onp.linalg.LinAlgError as err:
+            raise LinAlgError(str(err)) from None
         if isinstance(out, tuple):
             return globals()[type(out).__name__](*(asarray(_onp.asarray(o), device=device) for o in out))
         return asarray(_onp.asarray(out), device=device)
@@ -281,9 +285,11 @@ def lstsq(a, b, rcond=None):
 @_complex_on_host
 def matrix_power(x, n, /):
     """x raised to the integer power n (n < 0: of the inverse), by repeated squaring."""
-    x = _square(x) if _dtypes.as_dtype(operand(x).dtype).kind not in "iu" or n < 0 else operand(x)
+    x, n = operand(x, "x"), operator.index(n)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise LinAlgError("matrix_power needs a stack of square matrices, got shape %s" % (x.shape,))
+    if n < 0 or _dtypes.as_dtype(x.dtype).kind not in "iu":  # integer powers of integers stay integers
+        x = _float(x)
     if n == 0:
         return _MANIP["broadcast_to"](_identity(x.shape[-1], x), x.shape).copy()
     base, n, result = (inv(x) if n < 0 else x), abs(n), None
