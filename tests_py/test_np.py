@@ -201,3 +201,24 @@ def test_bitwise_logical_and_integer_operators_follow_numpy():
     check(np.conj(np.array(c)), c.conj())
     with pytest.raises(TypeError):
         np.array([1.5]) & 1  # bitwise operators take integers and bools only
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "pow", "remainder", "floor_divide", "maximum",
+                                  "equal", "less", "logical_and", "bitwise_xor", "arctan2", "copysign", "nextafter"])
+def test_one_call_path_gives_the_promoting_paths_bits(name):
+    """The operators' one-call path (same dtypes; a small int or a float beside the array)
+    against binary(), which promotes and casts: the same dtype and bits."""
+    from mxgo.numpy import _ufuncs
+    for dtype in DTYPES:
+        a = onp.arange(-3, 5).astype(dtype) if dtype != "bool" else onp.array([True, False] * 4)
+        x = np.array(a)
+        for other in (np.array(a[::-1].copy()), 3, 2.5):
+            try:
+                want = _ufuncs.binary(name, x, other)
+            except (TypeError, ValueError, OverflowError):
+                continue
+            got = _ufuncs.FAST[name](x, other, False)
+            if got is None:
+                continue
+            assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (name, dtype, other)
+            assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, other)
