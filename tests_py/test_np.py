@@ -10,6 +10,7 @@ import torch
 
 import mxgo as mx
 from mxgo import np
+from mxgo.numpy import _ufuncs
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
           "float64", "complex64", "complex128"]
@@ -208,7 +209,6 @@ def test_bitwise_logical_and_integer_operators_follow_numpy():
 def test_one_call_path_gives_the_promoting_paths_bits(name):
     """The operators' one-call path (same dtypes; a small int or a float beside the array)
     against binary(), which promotes and casts: the same dtype and bits."""
-    from mxgo.numpy import _ufuncs
     for dtype in DTYPES:
         a = onp.arange(-3, 5).astype(dtype) if dtype != "bool" else onp.array([True, False] * 4)
         x = np.array(a)
@@ -222,3 +222,19 @@ def test_one_call_path_gives_the_promoting_paths_bits(name):
                 continue
             assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (name, dtype, other)
             assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, other)
+
+
+@pytest.mark.parametrize("name", ["abs", "negative", "sqrt", "exp", "floor", "sign", "isnan", "signbit", "logical_not",
+                                  "bitwise_not", "real", "conj", "square"])
+def test_unary_one_call_path_gives_the_promoting_paths_bits(name):
+    """The unary functions' one-call path (no cast needed) against the path with out=, which
+    always takes the checked route: the same dtype and bits for every dtype."""
+    for dtype in DTYPES:
+        a = onp.arange(-3, 5).astype(dtype) if dtype != "bool" else onp.array([True, False] * 4)
+        x = np.array(a)
+        try:
+            want = getattr(np, name)(x)
+            ref = _ufuncs.unary(name, x, out=np.empty(want.shape, want.dtype))
+        except (TypeError, ValueError):
+            continue
+        assert want.dtype == ref.dtype and want.asnumpy().tobytes() == ref.asnumpy().tobytes(), (name, dtype)

@@ -90,6 +90,10 @@ def _finish(r, kind, dt):
 
 def unary(name, x, out=None):
     """Unary function ``name`` (a row of UNARY) of x."""
+    if out is None and isinstance(x, fastpath.NDArrayBase) and x._code in _UNARY_SAME[name]:
+        r = fastpath.invoke(_UNARY_IDS[name], (x,), None, "")  # no cast: one C call
+        if r is not NotImplemented:
+            return adopt(r)
     op, kind, kinds = UNARY[name]
     x = operand(x, "x")
     dt = _dtypes.as_dtype(x.dtype)
@@ -193,6 +197,9 @@ def _fast(name):
 
 #: the one-call paths of the binary functions, by name
 FAST = {name: _fast(name) for name in BINARY}
+#: the unary functions' registry ids, and the dtype codes they take as they are
+_UNARY_IDS = {name: OPS[row[0]]["id"] for name, row in UNARY.items()}
+_UNARY_SAME = {name: _codes(*row) for name, row in UNARY.items()}
 
 
 def binary_method(name, reverse=False):
