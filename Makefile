@@ -290,10 +290,12 @@ test-py-mxnet: build
 
 # Every public name of MXNet 1.9.1's mx.nd, mx.nd.random, mx.nd.linalg and NDArray, marked
 # against the differential cases (tests_py/mxnet_diff_*.py) in docs/mxnet_coverage.md; fails
-# when a name mxgo implements has a case that disagrees with MXNet.
+# when a name mxgo implements has a case that disagrees with MXNet. Gluon's and the NumPy
+# interface's (mx.np, np.linalg, np.random, mx.npx) names: docs/gluon_coverage.md, docs/np_coverage.md.
 mxnet-coverage: build
 	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) tools/mxnet_coverage.py --out docs/mxnet_coverage.md
 	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -W ignore tools/gluon_coverage.py --out docs/gluon_coverage.md
+	env -u PYTHONPATH PATH=$(MXNET_NOGO_PATH) $(CURDIR)/$(MXNET_PY) -W ignore tools/np_coverage.py --out docs/np_coverage.md
 	$(STAGE)
 
 # The Array API conformance suite (../shared/array-api-tests, unmodified, run from a copy in

@@ -11,9 +11,10 @@ promotion and shapes.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← multiarray
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← multiarray, random
 """
 from . import _dtypes
+from . import random as random  # (mx.np.random; not in __all__, as NumPy's)
 from ._dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8, int16,
                       int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64)
 from ._manip import FUNCTIONS as _MANIP

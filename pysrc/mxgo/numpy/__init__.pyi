@@ -6,6 +6,7 @@ from typing import Any, TypeAlias
 import numpy as _onp
 
 from .._typing import DType, Shape
+from . import random as random
 from .multiarray import ndarray as ndarray
 from .multiarray import (array as array, asarray as asarray, astype as astype, empty as empty, empty_like as empty_like,
                          eye as eye, from_dlpack as from_dlpack, full as full, full_like as full_like, linspace as linspace,
