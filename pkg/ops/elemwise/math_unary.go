@@ -7,6 +7,7 @@ import (
 
 	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops/unary"
 )
 
 // MXNet 1.x's elementwise math (arccos ... logical_not). Unlike the NumPy-style table in
@@ -16,8 +17,8 @@ import (
 // INT32_MIN. Floating-point inputs keep their dtype: float64 computes in float64, the
 // others in float64 rounded once (float16 and bfloat16 through float32), where MXNet
 // uses the float32 functions: within MXNet's own rounding. Long float32 rows have
-// kernels of their own (math_rows32.go). MXNet has no kernel for bool (nor complex):
-// both are refused.
+// kernels of their own (math_rows32.go). MXNet has no kernel for bool (refused here)
+// nor complex (unary.Complex's functions, for mx.np).
 
 // mxUnaryDef is one operator of the table.
 type mxUnaryDef struct {
@@ -136,6 +137,9 @@ func init() {
 		if d.floatOnly {
 			dtypes = ops.FloatDTypes
 		}
+		if _, ok := unary.Complex[d.name]; ok { // mx.np's complex arrays (MXNet has none)
+			dtypes = append(append([]ndarray.DType{}, dtypes...), ndarray.Complex64, ndarray.Complex128)
+		}
 		ops.Register(&ops.Op{
 			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: ops.Elementwise, Inputs: []string{"data"},
 			Params: d.params, DTypes: dtypes, InPlace: true, Infer: ops.InferSame,
@@ -147,11 +151,14 @@ func init() {
 
 const mxUnaryDTypeDoc = "\n\nAs in MXNet, the result has the input's dtype: an integer element is computed in " +
 	"float64 and converted back as C does (truncated; NaN and out-of-range values become the " +
-	"integer minimum, wrapped for 8- and 16-bit types). Bool and complex arrays are not supported."
+	"integer minimum, wrapped for 8- and 16-bit types). Bool arrays are not supported; complex arrays (of the " +
+	"inverse trigonometric and hyperbolic functions, tan, expm1, log1p, log2, log10, reciprocal) follow C99."
 
 func (d *mxUnaryDef) run(out, in *ndarray.NDArray, at ops.Attrs) error {
 	dt := in.DType()
 	switch {
+	case dt.Kind() == ndarray.KindComplex:
+		ops.ComplexMap(out, in, unary.Complex[d.name])
 	case dt == ndarray.Float32 && d.f32 != nil:
 		ops.MapRows(out, in, d.f32(at))
 	case ops.IsFloat(dt):
