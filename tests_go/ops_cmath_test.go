@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/ops/unary"
 )
 
@@ -54,4 +56,15 @@ func TestComplexSpecialCases(t *testing.T) {
 	assert.InDelta(t, 0, cmplx.Abs(unary.Complex["expm1"](z)-(cmplx.Exp(z)-1)), 1e-15)
 	assert.InDelta(t, 0, cmplx.Abs(unary.Complex["arcsin"](z)-cmplx.Asin(z)), 1e-15)
 	assert.InDelta(t, 0, cmplx.Abs(unary.Complex["tan"](z)-cmplx.Tan(z)), 1e-15)
+}
+
+// _npi_around: halves to even at every scale, signed zeros, inf and NaN kept.
+func TestNpiAround(t *testing.T) {
+	in := fromValues(t, ndarray.Float64, []float64{2.5, -0.5, 3.5, 1.25, 1250, math.Inf(-1), math.NaN()}, 7)
+	got := values(t, ewInvoke(t, "_npi_around", ops.Attrs{"decimals": 0}, in))
+	assert.Equal(t, []float64{2, 0, 4, 1, 1250, math.Inf(-1)}, got[:6])
+	assert.True(t, math.Signbit(got[1]), "round(-0.5) is -0.0")
+	assert.True(t, math.IsNaN(got[6]))
+	assert.Equal(t, []float64{2.5, -0.5, 3.5, 1.2, 1250}, values(t, ewInvoke(t, "_npi_around", ops.Attrs{"decimals": 1}, in))[:5])
+	assert.Equal(t, []float64{0, 0, 0, 0, 1200}, values(t, ewInvoke(t, "_npi_around", ops.Attrs{"decimals": -2}, in))[:5])
 }

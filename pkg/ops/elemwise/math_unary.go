@@ -93,6 +93,11 @@ var (
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rHalfDown) }, grad: ops.ZeroGrad},
 		{name: "round", doc: "Rounds to the nearest integer, elementwise, halves away from zero.", exactInt: true, fn: plain(math.Round),
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rAway) }, grad: ops.ZeroGrad},
+		{name: "_npi_around", doc: "Rounds to the given number of decimals, elementwise, halves to even (NumPy's around " +
+			"and the Array API standard's round: x * 10**decimals rounded, then divided back). Integer arrays compute in " +
+			"float64 (mx.np copies them when decimals >= 0).",
+			params: []ops.Param{{Name: "decimals", Kind: ops.ParamInt, Default: "0", Doc: "decimal places (negative: tens, hundreds...)"}},
+			fn:     aroundFn, grad: ops.ZeroGrad},
 		{name: "ceil", doc: "Ceiling, elementwise: the smallest integer not below x.", exactInt: true, fn: plain(math.Ceil),
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rCeil) }, grad: ops.ZeroGrad},
 		{name: "floor", doc: "Floor, elementwise: the largest integer not above x.", exactInt: true, fn: plain(math.Floor),
@@ -169,6 +174,19 @@ func (d *mxUnaryDef) run(out, in *ndarray.NDArray, at ops.Attrs) error {
 		ops.IntViaFloat(out, in, d.fn(at, dt))
 	}
 	return nil
+}
+
+// aroundFn is NumPy's around: rint of x scaled by 10**decimals, scaled back.
+func aroundFn(at ops.Attrs, _ ndarray.DType) func(float64) float64 {
+	d := at.Int("decimals")
+	if d == 0 {
+		return math.RoundToEven
+	}
+	p := math.Pow(10, math.Abs(float64(d)))
+	if d < 0 {
+		return func(x float64) float64 { return math.RoundToEven(x/p) * p }
+	}
+	return func(x float64) float64 { return math.RoundToEven(x*p) / p }
 }
 
 // lgammaAbs is log|gamma(x)| (+inf at 0, the negative integers and -inf, as C's lgamma).
