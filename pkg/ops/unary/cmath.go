@@ -13,7 +13,7 @@ import (
 // tan(z) = -i tanh(iz)) and from the symmetries that fix the sign of a zero or of a
 // result on a branch cut (asinh and atanh are odd and conjugate-symmetric).
 var Complex = map[string]func(complex128) complex128{
-	"arccos":     cmplx.Acos,
+	"arccos":     cacos,
 	"arccosh":    cacosh,
 	"arcsinh":    casinh,
 	"arcsin":     func(z complex128) complex128 { return mulNegI(casinh(mulI(z))) },
@@ -42,17 +42,52 @@ func withSigns(r complex128, re, im float64) complex128 {
 	return complex(math.Copysign(real(r), re), math.Copysign(imag(r), im))
 }
 
-func casinh(z complex128) complex128 { return withSigns(cmplx.Asinh(z), real(z), imag(z)) }
+// large is where math/cmplx's inverse functions lose z + sqrt(z*z ± 1) to cancellation
+// or overflow, and log(2z), their expansion, is exact to 1/(4|z|²) (below 1e-8 relative).
+func large(z complex128) bool {
+	x, y := math.Abs(real(z)), math.Abs(imag(z))
+	return max(x, y) > 1e4 && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsNaN(x) && !math.IsNaN(y)
+}
+
+// log2z is log(2z) without overflowing 2z.
+func log2z(z complex128) complex128 { l := cmplx.Log(z); return complex(real(l)+math.Ln2, imag(l)) }
+
+func casinh(z complex128) complex128 {
+	if large(z) { // asinh is odd: log(2|z|)-like in the right half-plane
+		return withSigns(log2z(complex(math.Abs(real(z)), math.Abs(imag(z)))), real(z), imag(z))
+	}
+	return withSigns(cmplx.Asinh(z), real(z), imag(z))
+}
+
 func catanh(z complex128) complex128 { return withSigns(cmplx.Atanh(z), real(z), imag(z)) }
 
 // cacosh has a real part >= 0 and an imaginary part of z's sign (acosh(conj z) = conj acosh z).
-func cacosh(z complex128) complex128 { return withSigns(cmplx.Acosh(z), 1, imag(z)) }
+func cacosh(z complex128) complex128 {
+	if large(z) {
+		return withSigns(log2z(z), 1, imag(z))
+	}
+	return withSigns(cmplx.Acosh(z), 1, imag(z))
+}
+
+// cacos is pi/2 - asin(z) for large z (math/cmplx's Acos cancels there).
+func cacos(z complex128) complex128 {
+	if large(z) {
+		s := mulNegI(casinh(mulI(z)))
+		return complex(math.Pi/2-real(s), -imag(s))
+	}
+	return cmplx.Acos(z)
+}
 
 // ctanh is tanh with C99's cases for a zero real part and an infinite or NaN imaginary
-// part (+-0 + NaN i, where math/cmplx gives NaN + NaN i).
+// part (+-0 + NaN i, where math/cmplx gives NaN + NaN i), and saturated for large |x|.
 func ctanh(z complex128) complex128 {
-	if real(z) == 0 && (math.IsInf(imag(z), 0) || math.IsNaN(imag(z))) {
-		return complex(real(z), math.NaN())
+	x, y := real(z), imag(z)
+	switch {
+	case x == 0 && (math.IsInf(y, 0) || math.IsNaN(y)):
+		return complex(x, math.NaN())
+	case math.Abs(x) > 22 && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsNaN(y):
+		// saturated (math/cmplx divides overflowing cosh by cosh): ±1, and 4 sin(y) cos(y) e^-2|x|, a signed zero
+		return complex(math.Copysign(1, x), math.Copysign(0, math.Sin(2*y)))
 	}
 	return cmplx.Tanh(z)
 }
@@ -62,7 +97,7 @@ func cexpm1(z complex128) complex128 {
 	x, y := real(z), imag(z)
 	switch {
 	case y == 0 && !math.IsNaN(x):
-		return complex(math.Expm1(x), y)
+		return complex(math.Expm1(x)+0, y) // (+0 for -0: the standard's expm1(-0 + 0j) is 0 + 0j)
 	case math.IsInf(x, -1): // exp(z) is a zero of unspecified sign
 		return complex(-1, math.Copysign(0, y))
 	case math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y):
