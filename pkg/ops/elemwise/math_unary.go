@@ -29,6 +29,8 @@ type mxUnaryDef struct {
 	// integer array is copied, exactly even beyond 2**53.
 	exactInt bool
 	params   []ops.Param
+	// input is the operand's name ("" is MXNet's usual "data"; _npi_ operators say "x")
+	input string
 	// fn returns the function of one element, computed in float64, for the operator's
 	// attributes and the input's dtype (parameters are rounded as MXNet stores them).
 	fn func(at ops.Attrs, dt ndarray.DType) func(float64) float64
@@ -96,8 +98,8 @@ var (
 		{name: "_npi_around", doc: "Rounds to the given number of decimals, elementwise, halves to even (NumPy's around " +
 			"and the Array API standard's round: x * 10**decimals rounded, then divided back). Integer arrays compute in " +
 			"float64 (mx.np copies them when decimals >= 0).",
-			params: []ops.Param{{Name: "decimals", Kind: ops.ParamInt, Default: "0", Doc: "decimal places (negative: tens, hundreds...)"}},
-			fn:     aroundFn, grad: ops.ZeroGrad},
+			input: "x", params: []ops.Param{{Name: "decimals", Kind: ops.ParamInt, Default: "0", Doc: "decimal places (negative: tens, hundreds...)"}},
+			fn: aroundFn, grad: ops.ZeroGrad},
 		{name: "ceil", doc: "Ceiling, elementwise: the smallest integer not below x.", exactInt: true, fn: plain(math.Ceil),
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rCeil) }, grad: ops.ZeroGrad},
 		{name: "floor", doc: "Floor, elementwise: the largest integer not above x.", exactInt: true, fn: plain(math.Floor),
@@ -145,8 +147,12 @@ func init() {
 		if _, ok := unary.Complex[d.name]; ok { // mx.np's complex arrays (MXNet has none)
 			dtypes = append(append([]ndarray.DType{}, dtypes...), ndarray.Complex64, ndarray.Complex128)
 		}
+		input := d.input
+		if input == "" {
+			input = "data"
+		}
 		ops.Register(&ops.Op{
-			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: ops.Elementwise, Inputs: []string{"data"},
+			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: ops.Elementwise, Inputs: []string{input},
 			Params: d.params, DTypes: dtypes, InPlace: true, Infer: ops.InferSame,
 			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error { return d.run(out[0], in[0], at) },
 			Grad:   d.grad,

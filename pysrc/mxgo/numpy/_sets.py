@@ -2,7 +2,7 @@
 searchsorted.
 
 The unique functions' result shapes depend on the values, so they wait for their array and
-compute on the host with NumPy's own (NaNs distinct, as the standard asks), as
+compute on the host (a stable sort and its runs; NaNs distinct, as the standard asks), as
 ``nonzero`` does; searchsorted waits for both operands and runs NumPy's binary search
 (the registry has no search kernel).
 """
@@ -26,14 +26,27 @@ def _host(values, dtype, like):
     return asarray(values, dtype=dtype, device=like.context)
 
 
-def _unique(result_type, numpy_fn):
+def _unique_host(a):
+    """values, first indices, inverse indices and counts of the flat NumPy array a, NaNs
+    distinct (NaN != NaN ends each run): a stable sort and its runs, as any NumPy has them."""
+    order = _onp.argsort(a, kind="stable")
+    s = a[order]
+    new = _onp.ones(len(s), bool)
+    new[1:] = s[1:] != s[:-1]
+    starts = _onp.flatnonzero(new)
+    inverse = _onp.empty(len(s), _onp.int64)
+    inverse[order] = _onp.cumsum(new) - 1
+    return s[starts], order[starts], inverse, _onp.diff(_onp.append(starts, len(s)))
+
+
+def _unique(result_type, fields):
     def fn(x, /):
         x = operand(x, "x")
-        r = numpy_fn(x.asnumpy())
+        values, indices, inverse, counts = _unique_host(x.asnumpy().reshape(-1))
         if result_type is None:
-            return _host(r, x.dtype, x)
-        r = r._replace(inverse_indices=r.inverse_indices.reshape(x.shape)) if hasattr(r, "inverse_indices") else r
-        return result_type(_host(r[0], x.dtype, x), *(_host(v, _dtypes.DEFAULT_INT, x) for v in r[1:]))
+            return _host(values, x.dtype, x)
+        parts = {"indices": indices, "inverse_indices": inverse.reshape(x.shape), "counts": counts}
+        return result_type(_host(values, x.dtype, x), *(_host(parts[f], _dtypes.DEFAULT_INT, x) for f in fields))
     return fn
 
 
@@ -52,10 +65,10 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
 
 
 FUNCTIONS = {
-    "unique_values": _unique(None, _onp.unique_values),
-    "unique_counts": _unique(UniqueCountsResult, _onp.unique_counts),
-    "unique_inverse": _unique(UniqueInverseResult, _onp.unique_inverse),
-    "unique_all": _unique(UniqueAllResult, _onp.unique_all),
+    "unique_values": _unique(None, ()),
+    "unique_counts": _unique(UniqueCountsResult, UniqueCountsResult._fields[1:]),
+    "unique_inverse": _unique(UniqueInverseResult, UniqueInverseResult._fields[1:]),
+    "unique_all": _unique(UniqueAllResult, UniqueAllResult._fields[1:]),
     "searchsorted": searchsorted,
 }
 for _name, _fn in FUNCTIONS.items():
