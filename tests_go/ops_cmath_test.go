@@ -37,6 +37,7 @@ func TestComplexSpecialCases(t *testing.T) {
 		{"log2", complex(8, 0), complex(3, 0)},
 		{"expm1", complex(nz, 0), complex(0, 0)},
 		{"tanh", complex(5.6e16, 3.14), complex(1, nz)},
+		{"tanh", complex(inf, 2), complex(1, 0)},
 		{"tan", complex(-0.5, -400), complex(nz, -1)},
 		{"arcsinh", complex(-4.5e16, -1e-5), complex(-39.03858606524095, -2.2222222222222226e-22)},
 		{"arccosh", complex(-1e300, 0), complex(691.4686750787736, math.Pi)},

@@ -85,7 +85,9 @@ func ctanh(z complex128) complex128 {
 	switch {
 	case x == 0 && (math.IsInf(y, 0) || math.IsNaN(y)):
 		return complex(x, math.NaN())
-	case math.Abs(x) > 22 && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsNaN(y):
+	case math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsNaN(y): // the standard's ±1 + 0j, zero of y's sign
+		return complex(math.Copysign(1, x), math.Copysign(0, y))
+	case math.Abs(x) > 22 && !math.IsInf(y, 0) && !math.IsNaN(y):
 		// saturated (math/cmplx divides overflowing cosh by cosh): ±1, and 4 sin(y) cos(y) e^-2|x|, a signed zero
 		return complex(math.Copysign(1, x), math.Copysign(0, math.Sin(2*y)))
 	}

@@ -464,6 +464,8 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, ctx
     if dt.kind == "c" or isinstance(start, complex) or isinstance(stop, complex):
         raise MXNetTypeError("linspace: complex values are not supported yet")
     out = invoke("_linspace", [], {"start": start, "stop": stop, "num": num, "endpoint": endpoint, "dtype": dt.name})
+    if endpoint and num > 1:
+        out[num - 1] = stop  # exactly, as NumPy's (start + i * step rounds)
     dev = device or ctx
     return out if dev is None else out.as_in_context(dev)
 
