@@ -39,7 +39,7 @@ def test_creation_dtypes_are_mxnets_defaults():
     check(np.zeros_like(np.ones((2, 2), dtype="uint8")), onp.zeros((2, 2), onp.uint8))
     info = np.__array_namespace_info__()
     assert info.default_dtypes()["real floating"] == onp.float32
-    assert set(info.dtypes()) == set(DTYPES)
+    assert set(info.dtypes()) == set(DTYPES) - {"float16"}  # (the standard's dtypes; mx.np holds float16 too)
 
 
 @pytest.mark.parametrize("a,b", [("int8", "uint8"), ("int16", "int64"), ("uint32", "int32"), ("float16", "float32"),

@@ -55,7 +55,10 @@ def invoke_all(name, arrays, params=None):
 
 
 def reshape(x, shape):
-    """A view of x (or a copy when x is not contiguous) of shape ``shape`` (no codes)."""
+    """A view of x (or a copy when x is not contiguous) of shape ``shape`` (no codes; an
+    empty array of an empty shape is a new one: core.Reshape reads a 0 as MXNet's code)."""
+    if x.size == 0:
+        return empty(shape, x.dtype, x.context)
     return adopt(type(x)(call(core.Reshape, x._h, ",".join(str(int(d)) for d in shape), False)))
 
 

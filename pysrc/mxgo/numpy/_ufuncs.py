@@ -16,7 +16,7 @@ from ..base import MXNetTypeError, dtype_code, fastpath
 from . import _dtypes
 from ._array import SCALARS, adopt, astype, empty, invoke, is_array, operand
 
-__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method"]
+__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method", "sign", "round"]
 
 _BOOL = _dtypes.BOOL
 _UINT8 = _onp.dtype("uint8")
@@ -27,7 +27,7 @@ _BOOL_OPS = {"_npi_bitwise_not", "_npi_bitwise_and", "_npi_bitwise_or", "_npi_bi
 UNARY = {
     "abs": ("abs", "same", "biufc"), "absolute": ("abs", "same", "biufc"),
     "negative": ("negative", "same", "iufc"), "positive": ("identity", "same", "iufc"),
-    "square": ("square", "same", "iufc"), "sign": ("sign", "same", "iuf"),
+    "square": ("square", "same", "iufc"),
     "ceil": ("ceil", "same", "iuf"), "floor": ("floor", "same", "iuf"), "trunc": ("trunc", "same", "iuf"),
     "fix": ("fix", "same", "iuf"), "rint": ("rint", "same", "iuf"),
     "sqrt": ("sqrt", "float", "biufc"), "cbrt": ("cbrt", "float", "biuf"), "exp": ("exp", "float", "biufc"),
@@ -239,6 +239,32 @@ def _make_binary(name):
     return fn
 
 
-#: mx.np.<name> for every row of the tables
-FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY}}
+def sign(x, /, out=None):
+    """Elementwise sign: -1, 0 or 1, NaN for NaN (NumPy's; MXNet's kernel gives 0), and
+    x / |x| for complex x (0 + 0j for any zero)."""
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(x.dtype)
+    _check_kind("sign", dt, "iufc")
+    if dt.kind in "iu":
+        return invoke("sign", [x], None, out)
+    if dt.kind == "f":
+        return invoke("where", [unary("isnan", x), x, invoke("sign", [x])], None, out)
+    mag = astype(unary("abs", x), dt)
+    return invoke("where", [binary("equal", mag, 0), mag, invoke("divide", [x, mag])], None, out)  # (0 + 0j for ±0)
+
+
+def round(x, /, decimals=0, out=None):  # noqa: A001  (NumPy's and the standard's name)
+    """x rounded to ``decimals`` places, halves to even (NumPy's round and around; the
+    standard's round); integer arrays are copied for decimals >= 0."""
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(x.dtype)
+    _check_kind("round", dt, "iuf")
+    if dt.kind in "iu" and decimals >= 0:
+        return invoke("identity", [x], None, out)
+    return invoke("_npi_around", [x], {"decimals": int(decimals)}, out)
+
+
+#: mx.np.<name> for every row of the tables, and the functions of their own
+FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY},
+             "sign": sign, "round": round, "around": round}
 
