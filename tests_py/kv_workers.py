@@ -25,8 +25,10 @@ DTYPES = ["float32", "float64", "float16", "int8", "uint8", "int32", "int64"] + 
 STEPS, BATCH = 3, 2
 
 
-def data(n=8):
-    """The job's dataset (the same in every worker and in the single-process run)."""
+def data(world):
+    """The job's dataset (the same in every worker and in the single-process run): STEPS
+    batches of BATCH for each of the world's workers."""
+    n = world * STEPS * BATCH
     x = np.linspace(-1, 1, n * 4, dtype=np.float32).reshape(n, 4)
     return x, np.stack([x.sum(1), x[:, 0] * x[:, 1]], 1).astype(np.float32)
 
@@ -52,11 +54,11 @@ def train(net, trainer, batches):
 
 
 def shard_batches(rank, world):
-    x, y = data()
+    x, y = data(world)
     sampler = gluon.data.SplitSampler(len(x), world, rank, shuffle=False)
     loader = gluon.data.DataLoader(gluon.data.ArrayDataset(mx.nd.array(x), mx.nd.array(y)), batch_size=BATCH,
                                    sampler=sampler)
-    return list(loader)[:STEPS]
+    return list(loader)
 
 
 def check_store(kv, out):

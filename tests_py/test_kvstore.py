@@ -1,7 +1,7 @@
 """mx.kv's 'dist_sync' store, the Trainer on it, SplitSampler and the launcher, with worker
 processes on 127.0.0.1 (kv_workers.py), each job under a time limit.
 
-The 2-worker job checks every dtype's sums exactly, rank 0's value after init and
+The 2- and 4-worker jobs check every dtype's sums exactly, rank 0's value after init and
 broadcast, that the engine reduced the arrays' own memory, and trains a Dense net on two
 shards: the parameters must be the same on both ranks and equal (rtol 1e-5: the sum is
 taken in another order) to one process trained on the union of the batches with the same
@@ -33,28 +33,31 @@ def _env(**extra):
     return env
 
 
-def test_two_workers_sum_broadcast_and_train_like_one_process(tmp_path):
-    cmd = [sys.executable, "-m", "mxgo.distributed.launch", "-n", "2", WORKER, "all", str(tmp_path)]
-    proc = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=BOUND, cwd=HERE)
+@pytest.mark.parametrize("world", [2, 4])
+def test_workers_sum_broadcast_and_train_like_one_process(tmp_path, world):
+    cmd = [sys.executable, "-m", "mxgo.distributed.launch", "-n", str(world), WORKER, "all", str(tmp_path)]
+    proc = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=BOUND * world // 2, cwd=HERE)
     assert proc.returncode == 0, proc.stderr[-4000:]
-    ranks = [dict(np.load(tmp_path / ("all-%d.npz" % r))) for r in range(2)]
-    assert [int(r["rank"]) for r in ranks] == [0, 1] and all(int(r["num_workers"]) == 2 for r in ranks)
+    ranks = [dict(np.load(tmp_path / ("all-%d.npz" % r))) for r in range(world)]
+    assert [int(r["rank"]) for r in ranks] == list(range(world))
+    assert all(int(r["num_workers"]) == world for r in ranks)
     for r in ranks:
         for dtype in kv_workers.DTYPES:
             np.testing.assert_array_equal(r["init_" + dtype], [5, 5, 5])          # rank 0's
-            np.testing.assert_array_equal(r["pushpull_" + dtype], np.full((2, 3), 1 + 1 + 2 + 3))
-            np.testing.assert_array_equal(r["push_" + dtype], [2, 2, 2])
+            # every rank pushes (rank + 1) and (2 rank + 1)
+            np.testing.assert_array_equal(r["pushpull_" + dtype], np.full((2, 3), sum(3 * k + 2 for k in range(world))))
+            np.testing.assert_array_equal(r["push_" + dtype], [world] * 3)
         np.testing.assert_array_equal(r["broadcast"], [7, 7])
-        np.testing.assert_allclose(r["updated"], 1 - 0.5 * (1 + 2))
-    x, y = kv_workers.data()
-    shards = [kv_workers.shard_batches(rank, 2) for rank in range(2)]
-    union = [(mx.nd.concat(a[0], b[0], dim=0), mx.nd.concat(a[1], b[1], dim=0)) for a, b in zip(*shards)]
+        np.testing.assert_allclose(r["updated"], 1 - 0.5 * sum(k + 1 for k in range(world)))
+    shards = [kv_workers.shard_batches(rank, world) for rank in range(world)]
+    union = [tuple(mx.nd.concat(*[b[i] for b in step], dim=0) for i in range(2)) for step in zip(*shards)]
     expected = kv_workers.train(*kv_workers.net_and_trainer(None), union)
     for uok in ("None", "False"):
         assert bool(ranks[0][uok + "_on_kvstore"]) == (uok == "None")  # MXNet's default for dist stores
         for i, value in enumerate(expected):
             key = "%s_%d" % (uok, i)
-            np.testing.assert_array_equal(ranks[0][key], ranks[1][key])
+            for r in ranks[1:]:
+                np.testing.assert_array_equal(ranks[0][key], r[key])
             np.testing.assert_allclose(ranks[0][key], value, rtol=1e-5, atol=1e-6)
             for r in ranks:  # resumed from rank 0's checkpoint: the same step
                 np.testing.assert_array_equal(r["%s_resumed_%d" % (uok, i)], r[key])

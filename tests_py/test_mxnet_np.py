@@ -153,6 +153,65 @@ def test_npx_files_and_switches(tmp_path):
     assert not mx.npx.is_np_array()
 
 
+# every name of mxnet.numpy.random: (name, arguments built by a module's array function, keyword arguments)
+M = 20_000
+RANDOM = [
+    ("randint", lambda a: [2, 9], {"size": M}), ("uniform", lambda a: [a([0.0, 2.0]), 3.0], {"size": (M, 2)}),
+    ("normal", lambda a: [1.0, a([1.0, 3.0])], {"size": (M, 2)}), ("choice", lambda a: [7], {"size": M}),
+    ("choice", lambda a: [a([1.0, 2.0, 5.0])], {"size": M, "p": lambda a: a([0.2, 0.3, 0.5])}),
+    ("rand", lambda a: [M, 2], {}), ("randn", lambda a: [M, 2], {}),
+    ("multinomial", lambda a: [12, [0.1, 0.3, 0.6]], {"size": M}),
+    ("multivariate_normal", lambda a: [a([1.0, -1.0]), a([[2.0, 0.5], [0.5, 1.0]])], {"size": M}),
+    ("logistic", lambda a: [1.0, 2.0], {"size": M}), ("gumbel", lambda a: [1.0, 2.0], {"size": M}),
+    ("gamma", lambda a: [a([1.0, 4.0]), 2.0], {"size": (M, 2)}), ("beta", lambda a: [2.0, 3.0], {"size": M}),
+    ("chisquare", lambda a: [a([2.0, 5.0])], {"size": (M, 2)}), ("exponential", lambda a: [3.0], {"size": M}),
+    ("lognormal", lambda a: [0.5, 0.4], {"size": M}), ("weibull", lambda a: [a([1.5, 3.0])], {"size": (M, 2)}),
+    ("pareto", lambda a: [9.0], {"size": M}), ("power", lambda a: [2.5], {"size": M}),
+    ("rayleigh", lambda a: [2.0], {"size": M}),
+]
+
+
+def test_random_table_covers_mxnet():
+    assert {c[0] for c in RANDOM} | {"shuffle"} == set(mxnet.numpy.random.__all__)
+
+
+# MXNet 1.9.1's departures from the distributions (mxgo draws the distributions):
+# chisquare has mean df/4 (gamma(df/2) of scale 1/2, not 2); multivariate_normal has
+# covariance L^T L, not cov = L L^T. There NumPy's draws are the reference, and MXNet must differ.
+_RNG = onp.random.default_rng(0)
+MXNET_DEPARTS = {
+    "chisquare": lambda: _RNG.chisquare([2.0, 5.0], (M, 2)),
+    "multivariate_normal": lambda: _RNG.multivariate_normal([1.0, -1.0], [[2.0, 0.5], [0.5, 1.0]], M),
+}
+
+
+def close_moments(g, w):
+    """Whether draws g and w (along the first axis) agree in mean (6 standard errors) and variance (10%)."""
+    gm, wm, gv, wv = g.mean(axis=0), w.mean(axis=0), g.var(axis=0), w.var(axis=0)
+    return bool((abs(gm - wm) <= 6 * onp.sqrt((gv + wv) / g.shape[0]) + 1e-12).all()
+                and (abs(gv - wv) <= 0.1 * wv + 1e-12).all())
+
+
+@pytest.mark.parametrize("name,build,kwargs", RANDOM, ids=["%s-%d" % (c[0], i) for i, c in enumerate(RANDOM)])
+def test_random_against_mxnet(name, build, kwargs):
+    def draw(module):
+        kw = {k: v(module.array) if callable(v) else v for k, v in kwargs.items()}
+        return getattr(module.random, name)(*build(module.array), **kw)
+    got, want = draw(mx.np), draw(mxnet.np)
+    assert isinstance(got, mx.np.ndarray)
+    assert (got.shape, got.dtype) == (want.shape, want.dtype)
+    g, w = got.asnumpy().astype("f8"), want.asnumpy().astype("f8")
+    if name in MXNET_DEPARTS:
+        ref = MXNET_DEPARTS[name]()
+        assert close_moments(g, ref) and not close_moments(w, ref)
+    else:
+        assert close_moments(g, w), (g.mean(axis=0), w.mean(axis=0), g.var(axis=0), w.var(axis=0))
+
+
+def test_random_shuffle_as_mxnet():
+    x, y = mx.np.arange(12).reshape(6, 2), mxnet.np.arange(12).reshape(6, 2)
+    assert mx.np.random.shuffle(x) is None and mxnet.np.random.shuffle(y) is None
+    assert sorted(x.asnumpy().tolist()) == sorted(y.asnumpy().tolist())
 SQ = R.uniform(-1, 1, (2, 3, 3)).astype("float32") + 3 * onp.eye(3, dtype="float32")
 SPD = SQ @ SQ.transpose(0, 2, 1)
 RHS = R.uniform(-1, 1, (2, 3, 2)).astype("float32")

@@ -26,7 +26,7 @@ def mxnet_args(name):
 
 
 def test_the_shared_names():
-    assert len(SHARED) == 39, SHARED  # all of MXNet 1.9.1's elementwise _npi_ names of these families
+    assert len(SHARED) == 40, SHARED  # all of MXNet 1.9.1's elementwise _npi_ names of these families
     for name in SHARED:
         ours = OPS[name]["inputs"] + [p["name"] for p in OPS[name]["params"] if p["name"] != "reverse"]
         assert ours == mxnet_args(name), name
@@ -63,3 +63,10 @@ def test_scalar_forms_agree(name):
     want = getattr(mxi, name)(mxnet.np.array(F), scalar=2.5, is_int=False).asnumpy()
     got = invoke("_npi_" + name, [mx.nd.array(F)], {"scalar": 2.5, "is_int": False}).asnumpy()
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_around_agrees():
+    x = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 1.25, 1250.0], "float32")
+    for d in (0, 1, -2):
+        want = mxi.around(mxnet.np.array(x), decimals=d).asnumpy()
+        np.testing.assert_array_equal(invoke("_npi_around", [mx.nd.array(x)], {"decimals": d}).asnumpy(), want)

@@ -190,6 +190,14 @@ def float_pairs(dt):
     return v[:, None], v[None, :]
 
 
+def std_floor_divide(a, b):
+    """NumPy's floor_divide, but floor(a / b) where an operand is infinite: the Array API
+    standard's special cases (inf // 2 is inf, -1 // inf is -0; NumPy: NaN, -1)."""
+    if np.result_type(a, b).kind != "f":
+        return np.floor_divide(a, b)
+    return np.where(np.isinf(a) | np.isinf(b), np.floor(np.true_divide(a, b)), np.floor_divide(a, b))
+
+
 # name: (NumPy's function, ulps allowed (the C library's transcendental functions), MXNet's reversed scalar form)
 FLOAT_OPS = {
     "arctan2": (np.arctan2, 2, "_npi_rarctan2_scalar"),
@@ -197,7 +205,7 @@ FLOAT_OPS = {
     "hypot": (np.hypot, 2, None),
     "nextafter": (np.nextafter, 0, None),
     "logaddexp": (np.logaddexp, 2, None),
-    "floor_divide": (np.floor_divide, 0, None),
+    "floor_divide": (std_floor_divide, 0, None),
     "mod": (np.remainder, 0, "_npi_rmod_scalar"),
 }
 

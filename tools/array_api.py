@@ -16,7 +16,9 @@ the suite's --xfails-file (its deliberate departures); other modules none unless
 
 It prints one line (module, counts, wall time) and writes build/array_api/<name>.json and .md
 (the counts, the failing test ids); it exits 1 when a test failed or errored, 2 when the
-namespace cannot be imported or the suite's requirements are missing.
+namespace cannot be imported or the suite's requirements are missing. With ``--min-passed N``
+failures are allowed as long as at least N tests pass: the ratchet `make test` holds mx.np to
+while it does not conform yet (the README's figure; raise N with every gain).
 """
 import argparse
 import json
@@ -152,6 +154,7 @@ def main(argv=None):
     ap.add_argument("--tests", nargs="+", default=["array_api_tests"], help="test paths inside the suite")
     ap.add_argument("--suite", type=Path, default=SUITE)
     ap.add_argument("--out", type=Path, default=OUT, help="where the summaries go (default build/array_api)")
+    ap.add_argument("--min-passed", type=int, help="pass when at least this many tests pass (a ratchet)")
     ap.add_argument("pytest_args", nargs="*", help="after --: passed to pytest (e.g. --disable-extension fft)")
     args = ap.parse_args(argv)
 
@@ -188,7 +191,15 @@ def main(argv=None):
     (out / (label + ".json")).write_text(json.dumps(result, indent=1) + "\n")
     (out / (label + ".md")).write_text(markdown(result))
     print(line(label, counts, wall))
-    return 1 if counts["failed"] or counts["error"] or rc not in (0, 1) else 0
+    if rc not in (0, 1) or counts["error"]:
+        return 1
+    if args.min_passed is not None:
+        if counts["passed"] < args.min_passed:
+            print("array_api: %d passed, fewer than the %d this project has reached (--min-passed)"
+                  % (counts["passed"], args.min_passed))
+            return 1
+        return 0
+    return 1 if counts["failed"] else 0
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu
 from .ndarray import random
 
+ndarray.np, ndarray.npx = numpy, numpy_extension  # F.np and F.npx in a Gluon block's hybrid_forward, as MXNet's
+
 __version__ = "0.1.0"
 
 __all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",

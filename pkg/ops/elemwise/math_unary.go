@@ -7,6 +7,7 @@ import (
 
 	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops/unary"
 )
 
 // MXNet 1.x's elementwise math (arccos ... logical_not). Unlike the NumPy-style table in
@@ -16,8 +17,8 @@ import (
 // INT32_MIN. Floating-point inputs keep their dtype: float64 computes in float64, the
 // others in float64 rounded once (float16 and bfloat16 through float32), where MXNet
 // uses the float32 functions: within MXNet's own rounding. Long float32 rows have
-// kernels of their own (math_rows32.go). MXNet has no kernel for bool (nor complex):
-// both are refused.
+// kernels of their own (math_rows32.go). MXNet has no kernel for bool (refused here)
+// nor complex (unary.Complex's functions, for mx.np).
 
 // mxUnaryDef is one operator of the table.
 type mxUnaryDef struct {
@@ -28,6 +29,8 @@ type mxUnaryDef struct {
 	// integer array is copied, exactly even beyond 2**53.
 	exactInt bool
 	params   []ops.Param
+	// input is the operand's name ("" is MXNet's usual "data"; _npi_ operators say "x")
+	input string
 	// fn returns the function of one element, computed in float64, for the operator's
 	// attributes and the input's dtype (parameters are rounded as MXNet stores them).
 	fn func(at ops.Attrs, dt ndarray.DType) func(float64) float64
@@ -92,6 +95,11 @@ var (
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rHalfDown) }, grad: ops.ZeroGrad},
 		{name: "round", doc: "Rounds to the nearest integer, elementwise, halves away from zero.", exactInt: true, fn: plain(math.Round),
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rAway) }, grad: ops.ZeroGrad},
+		{name: "_npi_around", doc: "Rounds to the given number of decimals, elementwise, halves to even (NumPy's around " +
+			"and the Array API standard's round: x * 10**decimals rounded, then divided back). Integer arrays compute in " +
+			"float64 (mx.np copies them when decimals >= 0).",
+			input: "x", params: []ops.Param{{Name: "decimals", Kind: ops.ParamInt, Default: "0", Doc: "decimal places (negative: tens, hundreds...)"}},
+			fn: aroundFn, grad: ops.ZeroGrad},
 		{name: "ceil", doc: "Ceiling, elementwise: the smallest integer not below x.", exactInt: true, fn: plain(math.Ceil),
 			f32: func(ops.Attrs) func(dst, src []float32) { return round32Rows(rCeil) }, grad: ops.ZeroGrad},
 		{name: "floor", doc: "Floor, elementwise: the largest integer not above x.", exactInt: true, fn: plain(math.Floor),
@@ -136,8 +144,15 @@ func init() {
 		if d.floatOnly {
 			dtypes = ops.FloatDTypes
 		}
+		if _, ok := unary.Complex[d.name]; ok { // mx.np's complex arrays (MXNet has none)
+			dtypes = append(append([]ndarray.DType{}, dtypes...), ndarray.Complex64, ndarray.Complex128)
+		}
+		input := d.input
+		if input == "" {
+			input = "data"
+		}
 		ops.Register(&ops.Op{
-			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: ops.Elementwise, Inputs: []string{"data"},
+			Name: d.name, Doc: d.doc + mxUnaryDTypeDoc, Category: ops.Elementwise, Inputs: []string{input},
 			Params: d.params, DTypes: dtypes, InPlace: true, Infer: ops.InferSame,
 			Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error { return d.run(out[0], in[0], at) },
 			Grad:   d.grad,
@@ -147,11 +162,14 @@ func init() {
 
 const mxUnaryDTypeDoc = "\n\nAs in MXNet, the result has the input's dtype: an integer element is computed in " +
 	"float64 and converted back as C does (truncated; NaN and out-of-range values become the " +
-	"integer minimum, wrapped for 8- and 16-bit types). Bool and complex arrays are not supported."
+	"integer minimum, wrapped for 8- and 16-bit types). Bool arrays are not supported; complex arrays (of the " +
+	"inverse trigonometric and hyperbolic functions, tan, expm1, log1p, log2, log10, reciprocal) follow C99."
 
 func (d *mxUnaryDef) run(out, in *ndarray.NDArray, at ops.Attrs) error {
 	dt := in.DType()
 	switch {
+	case dt.Kind() == ndarray.KindComplex:
+		ops.ComplexMap(out, in, unary.Complex[d.name])
 	case dt == ndarray.Float32 && d.f32 != nil:
 		ops.MapRows(out, in, d.f32(at))
 	case ops.IsFloat(dt):
@@ -162,6 +180,19 @@ func (d *mxUnaryDef) run(out, in *ndarray.NDArray, at ops.Attrs) error {
 		ops.IntViaFloat(out, in, d.fn(at, dt))
 	}
 	return nil
+}
+
+// aroundFn is NumPy's around: rint of x scaled by 10**decimals, scaled back.
+func aroundFn(at ops.Attrs, _ ndarray.DType) func(float64) float64 {
+	d := at.Int("decimals")
+	if d == 0 {
+		return math.RoundToEven
+	}
+	p := math.Pow(10, math.Abs(float64(d)))
+	if d < 0 {
+		return func(x float64) float64 { return math.RoundToEven(x/p) * p }
+	}
+	return func(x float64) float64 { return math.RoundToEven(x*p) / p }
 }
 
 // lgammaAbs is log|gamma(x)| (+inf at 0, the negative integers and -inf, as C's lgamma).

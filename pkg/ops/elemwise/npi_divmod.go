@@ -17,7 +17,8 @@ func init() {
 	npBinary{
 		name: "_npi_floor_divide", dtypes: divmodDTypes, grad: ops.ZeroGrad, sgrad: ops.ZeroGrad,
 		doc: "lhs // rhs elementwise, as NumPy's floor_divide: Python's floor division for integers (x // 0 is " +
-			"0; the minimum // -1 wraps to the minimum), floor(lhs / rhs) for floats as NumPy computes it.",
+			"0; the minimum // -1 wraps to the minimum), floor(lhs / rhs) for floats as NumPy computes it, " +
+			"except that an infinite operand gives floor(lhs / rhs) (the Array API standard's special cases: inf // 2 is inf).",
 		run: divmodRun(false, [8]func(out, a, b *ndarray.NDArray){floorDivInts[int8], floorDivInts[int16], floorDivInts[int32],
 			floorDivInts[int64], floorDivInts[uint8], floorDivInts[uint16], floorDivInts[uint32], floorDivInts[uint64]}),
 	}.register()
@@ -41,10 +42,20 @@ func divmodRun(mod bool, ints [8]func(out, a, b *ndarray.NDArray)) func(out, a, 
 			floatMap2(out, a, b, func(x, y float32) float32 { _, m := divmod(x, y); return m },
 				func(x, y float64) float64 { _, m := divmod(x, y); return m })
 		} else {
-			floatMap2(out, a, b, func(x, y float32) float32 { d, _ := divmod(x, y); return d },
-				func(x, y float64) float64 { d, _ := divmod(x, y); return d })
+			floatMap2(out, a, b, func(x, y float32) float32 { return floorDiv(x, y) }, floorDiv[float64])
 		}
 	}
+}
+
+// floorDiv is divmod's quotient, and floor(a / b) where a or b is infinite: the Array API
+// standard's special cases (inf // 2 is inf, -1 // inf is -0), where NumPy's divmod gives
+// NaN or Python's -1.
+func floorDiv[T float32 | float64](a, b T) T {
+	if math.IsInf(float64(a), 0) || math.IsInf(float64(b), 0) {
+		return T(math.Floor(float64(a / b)))
+	}
+	d, _ := divmod(a, b)
+	return d
 }
 
 func floorDivInts[T ops.IntElem](out, a, b *ndarray.NDArray) {

@@ -51,7 +51,7 @@ var Defs = []Def{
 	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, nil, ops.GradExpr("g / (2 * y)")},
 	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil, ops.GradExpr("g * cos(x)")},
 	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil, ops.GradExpr("-g * sin(x)")},
-	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, cmplx.Tanh, tanh32Rows, ops.GradExpr("g * (1 - y * y)")},
+	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, ctanh, tanh32Rows, ops.GradExpr("g * (1 - y * y)")},
 	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", FloatFn, ops.RealDTypes, sigmoid, nil, sigmoid32Rows, ops.GradExpr("g * y * (1 - y)")},
 }
 

@@ -11,14 +11,20 @@ operator per node, no Python of the blocks in between), as MXNet's CachedOp does
 values are the imperative ones. Where MXNet infers a deferred Parameter's shape from the
 symbolic graph, each layer infers it from its input (``infer_shape``), on an imperative
 first call.
+
+In NumPy mode (``npx.set_np()``) Parameters give and blocks return ``mx.np`` arrays over the
+same memory, as MXNet 1.9.1's Gluon does; ``F.np`` and ``F.npx`` in ``hybrid_forward`` are
+mx.np and mx.npx on arrays.
 """
 import threading
 import warnings
 from collections import OrderedDict
 
 from .. import ndarray as nd
+from .. import numpy as _mxnp
 from .. import symbol
 from ..base import MXNetError, MXNetValueError
+from ..util import is_np_array
 from ..symbol.evaluate import Program
 from ..symbol.shapes import infer_shapes
 from .parameter import DEFAULT_INIT, DeferredInitializationError, Parameter, ParameterDict, select_params
@@ -275,6 +281,8 @@ class Block:
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
         out = self.forward(*args)
+        if is_np_array():  # NumPy mode (npx.set_np): blocks give mx.np arrays, as MXNet's
+            out = _as_np(out)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
         return out
@@ -291,6 +299,13 @@ class Block:
         finally:
             summary.detach()
         summary.print(inputs)
+
+
+def _as_np(out):
+    """A block's output with its NDArrays as mx.np arrays over the same memory."""
+    if isinstance(out, (list, tuple)):
+        return type(out)(_as_np(o) for o in out)
+    return _mxnp.asarray(out) if isinstance(out, nd.NDArray) else out
 
 
 class HybridBlock(Block):

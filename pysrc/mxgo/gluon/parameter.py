@@ -14,9 +14,11 @@ import numpy as np
 
 from .. import autograd, context, initializer
 from .. import ndarray as nd
+from .. import numpy as _mxnp
 from .. import symbol
 from ..base import MXNetError
 from ..context import Context
+from ..util import is_np_array
 
 _GRAD_REQS = ("write", "add", "null")
 #: the global initializer when neither the call nor the Parameter names one
@@ -115,6 +117,14 @@ class Parameter:
         self._trainer = trainer
 
     def _check_and_get(self, arr_list, ctx):
+        """The array (or with ctx list, every array) of arr_list for ctx: in NumPy mode
+        (npx.set_np) as mx.np arrays over the same memory, as MXNet gives them."""
+        got = self._find(arr_list, ctx)
+        if not is_np_array():
+            return got
+        return [_mxnp.asarray(a) for a in got] if ctx is list else _mxnp.asarray(got)
+
+    def _find(self, arr_list, ctx):
         if arr_list is not None:
             if ctx is list:
                 return arr_list

@@ -12,13 +12,16 @@ and MXNet's names).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← multiarray, linalg
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← multiarray, linalg, random
 """
-from . import _dtypes, linalg  # noqa: F401  (mx.np.linalg, as MXNet's)
+from . import _dtypes
+from . import linalg as linalg  # (mx.np.linalg; not in __all__, as NumPy's)
+from . import random as random  # (mx.np.random; not in __all__, as NumPy's)
 from ._dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8, int16,
                       int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64)
 from ._manip import FUNCTIONS as _MANIP
 from ._reduce import FUNCTIONS as _REDUCE
+from ._sets import FUNCTIONS as _SETS
 from ._ufuncs import FUNCTIONS as _UFUNCS
 from .multiarray import (__array_namespace_info__, arange, array, asarray, astype, empty, empty_like, eye, from_dlpack,
                          full, full_like, linspace, meshgrid, ndarray, ones, ones_like, tril, triu, zeros, zeros_like)
@@ -29,6 +32,7 @@ e, inf, nan, pi, newaxis = _dtypes.E, _dtypes.INF, _dtypes.NAN, _dtypes.PI, None
 globals().update(_UFUNCS)
 globals().update(_REDUCE)
 globals().update(_MANIP)
+globals().update(_SETS)
 
 __array_api_version__ = "2024.12"
 
@@ -37,4 +41,4 @@ __all__ = ["ndarray", "array", "asarray", "astype", "empty", "empty_like", "eye"
            "__array_namespace_info__", "bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
            "uint64", "float16", "float32", "float64", "complex64", "complex128", "can_cast", "finfo", "iinfo",
            "isdtype", "result_type", "e", "inf", "nan", "pi", "newaxis"]
-__all__ += sorted(_UFUNCS) + sorted(_REDUCE) + sorted(_MANIP)
+__all__ += sorted(_UFUNCS) + sorted(_REDUCE) + sorted(_MANIP) + sorted(_SETS)

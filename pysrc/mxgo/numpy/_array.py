@@ -55,9 +55,10 @@ def invoke_all(name, arrays, params=None):
 
 
 def reshape(x, shape):
-    """A view of x (or a copy when x is not contiguous) of shape ``shape`` (no codes)."""
-    if not x.size:  # a new empty array: core.Reshape would read a 0 as MXNet's "keep this axis" code
-        return full(tuple(int(d) for d in shape), 0, x.dtype, x.context)
+    """A view of x (or a copy when x is not contiguous) of shape ``shape`` (no codes; an
+    empty array of an empty shape is a new one: core.Reshape reads a 0 as MXNet's code)."""
+    if x.size == 0:
+        return empty(shape, x.dtype, x.context)
     return adopt(type(x)(call(core.Reshape, x._h, ",".join(str(int(d)) for d in shape), False)))
 
 

@@ -15,7 +15,7 @@ from ..base import DTYPE_NAMES, MXNetTypeError, MXNetValueError, dtype_code, num
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
            "float64", "complex64", "complex128", "DEFAULT_FLOAT", "DEFAULT_INT", "DEFAULT_COMPLEX", "BOOL", "as_dtype",
-           "result_type", "scalar_dtype", "float_of", "can_cast", "finfo", "iinfo", "isdtype", "Info", "KIND", "DTYPES",
+           "result_type", "scalar_dtype", "float_of", "can_cast", "FInfo", "finfo", "iinfo", "isdtype", "Info", "KIND", "DTYPES",
            "E", "INF", "NAN", "PI"]
 
 bool_ = _onp.bool_
@@ -110,12 +110,29 @@ def can_cast(from_, to, casting="safe"):
     return bool(_onp.can_cast(_dtype_of(from_), as_dtype(to), casting=casting))
 
 
+class FInfo:
+    """What finfo returns: the standard's fields as Python floats and ints (NumPy's are
+    NumPy scalars), ``dtype`` the real dtype (float32 for complex64), and NumPy's others."""
+
+    def __init__(self, dt):
+        self._info = _onp.finfo(dt)
+        self.bits, self.dtype = int(self._info.bits), self._info.dtype
+        self.eps, self.max, self.min, self.smallest_normal = (float(getattr(self._info, k)) for k in (
+            "eps", "max", "min", "smallest_normal"))
+
+    def __getattr__(self, name):
+        return getattr(self._info, name)
+
+    def __repr__(self):
+        return repr(self._info)
+
+
 def finfo(type):  # noqa: A002  (the standard's parameter name)
     """Machine limits of a floating dtype (or an array's): bits, eps, max, min, smallest_normal, dtype."""
     dt = _dtype_of(type)
     if dt.kind not in "fc":
         raise MXNetValueError("finfo needs a floating dtype, got %s" % dt)
-    return _onp.finfo(dt)
+    return FInfo(dt)
 
 
 def iinfo(type):  # noqa: A002
@@ -163,8 +180,9 @@ class Info:
                 "indexing": DEFAULT_INT}
 
     def dtypes(self, *, device=None, kind=None):
-        """The dtypes of ``kind`` (see isdtype; None: all), by name."""
-        return {name: dt for name, dt in DTYPES.items() if kind is None or isdtype(dt, kind)}
+        """The standard's dtypes of ``kind`` (see isdtype; None: all), by name (float16, which
+        mx.np also holds, is not one of them)."""
+        return {name: dt for name, dt in DTYPES.items() if name != "float16" and (kind is None or isdtype(dt, kind))}
 
 #: the standard's constants
 E, INF, NAN, PI = _onp.e, _onp.inf, _onp.nan, _onp.pi

@@ -228,7 +228,7 @@ def repeat(x, repeats, /, *, axis=None):
     """Each element repeated ``repeats`` times along ``axis`` (flattened when None)."""
     x = operand(x, "x")
     if not isinstance(repeats, int):
-        raise MXNetTypeError("repeat: repeats must be an int here (an array of counts is not supported yet)")
+        return _repeat_counts(x, operand(repeats, "repeats"), axis)
     if repeats < 0:
         raise MXNetValueError("repeat: negative repeats")
     if axis is None:
@@ -237,6 +237,19 @@ def repeat(x, repeats, /, *, axis=None):
     if repeats == 0 or x.size == 0:
         return full(tuple(d * repeats if i == axis else d for i, d in enumerate(x.shape)), 0, x.dtype, x.context)
     return invoke("repeat", [x], {"repeats": repeats, "axis": axis})
+
+
+def _repeat_counts(x, counts, axis):
+    """repeat with one count per element along axis: a take of each index repeated (the
+    result's length is the counts' sum, so this waits for them)."""
+    if axis is None:
+        x, axis = _view(x, (x.size,)), 0
+    axis = normalize_axis(axis, x.ndim)
+    c = counts.asnumpy()
+    if c.dtype.kind not in "iu" or c.ndim > 1 or (c < 0).any():
+        raise MXNetValueError("repeat: repeats must be non-negative integers, one or one per element")
+    idx = _onp.repeat(_onp.arange(x.shape[axis]), _onp.broadcast_to(c, (x.shape[axis],)))
+    return take(x, asarray(idx, dtype=_dtypes.DEFAULT_INT, device=x.context), axis=axis)
 
 
 def where(condition, x1, x2, /):
@@ -296,7 +309,54 @@ def take(x, indices, /, *, axis=None):
     if axis is None:
         x, axis = _view(x, (x.size,)), 0
     axis = normalize_axis(axis, x.ndim)
-    return invoke("take", [x, idx], {"axis": axis, "mode": "raise"})
+    return invoke("take", [x, _from_end(idx, x.shape[axis])], {"axis": axis, "mode": "raise"})
+
+
+def _from_end(idx, n):
+    """Indices with the negative ones counted from the end (n: the axis' length), as NumPy's."""
+    return where(binary("less", idx, 0), binary("add", idx, n), idx)
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """Elements of x at ``indices`` along ``axis`` (x and indices of one ndim, the other
+    axes broadcast; negative indices count from the end): one advanced-indexing gather."""
+    x, idx = operand(x, "x"), operand(indices, "indices")
+    if x.ndim != idx.ndim or x.ndim == 0:
+        raise MXNetValueError("take_along_axis: x and indices need the same number of dimensions (at least one)")
+    axis = normalize_axis(axis, x.ndim)
+    idx = _from_end(idx, x.shape[axis])
+    key = tuple(idx if i == axis else asarray(_onp.arange(d).reshape([-1 if j == i else 1 for j in range(x.ndim)]))
+                for i, d in enumerate(x.shape))
+    shape = _broadcast_shapes(*[k.shape for k in key])
+    if 0 in shape:
+        return full(shape, 0, x.dtype, x.context)
+    return x[key]
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    """The n-th differences along ``axis`` (x[i+1] - x[i], or != for bool), after joining
+    ``prepend`` and ``append`` (arrays, or scalars broadcast to one slice) to x."""
+    x = operand(x, "x")
+    if x.ndim == 0:
+        raise MXNetValueError("diff needs at least one dimension")
+    if n < 0:
+        raise MXNetValueError("diff: order n must be non-negative, got %d" % n)
+    axis = normalize_axis(axis, x.ndim)
+    edge = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    parts = [x if p is x else _edge(p, edge) for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        x = concat(parts, axis=axis)
+    op = "not_equal" if _dtypes.as_dtype(x.dtype).kind == "b" else "subtract"
+    pre = (slice(None),) * axis
+    for _ in range(n):
+        m = x.shape[axis]
+        x = binary(op, x[pre + (slice(1, None),)], x[pre + (slice(0, max(m - 1, 0)),)])
+    return x
+
+
+def _edge(p, shape):
+    p = operand(p)
+    return broadcast_to(p, shape) if p.ndim == 0 else p
 
 
 def matmul(x1, x2, /):
@@ -360,5 +420,5 @@ FUNCTIONS = {
     "broadcast_to": broadcast_to, "broadcast_arrays": broadcast_arrays, "concat": concat, "concatenate": concatenate,
     "stack": stack, "unstack": unstack, "flip": flip, "roll": roll, "tile": tile, "repeat": repeat, "where": where,
     "clip": clip, "sort": sort, "argsort": argsort, "take": take, "matmul": matmul, "vecdot": vecdot,
-    "tensordot": tensordot, "nonzero": nonzero,
+    "tensordot": tensordot, "nonzero": nonzero, "take_along_axis": take_along_axis, "diff": diff,
 }

@@ -1,5 +1,5 @@
 """mx.np's reductions and statistics: sum, prod, mean, std, var, max, min, all, any,
-argmax, argmin, cumsum, over the registry's reductions.
+argmax, argmin, cumsum, cumprod, count_nonzero, over the registry's reductions.
 
 NumPy's (and the standard's) semantics on top of MXNet's operators: a full reduction is a
 0-d array (MXNet's gives shape (1,)); ``axis`` is an int, a tuple or None, checked and
@@ -189,25 +189,52 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return _into(invoke("cumsum", [a], {"axis": normalize_axis(axis, a.ndim)}), out)
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    """The standard's cumulative sum (``include_initial`` puts a zero first)."""
-    x = operand(x, "x")
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product along ``axis`` (the flattened array when None), NumPy's
+    accumulator dtypes: log2(n) registry products (a doubling scan), no loop per element."""
+    a = operand(a, "a")
+    a = astype(a, _sum_dtype(_dtypes.as_dtype(a.dtype), dtype))
     if axis is None:
-        if x.ndim > 1:
-            raise MXNetValueError("cumulative_sum needs axis for arrays of more than one dimension")
-        axis = 0
-    r = cumsum(x, axis=axis, dtype=dtype)
-    if not include_initial:
-        return r
-    a = normalize_axis(axis, x.ndim)
-    zeros = full(tuple(1 if i == a else d for i, d in enumerate(r.shape)), 0, r.dtype, r.context)
-    return adopt(invoke("concat", [zeros, r], {"dim": a}))
+        a, axis = reshape(a, (a.size,)), 0
+    axis = normalize_axis(axis, a.ndim)
+    n, r, shift = a.shape[axis], a.copy(), 1
+    pre = (slice(None),) * axis
+    while shift < n:  # r[i] = prod(a[i-2*shift+1 .. i]) after each step
+        moved = binary("multiply", r[pre + (slice(shift, None),)], r[pre + (slice(0, n - shift),)])
+        r = adopt(invoke("concat", [r[pre + (slice(0, shift),)], moved], {"dim": axis}))
+        shift *= 2
+    return _into(r, out)
+
+
+def _cumulative(name, scan, identity):
+    def fn(x, /, *, axis=None, dtype=None, include_initial=False):
+        x = operand(x, "x")
+        if axis is None:
+            if x.ndim > 1:
+                raise MXNetValueError("%s needs axis for arrays of more than one dimension" % name)
+            axis = 0
+        r = scan(x, axis=axis, dtype=dtype)
+        if not include_initial:
+            return r
+        a = normalize_axis(axis, x.ndim)
+        first = full(tuple(1 if i == a else d for i, d in enumerate(r.shape)), identity, r.dtype, r.context)
+        return adopt(invoke("concat", [first, r], {"dim": a}))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "The standard's %s along ``axis`` (``include_initial`` puts %d first)." % (name, identity)
+    return fn
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    """The number of nonzero elements over ``axis`` (int64)."""
+    return _accumulate("sum", 0)(_truth(x), axis=axis, keepdims=keepdims)
 
 
 FUNCTIONS = {
     "sum": _accumulate("sum", 0), "prod": _accumulate("prod", 1), "max": _extremum("max", "maximum"),
     "min": _extremum("min", "minimum"), "mean": mean, "var": var, "std": std, "all": all, "any": any,
-    "argmax": _arg("argmax"), "argmin": _arg("argmin"), "cumsum": cumsum, "cumulative_sum": cumulative_sum,
+    "argmax": _arg("argmax"), "argmin": _arg("argmin"), "cumsum": cumsum, "cumprod": cumprod,
+    "cumulative_sum": _cumulative("cumulative_sum", cumsum, 0), "cumulative_prod": _cumulative("cumulative_prod", cumprod, 1),
+    "count_nonzero": count_nonzero,
 }
 FUNCTIONS["amax"], FUNCTIONS["amin"] = FUNCTIONS["max"], FUNCTIONS["min"]
 for _name, _fn in FUNCTIONS.items():

@@ -12,11 +12,11 @@ an array.
 import numpy as _onp
 
 from .._core.registry import OPS
-from ..base import MXNetTypeError
+from ..base import MXNetTypeError, dtype_code, fastpath
 from . import _dtypes
-from ._array import SCALARS, astype, empty, invoke, is_array, operand
+from ._array import SCALARS, adopt, astype, empty, invoke, is_array, operand
 
-__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method"]
+__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method", "sign", "round"]
 
 _BOOL = _dtypes.BOOL
 _UINT8 = _onp.dtype("uint8")
@@ -27,7 +27,7 @@ _BOOL_OPS = {"_npi_bitwise_not", "_npi_bitwise_and", "_npi_bitwise_or", "_npi_bi
 UNARY = {
     "abs": ("abs", "same", "biufc"), "absolute": ("abs", "same", "biufc"),
     "negative": ("negative", "same", "iufc"), "positive": ("identity", "same", "iufc"),
-    "square": ("square", "same", "iufc"), "sign": ("sign", "same", "iuf"),
+    "square": ("square", "same", "iufc"),
     "ceil": ("ceil", "same", "iuf"), "floor": ("floor", "same", "iuf"), "trunc": ("trunc", "same", "iuf"),
     "fix": ("fix", "same", "iuf"), "rint": ("rint", "same", "iuf"),
     "sqrt": ("sqrt", "float", "biufc"), "cbrt": ("cbrt", "float", "biuf"), "exp": ("exp", "float", "biufc"),
@@ -90,6 +90,10 @@ def _finish(r, kind, dt):
 
 def unary(name, x, out=None):
     """Unary function ``name`` (a row of UNARY) of x."""
+    if out is None and isinstance(x, fastpath.NDArrayBase) and x._code in _UNARY_SAME[name]:
+        r = fastpath.invoke(_UNARY_IDS[name], (x,), None, "")  # no cast: one C call
+        if r is not NotImplemented:
+            return adopt(r)
     op, kind, kinds = UNARY[name]
     x = operand(x, "x")
     dt = _dtypes.as_dtype(x.dtype)
@@ -146,9 +150,66 @@ def _full_like(x, value):
     return out
 
 
+def _codes(op, kind, kinds, letters="biufc"):
+    """The dtype codes (of NumPy kinds ``letters``) that operator op takes as they are:
+    promotion and casts would leave the operands unchanged."""
+    out = set()
+    for name, dt in _dtypes.DTYPES.items():
+        if dt.kind not in kinds or dt.kind not in letters or (kind == "float" and dt.kind not in "fc"):
+            continue
+        if dt.kind == "b" and kind == "same" and op not in _BOOL_OPS:
+            continue
+        out.add(dtype_code(name))
+    return frozenset(out)
+
+
+def _fast(name):
+    """The one-call path of binary function ``name``: fast(a, b, reverse) for an mxgo array
+    a and b, the result, or None where promotion, a cast, another framework's array or a
+    scalar the dtype cannot take as it is needs ``binary``. Same-dtype operands and a Python
+    float beside a floating array (an int from 0 to 127 beside any numeric one) are the
+    calls of everyday code; they cost one C call, as mx.nd's."""
+    op, kind, kinds = BINARY[name]
+    op_id, scalar_op = OPS[op]["id"], OPS[op].get("scalar_op")
+    scalar_id = OPS[scalar_op]["id"] if scalar_op else None
+    same = _codes(op, kind, kinds)
+    floats, numbers = _codes(op, kind, kinds, "fc"), _codes(op, kind, kinds, "iufc")
+    invoke_c = fastpath.invoke
+    array = fastpath.NDArrayBase
+
+    def fast(a, b, reverse):
+        if isinstance(b, array):
+            if a._code == b._code and a._code in same:
+                r = invoke_c(op_id, (b, a) if reverse else (a, b), None, "")
+                if r is not NotImplemented:
+                    return adopt(r)
+            return None
+        if scalar_id is None:
+            return None
+        t = type(b)
+        if t is float and a._code in floats:
+            return adopt(invoke_c(scalar_id, (a,), None, "scalar=f:%r;reverse=%d" % (b, reverse)))
+        if t is int and 0 <= b < 128 and a._code in numbers:
+            return adopt(invoke_c(scalar_id, (a,), None, "scalar=i:%d;reverse=%d" % (b, reverse)))
+        return None
+    return fast
+
+
+#: the one-call paths of the binary functions, by name
+FAST = {name: _fast(name) for name in BINARY}
+#: the unary functions' registry ids, and the dtype codes they take as they are
+_UNARY_IDS = {name: OPS[row[0]]["id"] for name, row in UNARY.items()}
+_UNARY_SAME = {name: _codes(*row) for name, row in UNARY.items()}
+
+
 def binary_method(name, reverse=False):
     """The array's operator method for binary function ``name`` (__add__, __radd__)."""
+    fast = FAST[name]
+
     def method(self, other):
+        r = fast(self, other, reverse)
+        if r is not None:
+            return r
         if not (is_array(other) or isinstance(other, SCALARS)):
             return NotImplemented
         return binary(name, other, self) if reverse else binary(name, self, other)
@@ -165,13 +226,45 @@ def _make_unary(name):
 
 
 def _make_binary(name):
+    fast, array = FAST[name], fastpath.NDArrayBase
+
     def fn(x1, x2, /, out=None):
+        if out is None and isinstance(x1, array):
+            r = fast(x1, x2, False)
+            if r is not None:
+                return r
         return binary(name, x1, x2, out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = "Elementwise %s of x1 and x2, broadcast (registry operator %s)." % (name, BINARY[name][0])
     return fn
 
 
-#: mx.np.<name> for every row of the tables
-FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY}}
+def sign(x, /, out=None):
+    """Elementwise sign: -1, 0 or 1, NaN for NaN (NumPy's; MXNet's kernel gives 0), and
+    x / |x| for complex x (0 + 0j for any zero)."""
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(x.dtype)
+    _check_kind("sign", dt, "iufc")
+    if dt.kind in "iu":
+        return invoke("sign", [x], None, out)
+    if dt.kind == "f":
+        return invoke("where", [unary("isnan", x), x, invoke("sign", [x])], None, out)
+    mag = astype(unary("abs", x), dt)
+    return invoke("where", [binary("equal", mag, 0), mag, invoke("divide", [x, mag])], None, out)  # (0 + 0j for ±0)
+
+
+def round(x, /, decimals=0, out=None):  # noqa: A001  (NumPy's and the standard's name)
+    """x rounded to ``decimals`` places, halves to even (NumPy's round and around; the
+    standard's round); integer arrays are copied for decimals >= 0."""
+    x = operand(x, "x")
+    dt = _dtypes.as_dtype(x.dtype)
+    _check_kind("round", dt, "iuf")
+    if dt.kind in "iu" and decimals >= 0:
+        return invoke("identity", [x], None, out)
+    return invoke("_npi_around", [x], {"decimals": int(decimals)}, out)
+
+
+#: mx.np.<name> for every row of the tables, and the functions of their own
+FUNCTIONS = {**{n: _make_unary(n) for n in UNARY}, **{n: _make_binary(n) for n in BINARY},
+             "sign": sign, "round": round, "around": round}
 

@@ -22,7 +22,7 @@ from . import _dtypes
 from ._array import SCALARS, adopt, asarray, astype as _astype, empty, full, invoke, operand, register
 from ._manip import FUNCTIONS as _MANIP
 from ._reduce import FUNCTIONS as _REDUCE
-from ._ufuncs import binary, binary_method, unary
+from ._ufuncs import binary, binary_method, round as _round, unary
 
 __all__ = ["ndarray", "array", "asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
            "full_like", "arange", "linspace", "eye", "from_dlpack", "astype", "tril", "triu", "meshgrid",
@@ -225,9 +225,7 @@ class ndarray(NDArray):
         return _MANIP["matmul"](self, b) if self.ndim and operand(b).ndim else binary("multiply", self, b)
 
     def round(self, decimals=0, out=None):
-        if decimals:
-            raise MXNetValueError("round: only decimals=0 is supported")
-        return unary("rint", self, out)
+        return _round(self, decimals, out)
 
     # reductions, as NumPy's methods (axis positional)
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
@@ -272,6 +270,8 @@ class ndarray(NDArray):
 
     # ---- indexing -------------------------------------------------------------------
     def __getitem__(self, key):
+        if _is_bool_array(key) and key.ndim == 0:  # x[True]: x in a new axis of 1; x[False]: of 0
+            return self.reshape((1,) + self.shape)[:int(bool(key))].copy()
         key = _bool_keys(self, key)
         if _nd_indexing.is_advanced(key):
             return adopt(_nd_indexing.gather(self, key))
@@ -414,18 +414,18 @@ def _like(fn):
     return like
 
 
-def _full(shape, fill_value, dtype=None, device=None):
-    return full(shape, fill_value, dtype, device)
-
-
 empty_like = _like(lambda shape, dtype=None, device=None: empty(shape, dtype, device))
 empty_like.__name__ = "empty_like"
 zeros_like = _like(lambda shape, dtype=None, device=None: full(shape, 0, dtype, device))
 zeros_like.__name__ = "zeros_like"
 ones_like = _like(lambda shape, dtype=None, device=None: full(shape, 1, dtype, device))
 ones_like.__name__ = "ones_like"
-full_like = _like(_full)
-full_like.__name__ = "full_like"
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None, ctx=None):
+    """An array like x (its shape, dtype and device unless given) of ``fill_value``."""
+    x = operand(x, "x")
+    return full(x.shape, fill_value, dtype or x.dtype, device or ctx or x.context)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -464,6 +464,8 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, ctx
     if dt.kind == "c" or isinstance(start, complex) or isinstance(stop, complex):
         raise MXNetTypeError("linspace: complex values are not supported yet")
     out = invoke("_linspace", [], {"start": start, "stop": stop, "num": num, "endpoint": endpoint, "dtype": dt.name})
+    if endpoint and num > 1:
+        out[num - 1] = stop  # exactly, as NumPy's (start + i * step rounds)
     dev = device or ctx
     return out if dev is None else out.as_in_context(dev)
 

@@ -26,7 +26,9 @@ import weakref
 import numpy as np
 
 from ... import ndarray as nd
+from ... import numpy as _mxnp
 from ...base import MXNetError
+from ...util import is_np_array
 from ...context import cpu_pinned, num_gpus
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -40,7 +42,13 @@ _START_S = 60.0
 
 def default_batchify_fn(data):
     """Stacks the samples into a batch: NDArrays with nd.stack, tuples element by element
-    (a list of batches), anything else through np.asarray into an NDArray of its dtype."""
+    (a list of batches), anything else through np.asarray into an NDArray of its dtype (an
+    mx.np array in NumPy mode, as MXNet's)."""
+    batch = _batchify(data)
+    return _mxnp.asarray(batch) if is_np_array() and isinstance(batch, nd.NDArray) else batch
+
+
+def _batchify(data):
     if isinstance(data[0], nd.NDArray):
         return nd.stack(*data)
     if isinstance(data[0], tuple):
