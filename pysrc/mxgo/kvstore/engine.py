@@ -9,6 +9,7 @@ group the program made itself (torch.distributed.init_process_group) is used as 
 Every collective is bounded by MXGO_KVSTORE_TIMEOUT seconds (default 300): a worker that
 died or stopped answering makes the others raise MXNetError, never hang.
 """
+import atexit
 import datetime
 import os
 
@@ -86,6 +87,14 @@ class Engine:
         except (RuntimeError, ValueError) as e:
             raise MXNetError("kvstore: worker rank %d of %d could not join the others at %s within %gs: %s"
                              % (rank, world, addr, self.timeout, e)) from e
+        # The group this store made is left at exit: gloo's threads, still running when the
+        # interpreter ends, abort it otherwise (PyTorch 1.13: "terminate called without an
+        # active exception").
+        atexit.register(self._leave)
+
+    def _leave(self):
+        if self._dist.is_initialized():
+            self._abandon()
 
     def _tensor(self, arr):
         """A torch tensor on arr's memory (waits for arr's pending reads and writes)."""

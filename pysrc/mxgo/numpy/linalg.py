@@ -36,6 +36,8 @@ EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+#: the result type of each function of several results
+_RESULTS = {"eig": EigResult, "eigh": EighResult, "qr": QRResult, "slogdet": SlogdetResult, "svd": SVDResult}
 
 
 class LinAlgError(MXNetValueError):
@@ -72,12 +74,16 @@ def _complex_on_host(fn):
         if not any(_is_complex(a) for a in args):
             return fn(*args, **kwargs)
         device = next((a.context for a in args if is_array(a)), None)
+        host = getattr(_onp.linalg, fn.__name__, None)
+        if host is None:
+            raise MXNetTypeError("complex %s runs NumPy's linalg.%s, which this NumPy (%s) lacks: NumPy 2 has it"
+                                 % (fn.__name__, fn.__name__, _onp.__version__))
         try:
-            out = getattr(_onp.linalg, fn.__name__)(*[a.asnumpy() if is_array(a) else a for a in args], **kwargs)
+            out = host(*[a.asnumpy() if is_array(a) else a for a in args], **kwargs)
         except _onp.linalg.LinAlgError as err:
             raise LinAlgError(str(err)) from None
-        if isinstance(out, tuple):
-            return globals()[type(out).__name__](*(asarray(_onp.asarray(o), device=device) for o in out))
+        if isinstance(out, tuple):  # (NumPy 1 gives plain tuples: the result type is the function's)
+            return _RESULTS[fn.__name__](*(asarray(_onp.asarray(o), device=device) for o in out))
         return asarray(_onp.asarray(out), device=device)
     return run
 
