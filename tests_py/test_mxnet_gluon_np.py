@@ -79,4 +79,4 @@ def test_dataloader_batches_and_parameter_files(tmp_path):
     a.save_parameters(str(tmp_path / "a.params"))
     b.load_parameters(str(tmp_path / "a.params"))
     assert isinstance(b(mx.np.array(X)), mx.np.ndarray)
-    onp.testing.assert_allclose(b(mx.np.array(X)).asnumpy(), a(mxnet.np.array(X)).asnumpy(), rtol=1e-5)
+    onp.testing.assert_allclose(b(mx.np.array(X)).asnumpy(), a(mxnet.np.array(X)).asnumpy(), rtol=1e-5, atol=1e-6)
