@@ -14,6 +14,7 @@ an int64 (k, n) array of checked, non-negative indices; the Go operators _gather
 _scatter_axes (pkg/ops/layout/index_axes.go) do the rest on the engine, for every dtype.
 """
 import numbers
+import operator
 
 import numpy as np
 
@@ -145,3 +146,33 @@ def _index_array(k):
     if a.dtype.kind == "f" and not np.isfinite(a).all():
         raise MXNetIndexError("index arrays cannot hold NaN or infinity")
     return a.astype(np.int64)
+
+
+def encode_key(key):
+    """A basic-indexing key (integers, slices, None, ...) in Go's wire form (core.GetItem)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    parts = []
+    for k in key:
+        if isinstance(k, slice):
+            bounds = []
+            for b in (k.start, k.stop, k.step):
+                bounds.append("" if b is None else str(_index(b)))
+            parts.append("s" + ":".join(bounds))
+        elif k is None:
+            parts.append("n")
+        elif k is Ellipsis:
+            parts.append("e")
+        else:
+            parts.append("i%d" % _index(k))
+    return ";".join(parts)
+
+
+def _index(k):
+    if isinstance(k, (bool, np.bool_)):
+        raise MXNetIndexError("boolean indices are not supported (only integers, slices, None and ...)")
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise MXNetIndexError("only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
+                         "got %s" % type(k).__name__) from None

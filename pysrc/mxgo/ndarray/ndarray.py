@@ -253,7 +253,7 @@ class NDArray(fastpath.NDArrayBase):
     def __getitem__(self, key):
         if _indexing.is_advanced(key):
             return _indexing.getitem(self, key)
-        out = NDArray(call(core.GetItem, self._h, _encode_key(key)))
+        out = NDArray(call(core.GetItem, self._h, _indexing.encode_key(key)))
         if not out._shape:  # x[1, 2]: MXNet has no 0-d arrays, the element comes as shape (1,)
             out = NDArray(call(core.Reshape, out._h, "1", False))
         return out
@@ -418,35 +418,6 @@ class NDArray(fastpath.NDArrayBase):
 
 
 # ---- helpers ---------------------------------------------------------------------------
-
-def _encode_key(key):
-    if not isinstance(key, tuple):
-        key = (key,)
-    parts = []
-    for k in key:
-        if isinstance(k, slice):
-            bounds = []
-            for b in (k.start, k.stop, k.step):
-                bounds.append("" if b is None else str(_index(b)))
-            parts.append("s" + ":".join(bounds))
-        elif k is None:
-            parts.append("n")
-        elif k is Ellipsis:
-            parts.append("e")
-        else:
-            parts.append("i%d" % _index(k))
-    return ";".join(parts)
-
-
-def _index(k):
-    if isinstance(k, (bool, np.bool_)):
-        raise MXNetIndexError("boolean indices are not supported (only integers, slices, None and ...)")
-    try:
-        return operator.index(k)
-    except TypeError:
-        raise MXNetIndexError("only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
-                         "got %s" % type(k).__name__) from None
-
 
 #: the layout of NDArray.__reduce_ex__'s arguments to _unpickle, for readers of old pickles
 _PICKLE_VERSION = 1

@@ -40,8 +40,11 @@ def normalize_axes(axis, ndim):
     return norm
 
 
-def _kept_shape(shape, axes):
-    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+def _result_shape(shape, axes, keepdims):
+    """The shape of a reduction of shape over axes."""
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
 def _reduce(op, x, axes, keepdims):
@@ -71,7 +74,7 @@ def _accumulate(op, identity):
         x = astype(x, dt)
         if x.size == 0 or not axes:
             if x.size == 0:
-                shape = _kept_shape(x.shape, axes) if keepdims else tuple(d for i, d in enumerate(x.shape) if i not in axes)
+                shape = _result_shape(x.shape, axes, keepdims)
                 return _into(full(shape, identity, dt, x.context), out)
             return _into(x.copy(), out)
         return _into(_reduce(op, x, axes, keepdims), out)
@@ -105,7 +108,7 @@ def mean(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     axes = normalize_axes(axis, x.ndim)
     x = astype(x, dt)
     if x.size == 0:
-        shape = _kept_shape(x.shape, axes) if keepdims else tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        shape = _result_shape(x.shape, axes, keepdims)
         return _into(full(shape, _onp.nan, dt, x.context), out)
     return _into(_reduce("mean", x, axes, keepdims) if axes else x.copy(), out)
 
@@ -156,7 +159,7 @@ def any(x, /, *, axis=None, keepdims=False, out=None):  # noqa: A001
 def _logical_reduce(op, t, axis, keepdims, identity):
     axes = normalize_axes(axis, t.ndim)
     if t.size == 0:
-        shape = _kept_shape(t.shape, axes) if keepdims else tuple(d for i, d in enumerate(t.shape) if i not in axes)
+        shape = _result_shape(t.shape, axes, keepdims)
         return full(shape, identity, _onp.dtype("uint8"), t.context)
     return _reduce(op, t, axes, keepdims)
 

@@ -15,7 +15,7 @@ import sys
 import numpy as _onp
 
 from .._core.dlpack import from_dlpack as _from_dlpack
-from ..base import MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath
+from ..base import MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath, numpy_dtype
 from ..context import cpu
 from ..ndarray import NDArray, indexing as _nd_indexing
 from . import _dtypes
@@ -65,7 +65,7 @@ class ndarray(NDArray):
     @property
     def dtype(self):
         """The element type, a numpy.dtype (as MXNet's mx.np)."""
-        return _onp.dtype(NDArray.dtype.fget(self))
+        return numpy_dtype(self._code)
 
     @property
     def device(self):
@@ -275,7 +275,7 @@ class ndarray(NDArray):
         key = _bool_keys(self, key)
         if _nd_indexing.is_advanced(key):
             return adopt(_nd_indexing.gather(self, key))
-        return adopt(type(self)(call(core.GetItem, self._h, _encode_key(key))))
+        return adopt(type(self)(call(core.GetItem, self._h, _nd_indexing.encode_key(key))))
 
     def __setitem__(self, key, value):
         if isinstance(value, SCALARS + (list, tuple)) or isinstance(value, _onp.ndarray):
@@ -332,26 +332,6 @@ class ndarray(NDArray):
 def _unpickle(fn, args):
     """An mx.np array from NDArray's pickle (fn(*args) makes the NDArray)."""
     return adopt(fn(*args))
-
-
-def _encode_key(key):
-    """A basic-indexing key in Go's wire form (core.GetItem)."""
-    items = key if isinstance(key, tuple) else (key,)
-    parts = []
-    for k in items:
-        if isinstance(k, slice):
-            parts.append("s" + ":".join("" if b is None else str(operator.index(b)) for b in (k.start, k.stop, k.step)))
-        elif k is None:
-            parts.append("n")
-        elif k is Ellipsis:
-            parts.append("e")
-        else:
-            try:
-                parts.append("i%d" % operator.index(k))
-            except TypeError:
-                raise MXNetIndexError("only integers, slices (`:`), ellipsis (`...`), None and integer or "
-                                      "boolean arrays are valid indices, got %s" % type(k).__name__) from None
-    return ";".join(parts)
 
 
 def _is_bool_array(k):
