@@ -24,6 +24,10 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 #: a child that has not finished its cases after this many seconds is hung
 CHILD_TIMEOUT = 600
+#: the command that starts a fresh interpreter like this one: sys.executable, behind the
+#: emulator that runs this one where there is one (tools/aarch64.sh sets MXGO_TEST_EMULATOR:
+#: its arm64 root has no binfmt_misc, so an arm64 child must be started through qemu by name)
+PYTHON = [*os.environ.get("MXGO_TEST_EMULATOR", "").split(), sys.executable]
 
 
 class Result:
@@ -49,7 +53,7 @@ def run_catalogue(module, names, timeout=CHILD_TIMEOUT, where=HERE):
     while True:
         with tempfile.NamedTemporaryFile("r", suffix=".jsonl") as log:
             try:
-                proc = subprocess.run([sys.executable, os.path.abspath(__file__), where, module, log.name] + pending,
+                proc = subprocess.run([*PYTHON, os.path.abspath(__file__), where, module, log.name] + pending,
                                       cwd=HERE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       timeout=timeout)
                 status, stderr = proc.returncode, proc.stderr.decode(errors="replace")
@@ -79,7 +83,7 @@ def run_script(code, timeout=120, env=None):
     """Runs ``code`` in a fresh interpreter (cwd tests_py); returns (exit status or None when
     it hung, stdout, stderr)."""
     try:
-        proc = subprocess.run([sys.executable, "-c", code], cwd=HERE, capture_output=True, timeout=timeout,
+        proc = subprocess.run([*PYTHON, "-c", code], cwd=HERE, capture_output=True, timeout=timeout,
                               env=None if env is None else {**os.environ, **env})
     except subprocess.TimeoutExpired as e:
         return None, (e.stdout or b"").decode(errors="replace"), (e.stderr or b"").decode(errors="replace")

@@ -5,7 +5,8 @@ import json
 import os
 import random
 import subprocess
-import sys
+
+from isolation import PYTHON
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "tools", "array_api.py")
@@ -27,7 +28,7 @@ PI = "array_api_tests/test_constants.py::test_irrational_numbers[pi-3.1415926535
 
 
 def tool(*args):
-    return subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([*PYTHON, TOOL, *args], capture_output=True, text=True, timeout=600)
 
 
 def test_counts_failures_and_expected_failures(tmp_path):

@@ -4,9 +4,10 @@ The refusal beside the real MXNet and the same package on MXNet itself: test_mxn
 import json
 import os
 import subprocess
-import sys
 
 import pytest
+
+from isolation import PYTHON
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -25,7 +26,7 @@ MODULES = {
 
 def python(*args, code=None):
     """Runs a fresh interpreter in tests_py/ (mxnet_thirdparty importable); returns its result."""
-    argv = [sys.executable, *(("-c", code) if code else ()), *args]
+    argv = [*PYTHON, *(("-c", code) if code else ()), *args]
     return subprocess.run(argv, cwd=HERE, capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, PYTHONPATH=HERE))
 

@@ -41,6 +41,7 @@ import torch
 import mxgo as mx
 from api_helpers import mxnet_reduce, mxnet_shaped
 from mxgo.ndarray.op import OPS
+from isolation import PYTHON
 
 PROGRAMS = int(os.environ.get("MXGO_DIFF_PROGRAMS", "2000"))
 SEED = int(os.environ.get("MXGO_DIFF_SEED", "20240607"))
@@ -651,7 +652,7 @@ def test_random_programs_match_numpy_naive_engine():
     env = dict(os.environ)
     env["MXGO_ENGINE"] = "naive"
     env["PYTHONPATH"] = SRC + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+    r = subprocess.run([*PYTHON, "-c", code], env=env, capture_output=True, text=True,
                        timeout=budget + 120)
     assert r.returncode == 0, r.stdout[-20000:] + r.stderr[-5000:]
     ran = int(r.stdout.split()[1])

@@ -11,13 +11,13 @@ counters are read there through ctypes on the same library.
 """
 import os
 import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 
 import mxgo as mx
+from isolation import PYTHON
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAKE_SRC = os.path.join(ROOT, "pkg", "device", "cuda", "fakecuda", "fakecuda.c")
@@ -53,7 +53,7 @@ def run(code, prelude="", **env):
     fails on any error. The script prints a marker at its end, which must be seen."""
     full = dict(os.environ, **env)
     script = PRELUDE + prelude + "\n" + textwrap.dedent(code) + "\nprint('script passed')"
-    res = subprocess.run([sys.executable, "-c", script],
+    res = subprocess.run([*PYTHON, "-c", script],
                          env=full, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0 and "script passed" in res.stdout, res.stdout + res.stderr
     return res.stdout
@@ -710,5 +710,5 @@ def test_environment_set_by_python_before_import_is_seen(fake):
     print("script passed")
     """ % fake)
     env = {k: v for k, v in os.environ.items() if k != "MXGO_LIBCUDA"}
-    res = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    res = subprocess.run([*PYTHON, "-c", script], env=env, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0 and "script passed" in res.stdout, res.stdout + res.stderr

@@ -12,7 +12,6 @@ launcher's message) naming the rank, within the stated bound.
 """
 import os
 import subprocess
-import sys
 import time
 
 import numpy as np
@@ -21,6 +20,7 @@ import pytest
 import kv_workers
 import mxgo as mx
 from mxgo.distributed import launch
+from isolation import PYTHON
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "kv_workers.py")
@@ -35,7 +35,7 @@ def _env(**extra):
 
 @pytest.mark.parametrize("world", [2, 4])
 def test_workers_sum_broadcast_and_train_like_one_process(tmp_path, world):
-    cmd = [sys.executable, "-m", "mxgo.distributed.launch", "-n", str(world), WORKER, "all", str(tmp_path)]
+    cmd = [*PYTHON, "-m", "mxgo.distributed.launch", "-n", str(world), WORKER, "all", str(tmp_path)]
     proc = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=BOUND * world // 2, cwd=HERE)
     assert proc.returncode == 0, proc.stderr[-4000:]
     ranks = [dict(np.load(tmp_path / ("all-%d.npz" % r))) for r in range(world)]
@@ -65,7 +65,7 @@ def test_workers_sum_broadcast_and_train_like_one_process(tmp_path, world):
 
 def test_a_worker_that_dies_makes_the_other_raise(tmp_path):
     port = str(launch.free_port())
-    procs = [subprocess.Popen([sys.executable, WORKER, "die", str(tmp_path)], cwd=HERE, text=True,
+    procs = [subprocess.Popen([*PYTHON, WORKER, "die", str(tmp_path)], cwd=HERE, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               env=launch.worker_env(rank, rank, 2, "127.0.0.1", port, base=_env(MXGO_KVSTORE_TIMEOUT="2")))
              for rank in range(2)]
@@ -88,7 +88,7 @@ def test_launcher_stops_the_job_when_a_worker_raises(tmp_path):
     script = tmp_path / "failing.py"
     script.write_text(FAILING.replace("BOUND", str(BOUND)))
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "mxgo.distributed.launch", "-n", "3", "--grace", "1", str(script)],
+    proc = subprocess.run([*PYTHON, "-m", "mxgo.distributed.launch", "-n", "3", "--grace", "1", str(script)],
                           env=_env(), capture_output=True, text=True, timeout=BOUND)
     assert time.monotonic() - start < BOUND / 2  # the sleeping workers were stopped
     assert proc.returncode == 1

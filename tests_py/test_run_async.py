@@ -7,7 +7,6 @@ import atexit
 import gc
 import os
 import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -21,6 +20,7 @@ import torch.utils.dlpack as tdl
 import mxgo as mx
 from mxgo.base import core
 from mxgo.ndarray import callback
+from isolation import PYTHON
 
 TIMEOUT = 60
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(mx.__file__)))
@@ -626,7 +626,7 @@ def run_script(code, env_extra=None, timeout=TIMEOUT):
     env = dict(os.environ)
     env["PYTHONPATH"] = SRC + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True,
+    return subprocess.run([*PYTHON, "-c", textwrap.dedent(code)], env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 

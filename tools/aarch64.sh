@@ -162,8 +162,9 @@ test_wheel() {
 		"/opt/wheels/$(basename "$whl")" "numpy>=2.1" pytest hypothesis
 	in_root /opt/tests_py "$VENV/bin/python" -c 'import platform, mxgo; print(platform.machine(), mxgo.__file__)'
 	say "testing $(basename "$whl") under qemu-aarch64-static"
-	# tests_py/environments.py picks the files: every NumPy-only test (another architecture)
-	MXGO_TEST_ENV=aarch64 in_root /opt/tests_py "$VENV/bin/python" -m pytest -q -p no:cacheprovider .
+	# tests_py/environments.py picks the files: every NumPy-only test (another architecture);
+	# the tests start child interpreters through qemu by name (tests_py/isolation.py: PYTHON)
+	MXGO_TEST_ENV=aarch64 MXGO_TEST_EMULATOR="$QEMU" in_root /opt/tests_py "$VENV/bin/python" -m pytest -q -p no:cacheprovider .
 }
 
 timed() { # timed STEP FUNCTION: FUNCTION, then how long it took
