@@ -129,6 +129,11 @@ def test_same_memory_as_nd_and_other_frameworks():
     assert isinstance(nd, mx.nd.NDArray) and not isinstance(nd, np.ndarray)
     nd[0, 0] = 42
     assert x[0, 0].item() == 42
+    assert nd.as_nd_ndarray() is nd and x.as_np_ndarray() is x
+    back = nd.as_np_ndarray()  # a second mx.np handle on the same memory
+    assert type(back) is np.ndarray and back is not x
+    back[0, 1] = 7
+    assert x[0, 1].item() == 7 and nd[0, 1].asscalar() == 7
     assert isinstance(x, mx.nd.NDArray)  # as MXNet's mx.np.ndarray
     t = torch.from_dlpack(x)
     t[1, 2] = -5
@@ -155,6 +160,13 @@ def test_pickle_and_autograd_keep_the_class():
     z.backward()
     assert isinstance(x.grad, np.ndarray)
     check(x.grad, onp.array([[2.0, 4.0]], onp.float32))
+    # an mx.nd variable recorded through its mx.np view: one autograd entry for both
+    v = mx.nd.array([1.0, 3.0])
+    v.attach_grad()
+    with mx.autograd.record():
+        w = (v.as_np_ndarray() ** 2).sum()
+    w.backward()
+    assert type(v.grad) is mx.nd.NDArray and v.grad.asnumpy().tolist() == [2.0, 6.0]
 
 
 def test_bad_inputs_raise_numpys_exception_types():

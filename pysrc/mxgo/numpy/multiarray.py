@@ -15,7 +15,8 @@ import sys
 import numpy as _onp
 
 from .._core.dlpack import from_dlpack as _from_dlpack
-from ..base import MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath, numpy_dtype
+from ..base import (BFLOAT16, NUMPY_BFLOAT16, MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath,
+                    numpy_dtype)
 from ..context import cpu
 from ..ndarray import NDArray, indexing as _nd_indexing
 from . import _dtypes
@@ -64,8 +65,9 @@ class ndarray(NDArray):
     # ---- metadata -------------------------------------------------------------------
     @property
     def dtype(self):
-        """The element type, a numpy.dtype (as MXNet's mx.np)."""
-        return numpy_dtype(self._code)
+        """The element type, a numpy.dtype (as MXNet's mx.np); for bfloat16 without ml_dtypes,
+        the string "bfloat16" (as mx.nd gives)."""
+        return "bfloat16" if self._code == BFLOAT16 and NUMPY_BFLOAT16 is None else numpy_dtype(self._code)
 
     @property
     def device(self):
