@@ -24,13 +24,21 @@ type fftPlan struct {
 
 var fftPlans sync.Map // n -> *fftPlan
 
-// planFor returns the (cached) plan of length n >= 1.
+// maxCachedPlan bounds the lengths whose plans stay cached (a Bluestein plan of length n
+// holds about 5n complex numbers): longer transforms plan per call, which their own
+// O(n log n) work dwarfs anyway.
+const maxCachedPlan = 1 << 16
+
+// planFor returns the plan of length n >= 1 (cached up to maxCachedPlan).
 func planFor(n int) *fftPlan {
 	if p, ok := fftPlans.Load(n); ok {
 		return p.(*fftPlan)
 	}
 	p := newPlan(n)
-	fftPlans.Store(n, p)
+	if n <= maxCachedPlan {
+		q, _ := fftPlans.LoadOrStore(n, p)
+		return q.(*fftPlan)
+	}
 	return p
 }
 

@@ -203,11 +203,11 @@ def ihfft(x, /, n=None, axis=-1, norm="backward"):
 # ---- frequencies and shifts ----------------------------------------------------------------
 
 def _frequencies(k, n, d, dtype, device):
-    """k / (d*n) (k, n: host values) in dtype (mx.np's float default)."""
+    """k / (d*n) (k: host values) in dtype (mx.np's float default)."""
     dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.DEFAULT_FLOAT
     if dt.kind != "f":
         raise MXNetTypeError("the frequencies' dtype must be a real floating dtype, got %s" % dt)
-    return asarray(k / (n * d), dtype=dt, device=device)
+    return asarray(k * (1.0 / (n * d)), dtype=dt, device=device)  # (NumPy's rounding; d = 0 raises as there)
 
 
 def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
