@@ -156,6 +156,7 @@ NEEDS = {
     "test_gluon_data.py": _NUMPY_ONLY,
     "test_gluon_zoo.py": _NUMPY_ONLY,
     "test_metric.py": _NUMPY_ONLY,
+    "test_np_fft.py": _NUMPY_ONLY,
     "test_np_kernels.py": _NUMPY_ONLY,
     "test_ops_random.py": _NUMPY_ONLY,
     "test_optimizer.py": _NUMPY_ONLY,

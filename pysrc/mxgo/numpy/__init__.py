@@ -8,13 +8,14 @@ Its arrays (``mx.np.ndarray``) are mxgo's arrays with NumPy's semantics: the sam
 handle and memory as mx.nd's NDArray (``x.as_nd_ndarray()`` shares it), zero-copy DLPack
 exchange, autograd. Functions run the Go operator registry's kernels with NumPy's type
 promotion and shapes. ``mx.np.linalg`` holds the linear algebra (the standard's extension
-and MXNet's names).
+and MXNet's names), ``mx.np.fft`` the standard's fft extension.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← multiarray, linalg, random
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← multiarray, linalg, random, fft
 """
 from . import _dtypes
+from . import fft as fft  # (mx.np.fft; not in __all__, as NumPy's)
 from . import linalg as linalg  # (mx.np.linalg; not in __all__, as NumPy's)
 from . import random as random  # (mx.np.random; not in __all__, as NumPy's)
 from ._dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8, int16,

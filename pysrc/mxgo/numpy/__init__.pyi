@@ -6,6 +6,7 @@ from typing import Any, TypeAlias
 import numpy as _onp
 
 from .._typing import DType, Shape
+from . import fft as fft
 from . import linalg as linalg
 from . import random as random
 from .multiarray import ndarray as ndarray
