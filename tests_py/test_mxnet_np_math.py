@@ -14,7 +14,7 @@ import mxgo as mx
 R = onp.random.RandomState(7)
 F = R.uniform(-2, 2, (3, 4)).astype("float32")
 P = R.uniform(0.5, 2, (3, 4)).astype("float32")
-I = R.randint(1, 9, (3, 4)).astype("int32")
+K = R.randint(1, 9, (3, 4)).astype("int32")
 N = onp.array([[1.0, onp.nan, 3.0], [onp.nan, 5.0, -1.0]], "float32")
 E = onp.array([-2, 0, 0.5, 2], "float32")
 
@@ -33,11 +33,11 @@ CALLS = [
     ("dot", lambda m, a: m.dot(a(F), a(P).T)), ("dot_nd", lambda m, a: m.dot(a(F.reshape(3, 2, 2)), a(P.reshape(2, 2, 3)))),
     ("inner", lambda m, a: m.inner(a(F), a(P))), ("outer", lambda m, a: m.outer(a(F[0]), a(P))),
     ("vdot", lambda m, a: m.vdot(a(F), a(P))), ("trace", lambda m, a: m.trace(a(F), offset=1)),
-    ("trace_int", lambda m, a: m.trace(a(I))),  # (int32, as MXNet's; NumPy's is int64)
+    ("trace_int", lambda m, a: m.trace(a(K))),  # (int32, as MXNet's; NumPy's is int64)
     ("trace_axes", lambda m, a: m.trace(a(F.reshape(3, 2, 2)), 0, 1, 2)),
     ("einsum", lambda m, a: m.einsum("ij,kj->ik", a(F), a(P))), ("einsum_trace", lambda m, a: m.einsum("ii", a(F[:, :3]))),
     ("einsum_chain", lambda m, a: m.einsum("ij,jk,kl->il", a(F), a(P.T), a(F))),
-    ("einsum_sum", lambda m, a: m.einsum("ij->j", a(I))),
+    ("einsum_sum", lambda m, a: m.einsum("ij->j", a(K))),
     ("average", lambda m, a: m.average(a(F), axis=1)),
     ("average_weights", lambda m, a: m.average(a(F), axis=0, weights=a(P[:, 0]))),
     ("ptp", lambda m, a: m.ptp(a(F), axis=0)), ("percentile", lambda m, a: m.percentile(a(F), 30)),
@@ -45,11 +45,11 @@ CALLS = [
     ("quantile_nearest", lambda m, a: m.quantile(a(F), 0.3, interpolation="nearest")),
     ("quantile_midpoint", lambda m, a: m.quantile(a(F), 0.3, axis=0, interpolation="midpoint")),
     ("histogram", lambda m, a: m.histogram(a(F), bins=a(E))),
-    ("bincount", lambda m, a: m.bincount(a(I.ravel()), minlength=10)),
-    ("bincount_weights", lambda m, a: m.bincount(a(I.ravel()), weights=a(F.ravel()))),
-    ("fabs", lambda m, a: m.fabs(a(F))), ("fabs_int", lambda m, a: m.fabs(a(-I))),
+    ("bincount", lambda m, a: m.bincount(a(K.ravel()), minlength=10)),
+    ("bincount_weights", lambda m, a: m.bincount(a(K.ravel()), weights=a(F.ravel()))),
+    ("fabs", lambda m, a: m.fabs(a(F))), ("fabs_int", lambda m, a: m.fabs(a(-K))),
     ("ldexp", lambda m, a: m.ldexp(a(F), a(onp.round(P)))), ("ldexp_scalar", lambda m, a: m.ldexp(a(F), 2)),
-    ("lcm", lambda m, a: m.lcm(a(I), a(I[::-1] + 3))),
+    ("lcm", lambda m, a: m.lcm(a(K), a(K[::-1] + 3))),
     ("nan_to_num", lambda m, a: m.nan_to_num(a(onp.array([onp.nan, onp.inf, -onp.inf, 1], "float32")))),
     ("nan_to_num_values", lambda m, a: m.nan_to_num(a(N), nan=-7.0)),
     ("ediff1d", lambda m, a: m.ediff1d(a(F))), ("polyval", lambda m, a: m.polyval(a(F[0]), a(P))),
@@ -70,7 +70,7 @@ CALLS = [
     ("nanmax", lambda m, a: m.nanmax(a(N))), ("nanmin", lambda m, a: m.nanmin(a(N), axis=0)),
     ("nanmedian", lambda m, a: m.nanmedian(a(N), axis=1)), ("nanpercentile", lambda m, a: m.nanpercentile(a(N), 40)),
     ("nanprod", lambda m, a: m.nanprod(a(N), axis=1)), ("nanquantile", lambda m, a: m.nanquantile(a(N), 0.4, axis=0)),
-    ("packbits", lambda m, a: m.packbits(a(I > 4))),
+    ("packbits", lambda m, a: m.packbits(a(K > 4))),
     ("unpackbits", lambda m, a: m.unpackbits(a(onp.array([3, 200], "uint8")))),
     ("piecewise", lambda m, a: m.piecewise(a(F), [a(F) < 0, a(F) >= 0], [-1, 1])),
     ("poly", lambda m, a: m.poly(a(F[0]))), ("polyadd", lambda m, a: m.polyadd(a(F[0]), a(P[1]))),

@@ -9,19 +9,19 @@ from mxgo import np
 R = onp.random.RandomState(5)
 F = R.uniform(-2, 2, (3, 4)).astype("float32")
 P = R.uniform(0.5, 2, (3, 4)).astype("float32")
-I = R.randint(1, 9, (3, 4)).astype("int32")
+K = R.randint(1, 9, (3, 4)).astype("int32")
 N = onp.array([[1.0, onp.nan, 3.0], [onp.nan, 5.0, -1.0]], "float32")
 V = onp.array([0.5, 2.5, -1.0, 9.0, 3.0], "float32")
 trapezoid = getattr(onp, "trapezoid", None) or onp.trapz  # (NumPy 2's name; 1.24 has trapz only)
 
 # (id, call(m, a): the same call on module m with its array maker a, dtype mx.np gives where NumPy's differs)
 CASES = [
-    ("dot", lambda m, a: m.dot(a(F), a(F).T), None), ("dot_int", lambda m, a: m.dot(a(I), a(I).T), None),
+    ("dot", lambda m, a: m.dot(a(F), a(F).T), None), ("dot_int", lambda m, a: m.dot(a(K), a(K).T), None),
     ("dot_nd", lambda m, a: m.dot(a(F.reshape(3, 2, 2)), a(F.reshape(2, 2, 3))), None),
     ("dot_scalar", lambda m, a: m.dot(a(F), 2.0), "float32"), ("dot_mv", lambda m, a: m.dot(a(F), a(F[0])), None),
     ("inner", lambda m, a: m.inner(a(F), a(P)), None), ("outer", lambda m, a: m.outer(a(F[0]), a(P)), None),
     ("vdot", lambda m, a: m.vdot(a(F), a(P)), None),
-    ("trace", lambda m, a: m.trace(a(F), offset=1), None), ("trace_int", lambda m, a: m.trace(a(I)), "int32"),
+    ("trace", lambda m, a: m.trace(a(F), offset=1), None), ("trace_int", lambda m, a: m.trace(a(K)), "int32"),
     ("trace_axes", lambda m, a: m.trace(a(F.reshape(3, 2, 2)), 0, 1, 2), None),
     ("einsum_mm", lambda m, a: m.einsum("ij,kj->ik", a(F), a(P)), None),
     ("einsum_chain", lambda m, a: m.einsum("ij,jk,kl", a(F), a(P.T), a(F)), None),
@@ -30,25 +30,25 @@ CASES = [
     ("einsum_batch", lambda m, a: m.einsum("bij,bjk->bki", a(F.reshape(2, 2, 3)), a(P.reshape(2, 3, 2))), None),
     ("average", lambda m, a: m.average(a(F), axis=1), None),
     ("average_weights", lambda m, a: m.average(a(F), axis=0, weights=a(P[:, 0]), returned=True), None),
-    ("average_int", lambda m, a: m.average(a(I)), "float32"), ("ptp", lambda m, a: m.ptp(a(F), axis=0), None),
+    ("average_int", lambda m, a: m.average(a(K)), "float32"), ("ptp", lambda m, a: m.ptp(a(F), axis=0), None),
     ("percentile", lambda m, a: m.percentile(a(F), 30), "float32"),
     ("quantile_axis", lambda m, a: m.quantile(a(F), [0.2, 0.9], axis=1, keepdims=True), "float32"),
-    ("quantile_int", lambda m, a: m.quantile(a(I), 0.5, axis=0), "float32"),
-    ("bincount", lambda m, a: m.bincount(a(I.ravel())), "int32"),  # (MXNet's: x's dtype, the weights')
-    ("bincount_weights", lambda m, a: m.bincount(a(I.ravel()), weights=a(F.ravel()), minlength=12), "float32"),
+    ("quantile_int", lambda m, a: m.quantile(a(K), 0.5, axis=0), "float32"),
+    ("bincount", lambda m, a: m.bincount(a(K.ravel())), "int32"),  # (MXNet's: x's dtype, the weights')
+    ("bincount_weights", lambda m, a: m.bincount(a(K.ravel()), weights=a(F.ravel()), minlength=12), "float32"),
     ("histogram", lambda m, a: m.histogram(a(F), bins=4), None),
-    ("histogram_range", lambda m, a: m.histogram(a(I), bins=3, range=(0, 9)), None),
+    ("histogram_range", lambda m, a: m.histogram(a(K), bins=3, range=(0, 9)), None),
     ("histogram_edges", lambda m, a: m.histogram(a(F), bins=a(onp.array([-2, 0, 0.5, 2], "float32"))), None),
     ("histogram_density", lambda m, a: m.histogram(a(F), bins=3, weights=a(P), density=True), None),
-    ("fabs", lambda m, a: m.fabs(a(F)), None), ("fabs_int", lambda m, a: m.fabs(a(-I)), "int32"),
-    ("ldexp", lambda m, a: m.ldexp(a(F), a(I)), None), ("ldexp_scalar", lambda m, a: m.ldexp(a(F), 3), None),
-    ("lcm", lambda m, a: m.lcm(a(I), a(I[::-1] + 3)), None), ("float_power", lambda m, a: m.float_power(a(I), a(I)), None),
+    ("fabs", lambda m, a: m.fabs(a(F)), None), ("fabs_int", lambda m, a: m.fabs(a(-K)), "int32"),
+    ("ldexp", lambda m, a: m.ldexp(a(F), a(K)), None), ("ldexp_scalar", lambda m, a: m.ldexp(a(F), 3), None),
+    ("lcm", lambda m, a: m.lcm(a(K), a(K[::-1] + 3)), None), ("float_power", lambda m, a: m.float_power(a(K), a(K)), None),
     ("divmod", lambda m, a: m.divmod(a(F), a(P)), None), ("modf", lambda m, a: m.modf(a(F * 3)), None),
     ("heaviside", lambda m, a: m.heaviside(a(onp.round(F)), a(P)), None),
     ("nan_to_num", lambda m, a: m.nan_to_num(a(onp.array([onp.nan, onp.inf, -onp.inf, 1], "float32")), posinf=9.0), None),
-    ("ediff1d", lambda m, a: m.ediff1d(a(I), to_begin=a(onp.array([7], "int32")), to_end=a(I[0])), None),
+    ("ediff1d", lambda m, a: m.ediff1d(a(K), to_begin=a(onp.array([7], "int32")), to_end=a(K[0])), None),
     ("polyval", lambda m, a: m.polyval(a(F[0]), a(P)), None),
-    ("polyval_int", lambda m, a: m.polyval(a(I[0]), a(I)), "float32"),
+    ("polyval_int", lambda m, a: m.polyval(a(K[0]), a(K)), "float32"),
     ("interp", lambda m, a: m.interp(a(V), a(onp.array([0, 1, 3], "float32")), a(P[0, :3]), right=-5.0), None),
     ("interp_period", lambda m, a: m.interp(a(V), a(onp.array([1, 3, -2], "float32")), a(P[0, :3]), period=4), None),
     ("hanning", lambda m, a: m.hanning(7), "float32"), ("hamming", lambda m, a: m.hamming(6), "float32"),
@@ -63,7 +63,7 @@ CASES = [
     ("frexp", lambda m, a: m.frexp(a(F)), None), ("spacing", lambda m, a: m.spacing(a(F)), None),
     ("i0", lambda m, a: m.i0(a(F)), None), ("trapz", lambda m, a: (m.trapz if m is np else trapezoid)(a(F)), None),
     ("histogram2d", lambda m, a: m.histogram2d(a(F[0]), a(P[0]), bins=2), None),
-    ("packbits", lambda m, a: m.unpackbits(m.packbits(a(I > 4))), None),
+    ("packbits", lambda m, a: m.unpackbits(m.packbits(a(K > 4))), None),
     ("polyfit", lambda m, a: m.polyfit(a(V), a(V * V), 2), None),
     ("polydiv", lambda m, a: m.polydiv(m.polymul(a(F[0]), a(P[0])), a(P[0])), None),
     ("poly", lambda m, a: m.polyint(m.poly(a(F[0]))), None), ("roots", lambda m, a: m.roots(a(P[0])), None),
@@ -131,7 +131,7 @@ def test_genfromtxt(tmp_path):
     (lambda: np.trace(np.array(F[0])), ValueError), (lambda: np.lcm(np.array(F), 2), TypeError),
     (lambda: np.fabs(np.array([1j])), TypeError), (lambda: np.vdot(np.array(F), np.array(F[0])), ValueError),
     (lambda: np.interp(np.array(V), np.array([0.0, 1.0]), np.array([1.0])), ValueError),
-    (lambda: np.ediff1d(np.array(I), to_end=np.array([0.5])), TypeError),
+    (lambda: np.ediff1d(np.array(K), to_end=np.array([0.5])), TypeError),
     (lambda: np.nanargmax(np.array([onp.nan])), ValueError), (lambda: np.pv(0.1, 2, 3, when="later"), ValueError),
 ])
 def test_bad_inputs(call, error):

@@ -14,7 +14,7 @@ from ._manip import FUNCTIONS as _MANIP
 from ._reduce import FUNCTIONS as _REDUCE, _into, normalize_axis
 from ._ufuncs import binary, unary
 
-__all__ = ["FUNCTIONS"]
+__all__ = ["FUNCTIONS", "dot"]
 
 _transpose, _tensordot, _matmul = _MANIP["transpose"], _MANIP["tensordot"], _MANIP["matmul"]
 
