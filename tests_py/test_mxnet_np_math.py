@@ -10,6 +10,7 @@ import numpy as onp
 import pytest
 
 import mxgo as mx
+from test_mxnet_np import numpy_mode  # noqa: F401  (the module's autouse fixture: MXNet's NumPy mode)
 
 R = onp.random.RandomState(7)
 F = R.uniform(-2, 2, (3, 4)).astype("float32")
@@ -17,15 +18,6 @@ P = R.uniform(0.5, 2, (3, 4)).astype("float32")
 K = R.randint(1, 9, (3, 4)).astype("int32")
 N = onp.array([[1.0, onp.nan, 3.0], [onp.nan, 5.0, -1.0]], "float32")
 E = onp.array([-2, 0, 0.5, 2], "float32")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def numpy_mode():
-    """MXNet's mxnet.numpy needs npx.set_np(); the other files of the process need it off."""
-    mxnet.npx.set_np()
-    yield
-    mxnet.npx.reset_np()
-    mx.npx.reset_np()
 
 
 # (id, call(m, a): the same call on module m (mx.np or mxnet.numpy) with its array maker a)

@@ -33,6 +33,7 @@ CASES = [
     ("average_int", lambda m, a: m.average(a(K)), "float32"), ("ptp", lambda m, a: m.ptp(a(F), axis=0), None),
     ("percentile", lambda m, a: m.percentile(a(F), 30), "float32"),
     ("quantile_axis", lambda m, a: m.quantile(a(F), [0.2, 0.9], axis=1, keepdims=True), "float32"),
+    ("quantile_nan", lambda m, a: m.quantile(a(N), [0.5, 1], axis=1), "float32"),
     ("quantile_int", lambda m, a: m.quantile(a(K), 0.5, axis=0), "float32"),
     ("bincount", lambda m, a: m.bincount(a(K.ravel())), "int32"),  # (MXNet's: x's dtype, the weights')
     ("bincount_weights", lambda m, a: m.bincount(a(K.ravel()), weights=a(F.ravel()), minlength=12), "float32"),

@@ -11,7 +11,7 @@ from . import _dtypes
 from ._array import adopt, asarray, astype, full, invoke, invoke_all, operand, reshape
 from ._manip import FUNCTIONS as _MANIP
 from ._reduce import FUNCTIONS as _REDUCE, _into, normalize_axes, normalize_axis
-from ._ufuncs import binary
+from ._ufuncs import binary, unary
 
 __all__ = ["FUNCTIONS"]
 
@@ -93,6 +93,8 @@ def _quantile(a, q, top, axis, out, interpolation, keepdims):
     x = reshape(_MANIP["permute_dims"](a, kept + list(axes)), [a.shape[i] for i in kept] + [-1])
     x = astype(_MANIP["sort"](x, axis=-1), dt)
     r = _order_statistics(x, qs.ravel().astype(_onp.float64) / top, interpolation)
+    if dt.kind == "f":  # a NaN in a slice makes its quantiles NaN, as NumPy's (sort puts NaN last)
+        r = _MANIP["where"](_REDUCE["any"](unary("isnan", x), axis=-1, keepdims=True), full((), _onp.nan, dt), r)
     shape = [1 if i in axes else d for i, d in enumerate(a.shape)] if keepdims else [a.shape[i] for i in kept]
     return _into(reshape(_MANIP["moveaxis"](r, -1, 0), list(qs.shape) + shape), out)
 
