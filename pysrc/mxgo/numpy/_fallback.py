@@ -42,7 +42,7 @@ _NAMES = ("corrcoef correlate cov digitize frexp histogram2d histogram_bin_edges
           "piecewise poly polyadd polydiv polyfit polyint polymul polysub roots spacing unwrap vander").split()
 FUNCTIONS = {name: _host(name, getattr(_onp, name)) for name in _NAMES}
 # NumPy 2 names it trapezoid (trapz went in 2.4); MXNet's name is trapz
-FUNCTIONS["trapz"] = _host("trapz", getattr(_onp, "trapezoid", None) or _onp.trapz)
+FUNCTIONS["trapz"] = _host("trapz", getattr(_onp, "trapezoid", None) or _onp.trapz)  # type: ignore[attr-defined]
 
 
 def genfromtxt(*args, ctx=None, **kwargs):
