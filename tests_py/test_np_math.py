@@ -133,7 +133,8 @@ def test_genfromtxt(tmp_path):
     (lambda: np.fabs(np.array([1j])), TypeError), (lambda: np.vdot(np.array(F), np.array(F[0])), ValueError),
     (lambda: np.interp(np.array(V), np.array([0.0, 1.0]), np.array([1.0])), ValueError),
     (lambda: np.ediff1d(np.array(K), to_end=np.array([0.5])), TypeError),
-    (lambda: np.nanargmax(np.array([onp.nan])), ValueError), (lambda: np.pv(0.1, 2, 3, when="later"), ValueError),
+    (lambda: np.nanargmax(np.array([onp.nan])), ValueError), (lambda: np.nan_to_num(np.array(F), nan="a"), TypeError),
+    (lambda: np.pv(0.1, 2, 3, when="later"), ValueError),
 ])
 def test_bad_inputs(call, error):
     with pytest.raises(error):

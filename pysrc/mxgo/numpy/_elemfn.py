@@ -7,6 +7,7 @@ dtypes, polyval and the windows default to float32); the functions it hands to N
 (float_power, divmod, modf, heaviside) give NumPy's dtypes.
 """
 import math
+import numbers
 
 import numpy as _onp
 
@@ -129,6 +130,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
     """x with NaN replaced by ``nan`` and infinities by ``posinf``/``neginf`` (the dtype's
     largest finite values by default); real and imaginary parts apart; other dtypes unchanged."""
     x = operand(x, "x")
+    if not all(v is None or isinstance(v, numbers.Real) for v in (nan, posinf, neginf)):
+        raise MXNetTypeError("nan_to_num: nan, posinf and neginf must be real numbers")
     dt = _dtypes.as_dtype(x.dtype)
     if dt.kind not in "fc":
         return x.copy() if copy else x
