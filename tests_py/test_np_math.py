@@ -56,6 +56,9 @@ CASES = [
     ("blackman", lambda m, a: m.blackman(5), "float32"), ("hanning_1", lambda m, a: m.hanning(1), "float32"),
     ("nanmax", lambda m, a: m.nanmax(a(N), axis=1), None), ("nanargmin", lambda m, a: m.nanargmin(a(N), axis=0), None),
     ("nancumsum", lambda m, a: m.nancumsum(a(N)), None), ("nanprod", lambda m, a: m.nanprod(a(N)), None),
+    ("nancumprod", lambda m, a: m.nancumprod(a(N), axis=1), None), ("nanargmax", lambda m, a: m.nanargmax(a(N)), None),
+    ("nanmin_int", lambda m, a: m.nanmin(a(K), axis=0, keepdims=True), None),
+    ("nanprod_int", lambda m, a: m.nanprod(a(K), axis=1), None),
     ("nanmedian", lambda m, a: m.nanmedian(a(N), axis=1), None),
     ("nanpercentile", lambda m, a: m.nanpercentile(a(N), 40), None),
     ("cov", lambda m, a: m.cov(a(F)), None), ("corrcoef", lambda m, a: m.corrcoef(a(F), a(P)), None),
@@ -111,6 +114,17 @@ def test_financial_formulas():
         onp.testing.assert_allclose(got.item(), want, rtol=1e-5)  # (the documented values have 6 digits)
     assert onp.isnan(np.mirr([1, 2, 3], 0.1, 0.1).item())  # no negative cash flow
     check(np.pv(np.array([0.05, 0.0], dtype="float64"), 10, -100), [772.1734929184818, 1000.0], "float64")
+
+
+def test_all_nan_slices():
+    x = onp.array([[onp.nan, onp.nan], [1.0, onp.nan]], "float32")
+    with pytest.warns(RuntimeWarning):
+        want = onp.nanmax(x, axis=1)
+    check(np.nanmax(np.array(x), axis=1), want)
+    with pytest.raises(ValueError):
+        np.nanargmin(np.array(x), axis=1)
+    x[0, 1] = 2.0
+    check(np.nanargmin(np.array(x), axis=0), onp.nanargmin(x, axis=0))
 
 
 def test_genfromtxt(tmp_path):

@@ -12,7 +12,7 @@ and MXNet's names).
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← _products ← _stats ← _elemfn ← _fallback ←
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← _products ← _stats ← _nan ← _elemfn ← _fallback ←
     multiarray, linalg, random
 """
 from . import _dtypes
@@ -23,6 +23,7 @@ from ._dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, fl
 from ._elemfn import FUNCTIONS as _ELEMFN
 from ._fallback import FUNCTIONS as _FALLBACK
 from ._manip import FUNCTIONS as _MANIP
+from ._nan import FUNCTIONS as _NAN
 from ._products import FUNCTIONS as _PRODUCTS
 from ._reduce import FUNCTIONS as _REDUCE
 from ._sets import FUNCTIONS as _SETS
@@ -39,7 +40,7 @@ globals().update(_REDUCE)
 globals().update(_MANIP)
 globals().update(_SETS)
 # math, statistics, polynomials, windows, financial (MXNet's names beyond the standard)
-_MATH = {**_PRODUCTS, **_STATS, **_ELEMFN, **_FALLBACK}
+_MATH = {**_PRODUCTS, **_STATS, **_NAN, **_ELEMFN, **_FALLBACK}
 globals().update(_MATH)
 
 __array_api_version__ = "2024.12"

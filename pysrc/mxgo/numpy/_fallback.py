@@ -1,5 +1,5 @@
 """mx.np's functions that MXNet 1.9.1 itself hands to NumPy (its numpy/fallback.py): the
-nan-reductions, cov and corrcoef, the polynomial and histogram helpers, frexp, spacing,
+NaN-ignoring order statistics, cov and corrcoef, the polynomial and histogram helpers, frexp, spacing,
 i0 and the like, and genfromtxt.
 
 Each waits for its arrays, runs NumPy's function on the host and returns its arrays as
@@ -37,9 +37,9 @@ def _host(name, fn):
     return call
 
 
-_NAMES = ("corrcoef correlate cov digitize frexp histogram2d histogram_bin_edges histogramdd i0 nanargmax nanargmin "
-          "nancumprod nancumsum nanmax nanmedian nanmin nanpercentile nanprod nanquantile packbits unpackbits "
-          "piecewise poly polyadd polydiv polyfit polyint polymul polysub roots spacing unwrap vander").split()
+_NAMES = ("corrcoef correlate cov digitize frexp histogram2d histogram_bin_edges histogramdd i0 nanmedian nanpercentile "
+          "nanquantile packbits unpackbits piecewise poly polyadd polydiv polyfit polyint polymul polysub roots "
+          "spacing unwrap vander").split()
 FUNCTIONS = {name: _host(name, getattr(_onp, name)) for name in _NAMES}
 # NumPy 2 names it trapezoid (trapz went in 2.4); MXNet's name is trapz
 FUNCTIONS["trapz"] = _host("trapz", getattr(_onp, "trapezoid", None) or _onp.trapz)  # type: ignore[attr-defined]
