@@ -125,12 +125,14 @@ WHOLE = {
     "test_mxnet_kvstore.py": {PEERS},
     "test_mxnet_metric.py": {PEERS},
     "test_mxnet_np.py": {PEERS},
+    "test_mxnet_np_math.py": {PEERS},
     "test_mxnet_gluon_np.py": {PEERS},
     "test_mxnet_np_kernels.py": {PEERS},
     "test_mxnet_optimizer.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
     "test_mxnet_zoo.py": {PEERS},
     "test_mxnet_as_mxnet.py": {PEERS},
+    "test_np_math.py": {PEERS},                   # NumPy's own functions on the host (MXNet's fallback), its versions' dtypes
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
     "test_properties.py": {PEERS, GLUE},          # round trips with NumPy and PyTorch

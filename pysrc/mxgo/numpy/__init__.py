@@ -12,7 +12,8 @@ and MXNet's names), ``mx.np.fft`` the standard's fft extension.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← multiarray, linalg, random, fft
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← _products ← _stats ← _nan ← _elemfn ← _fallback ←
+    multiarray, linalg, random, fft
 """
 from . import _dtypes
 from . import fft as fft  # (mx.np.fft; not in __all__, as NumPy's)
@@ -20,9 +21,14 @@ from . import linalg as linalg  # (mx.np.linalg; not in __all__, as NumPy's)
 from . import random as random  # (mx.np.random; not in __all__, as NumPy's)
 from ._dtypes import (bool_, can_cast, complex64, complex128, finfo, float16, float32, float64, iinfo, int8, int16,
                       int32, int64, isdtype, result_type, uint8, uint16, uint32, uint64)
+from ._elemfn import FUNCTIONS as _ELEMFN
+from ._fallback import FUNCTIONS as _FALLBACK
 from ._manip import FUNCTIONS as _MANIP
+from ._nan import FUNCTIONS as _NAN
+from ._products import FUNCTIONS as _PRODUCTS
 from ._reduce import FUNCTIONS as _REDUCE
 from ._sets import FUNCTIONS as _SETS
+from ._stats import FUNCTIONS as _STATS
 from ._ufuncs import FUNCTIONS as _UFUNCS
 from .multiarray import (__array_namespace_info__, arange, array, asarray, astype, empty, empty_like, eye, from_dlpack,
                          full, full_like, linspace, meshgrid, ndarray, ones, ones_like, tril, triu, zeros, zeros_like)
@@ -34,6 +40,9 @@ globals().update(_UFUNCS)
 globals().update(_REDUCE)
 globals().update(_MANIP)
 globals().update(_SETS)
+# math, statistics, polynomials, windows, financial (MXNet's names beyond the standard)
+_MATH = {**_PRODUCTS, **_STATS, **_NAN, **_ELEMFN, **_FALLBACK}
+globals().update(_MATH)
 
 __array_api_version__ = "2024.12"
 
@@ -43,3 +52,4 @@ __all__ = ["ndarray", "array", "asarray", "astype", "empty", "empty_like", "eye"
            "uint64", "float16", "float32", "float64", "complex64", "complex128", "can_cast", "finfo", "iinfo",
            "isdtype", "result_type", "e", "inf", "nan", "pi", "newaxis"]
 __all__ += sorted(_UFUNCS) + sorted(_REDUCE) + sorted(_MANIP) + sorted(_SETS)
+__all__ += sorted(_MATH)

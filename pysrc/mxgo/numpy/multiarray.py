@@ -23,6 +23,7 @@ from ..ndarray import NDArray, indexing as _nd_indexing
 from . import _dtypes
 from ._array import SCALARS, adopt, asarray, astype as _astype, empty, full, invoke, operand, register
 from ._manip import FUNCTIONS as _MANIP
+from ._products import dot as _dot
 from ._reduce import FUNCTIONS as _REDUCE
 from ._ufuncs import FUNCTIONS as _UFUNCS, binary, binary_method, inplace_method, round as _round
 
@@ -213,7 +214,7 @@ class ndarray(NDArray):
         return _MANIP["nonzero"](self)
 
     def dot(self, b, out=None):
-        return _MANIP["matmul"](self, b) if self.ndim and operand(b).ndim else binary("multiply", self, b)
+        return _dot(self, b, out)
 
     def round(self, decimals=0, out=None):
         return _round(self, decimals, out)
