@@ -3,7 +3,8 @@
 
 Each row is one operation written the three ways, on float32 arrays of 10 elements (the
 dispatch: what a call costs before the engine runs it; mxgo's results are waited for
-after each timed batch, outside the time) and of 1e6 elements (the call and its wait).
+after each timed batch, outside the time) and of 1e6 elements (the call and its wait);
+the three take turns, best of 5 rounds.
 The mx.np / mx.nd column is the issue's target (1.1 at most for dispatch, 1.0 for the
 work); NumPy's column is there for scale. Writes bench/results/np.md.
 
@@ -46,19 +47,32 @@ def namespaces(n):
     return out
 
 
-def per_call(stmt, g, wait, waited, min_time):
-    """Best seconds per call of stmt (and its result's wait when ``waited``)."""
+def timer(stmt, g, wait, waited):
+    """A zero-argument call of stmt (and its result's wait when ``waited``)."""
     code = compile(stmt, "<row>", "eval")
 
     def once():
         r = eval(code, g)  # noqa: S307 (the rows above)
         if waited:
             wait(r)
-    number = 1
-    while timeit.timeit(once, number=number) < min_time / 5:
-        number *= 2
-    best = min(timeit.repeat(once, number=number, repeat=5)) / number
-    mx.nd.waitall()
+    return once
+
+
+def best_per_call(calls, min_time, rounds=5):
+    """{column: best seconds per call}: each round times every column in turn (so a load
+    that comes and goes weighs on all of them), each with enough calls to last about
+    min_time / 5; mxgo's results are waited for between rounds."""
+    numbers = {}
+    for col, once in calls.items():
+        n = 1
+        while timeit.timeit(once, number=n) < min_time / 5:
+            n *= 2
+        numbers[col] = n
+    best = dict.fromkeys(calls, float("inf"))
+    for _ in range(rounds):
+        for col, once in calls.items():
+            best[col] = min(best[col], timeit.timeit(once, number=numbers[col]) / numbers[col])
+            mx.nd.waitall()
     return best
 
 
@@ -66,7 +80,7 @@ def table(n, waited, min_time):
     cols = namespaces(n)
     rows = ["| operation | mx.nd | mx.np | NumPy | mx.np / mx.nd | mx.np / NumPy |", "|---|---:|---:|---:|---:|---:|"]
     for name, stmt in ROWS:
-        t = {col: per_call(stmt, g, wait, waited, min_time) for col, (g, wait) in cols.items()}
+        t = best_per_call({col: timer(stmt, g, wait, waited) for col, (g, wait) in cols.items()}, min_time)
         rows.append("| `%s` | %.2f µs | %.2f µs | %.2f µs | %.2f | %.2f |" % (
             name, t["mx.nd"] * 1e6, t["mx.np"] * 1e6, t["NumPy"] * 1e6, t["mx.np"] / t["mx.nd"], t["mx.np"] / t["NumPy"]))
         print(rows[-1], flush=True)

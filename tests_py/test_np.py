@@ -241,9 +241,9 @@ def test_one_call_path_gives_the_promoting_paths_bits(name):
 
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean"])
 def test_whole_reduction_one_call_path_gives_the_axes_paths_bits(name):
-    """x.<name>() (the registry's NumPy-shaped form in one call where no cast is needed)
-    against the same reduction over every axis named, which takes the general path: the
-    same 0-d shape, dtype and bits, for every dtype and a 0-d, 1-d and 3-d array."""
+    """x.<name>() and x.<name>(axis=int) (the registry's NumPy-shaped form in one call where
+    no cast is needed) against the same reduction with the axes as a tuple, which takes the
+    general path: the same shape, dtype and bits, for every dtype and a 0-d, 1-d and 3-d array."""
     for dtype in DTYPES:
         for shape in ((), (7,), (2, 3, 4)):
             a = (onp.arange(onp.prod(shape, dtype=int)) % 5 - 1).reshape(shape)
@@ -252,6 +252,12 @@ def test_whole_reduction_one_call_path_gives_the_axes_paths_bits(name):
             for got in (getattr(x, name)(), getattr(np, name)(x)):
                 assert got.shape == () and got.dtype == want.dtype, (name, dtype, shape)
                 assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, shape)
+            for axis in range(-x.ndim, x.ndim):  # one int axis: the one-call path too
+                for keepdims in (False, True):
+                    want = getattr(np, name)(x, axis=(axis,), keepdims=keepdims)
+                    got = getattr(x, name)(axis=axis, keepdims=keepdims)
+                    assert got.shape == want.shape and got.dtype == want.dtype, (name, dtype, shape, axis)
+                    assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, shape, axis)
 
 
 @pytest.mark.parametrize("name", ["abs", "negative", "sqrt", "exp", "floor", "isnan", "signbit", "logical_not",

@@ -12,6 +12,7 @@ import numpy as _onp
 
 from .._core.registry import OPS
 from ..base import MXNetTypeError, MXNetValueError, dtype_code, fastpath
+from ..ndarray.ndarray import NP_CLASS as _class  # [mx.np.ndarray]: the class the one-call paths make
 from . import _dtypes
 from ._array import adopt, astype, full, invoke, operand, reshape
 from ._ufuncs import binary
@@ -78,27 +79,33 @@ _KEEP = {"sum": _FLOATS | _codes("int64", "uint64"), "mean": _FLOATS,
 _KEEP["prod"], _KEEP["min"] = _KEEP["sum"], _KEEP["max"]
 
 
-def _whole(op):
-    """The one-call path of ``op(x)`` over the whole of an mxgo array x (no axis, dtype,
-    keepdims or out): the registry's NumPy-shaped form (_np_<op>, a 0-d result) in one C
-    call, or None where x's dtype needs a cast first (as mx.nd's x.sum() costs)."""
+def _one_call(op):
+    """The one-call path of ``op(x, axis, keepdims=...)`` for an mxgo array x reduced whole or
+    along one int axis (no dtype or out): the registry's NumPy-shaped form (_np_<op>, whose
+    whole reduction is 0-d) in one C call, or None where x's dtype needs a cast first or the
+    axis needs checking (as mx.nd's x.sum() costs)."""
     op_id, keep, invoke_c, array = OPS["_np_" + op]["id"], _KEEP[op], fastpath.invoke, fastpath.NDArrayBase
 
-    def whole(x):
-        if isinstance(x, array) and x._code in keep:
-            r = invoke_c(op_id, (x,), None, "")
-            if r is not NotImplemented:
-                return adopt(r)
-        return None
-    return whole
+    def one_call(x, axis, keepdims):
+        if not isinstance(x, array) or x._code not in keep:
+            return None
+        if axis is None:
+            attrs = "keepdims=1" if keepdims else ""
+        elif type(axis) is int and -x.ndim <= axis < x.ndim:
+            attrs = "axis=%d;keepdims=%d" % (axis, bool(keepdims))
+        else:
+            return None
+        r = invoke_c(op_id, (x,), None, attrs, _class[0])
+        return None if r is NotImplemented else r
+    return one_call
 
 
 def _accumulate(op, identity):
-    whole = _whole(op)
+    one_call = _one_call(op)
 
     def fn(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
-        if axis is None and dtype is None and out is None and not keepdims:
-            r = whole(x)
+        if dtype is None and out is None:
+            r = one_call(x, axis, keepdims)
             if r is not None:
                 return r
         x = operand(x, "x")
@@ -122,11 +129,11 @@ def _into(result, out):
 
 
 def _extremum(op, name):
-    whole = _whole(op)
+    one_call = _one_call(op)
 
     def fn(x, /, *, axis=None, keepdims=False, out=None):
-        if axis is None and out is None and not keepdims:
-            r = whole(x)
+        if out is None:
+            r = one_call(x, axis, keepdims)
             if r is not None:
                 return r
         x = operand(x, "x")
@@ -142,8 +149,8 @@ def _extremum(op, name):
 
 def mean(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     """Arithmetic mean over ``axis`` (floating: float32 for integers, as MXNet)."""
-    if axis is None and dtype is None and out is None and not keepdims:
-        r = _whole_mean(x)
+    if dtype is None and out is None:
+        r = _one_call_mean(x, axis, keepdims)
         if r is not None:
             return r
     x = operand(x, "x")
@@ -156,7 +163,7 @@ def mean(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     return _into(_reduce("mean", x, axes, keepdims) if axes else x.copy(), out)
 
 
-_whole_mean = _whole("mean")
+_one_call_mean = _one_call("mean")
 
 
 def var(x, /, *, axis=None, dtype=None, correction=0.0, keepdims=False, out=None, ddof=None):
