@@ -254,10 +254,11 @@ def pad(x, pad_width=None, mode="constant", **kwargs):
     if pad_width is None:
         raise MXNetTypeError("pad: pad_width is required")
     if mode not in ("constant",) + _INDEX_MODES + tuple(_STAT_MODES):
-        raise MXNetNotImplementedError("pad: mode %r is not supported" % (mode,))
-    extra = set(kwargs) - ({"constant_values"} if mode == "constant" else set())
-    if extra:
-        raise MXNetValueError("pad: unsupported keyword arguments %s for mode %r" % (sorted(extra), mode))
+        raise MXNetValueError("pad: mode %r is not supported" % (mode,))  # (as MXNet's)
+    allowed = {"constant": ("constant_values",), "reflect": ("reflect_type",), "symmetric": ("reflect_type",)}
+    extra = set(kwargs) - set(allowed.get(mode, ()))
+    if extra or kwargs.get("reflect_type", "even") not in ("even", None):
+        raise MXNetValueError("pad: unsupported keyword arguments %s for mode %r" % (sorted(kwargs), mode))
     src = x
     for axis, (before, after) in enumerate(_pad_widths(pad_width, x.ndim)):
         if before == after == 0:
