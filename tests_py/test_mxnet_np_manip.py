@@ -15,7 +15,7 @@ R = onp.random.RandomState(7)
 F = R.uniform(-2, 2, (3, 4)).astype("float32")
 G = R.uniform(-2, 2, (3, 4)).astype("float32")
 V = onp.array([0, 3, 0, 1, 2, 0], "int64")
-I = onp.array([[0, 1, 2], [3, 0, 5]], "int64")
+N = onp.array([[0, 1, 2], [3, 0, 5]], "int64")
 S = onp.arange(24, dtype="float32").reshape(2, 3, 4)
 B = onp.array([True, False, True])
 
@@ -41,14 +41,15 @@ CALLS = [
     ("column_stack", lambda a, m: [[a(V), a(V)]], {}), ("ravel", lambda a, m: [a(S)], {}),
     ("resize", lambda a, m: [a(F), (5, 3)], {}), ("rollaxis", lambda a, m: [a(S), 2], {}),
     ("rot90", lambda a, m: [a(S), 3], {"axes": (1, 2)}), ("fliplr", lambda a, m: [a(F)], {}),
-    ("flipud", lambda a, m: [a(F)], {}), ("diag", lambda a, m: [a(F)], {"k": 1}), ("diagflat", lambda a, m: [a(I)], {}),
+    ("flipud", lambda a, m: [a(F)], {}), ("diag", lambda a, m: [a(F)], {"k": 1}), ("diagflat", lambda a, m: [a(N)], {}),
     ("diagonal", lambda a, m: [a(S)], {"offset": 1, "axis1": 1, "axis2": 2}),
     ("pad", lambda a, m: [a(F), ((1, 2), (0, 1))], {"mode": "constant"}),  # (MXNet 1.9.1 ignores constant_values)
     ("pad", lambda a, m: [a(F), ((2, 1), (1, 1))], {"mode": "edge"}),
     ("pad", lambda a, m: [a(F), ((1, 2), (2, 1))], {"mode": "reflect"}),
     ("pad", lambda a, m: [a(F), ((1, 1), (1, 1))], {"mode": "maximum"}),
     ("delete", lambda a, m: [a(F), 1], {"axis": 1}), ("delete", lambda a, m: [a(F), slice(0, 3, 2)], {"axis": 1}),
-    ("insert", lambda a, m: [a(F), 1, a(onp.float32(9.5))], {"axis": 1}), ("insert", lambda a, m: [a(F), 1, a(G[:, :1])], {"axis": 1}),
+    ("insert", lambda a, m: [a(F), 1, a(onp.float32(9.5))], {"axis": 1}),
+    ("insert", lambda a, m: [a(F), 1, a(G[:, :1])], {"axis": 1}),
     ("insert", lambda a, m: [a(F), slice(0, 2), a(G[:, 1:3])], {"axis": 1}),  # (MXNet 1.9.1 fails for float values)
     ("trim_zeros", lambda a, m: [a(V.astype("float32"))], {}), ("copy", lambda a, m: [a(F)], {}),
     ("apply_along_axis", lambda a, m: [lambda r: r * 2, 1, a(F)], {}),
@@ -65,12 +66,12 @@ CALLS = [
     ("tril_indices_from", lambda a, m: [a(F)], {"k": 1}), ("triu_indices_from", lambda a, m: [a(F)], {}),
     ("msort", lambda a, m: [a(F)], {}), ("identity", lambda a, m: [3], {}), ("identity", lambda a, m: [2], {"dtype": "int32"}),
     ("indices", lambda a, m: [(2, 3)], {}),
-    ("unique", lambda a, m: [a(I.astype("float32"))], {"return_index": True, "return_inverse": True,
+    ("unique", lambda a, m: [a(N.astype("float32"))], {"return_index": True, "return_inverse": True,
                                                        "return_counts": True}),
     ("unique", lambda a, m: [a(onp.array([[1, 2], [1, 2], [0, 5]], "float32"))], {"axis": 0}),
-    ("in1d", lambda a, m: [a(I), a(V)], {}), ("isin", lambda a, m: [a(I), a(V)], {"invert": True}),
-    ("intersect1d", lambda a, m: [a(I), a(V)], {}), ("union1d", lambda a, m: [a(I), a(V)], {}),
-    ("setdiff1d", lambda a, m: [a(I), a(V)], {}), ("setxor1d", lambda a, m: [a(I), a(V)], {}),
+    ("in1d", lambda a, m: [a(N), a(V)], {}), ("isin", lambda a, m: [a(N), a(V)], {"invert": True}),
+    ("intersect1d", lambda a, m: [a(N), a(V)], {}), ("union1d", lambda a, m: [a(N), a(V)], {}),
+    ("setdiff1d", lambda a, m: [a(N), a(V)], {}), ("setxor1d", lambda a, m: [a(N), a(V)], {}),
     ("ndim", lambda a, m: [a(S)], {}), ("shape", lambda a, m: [a(S)], {}), ("size", lambda a, m: [a(S), 1], {}),
     ("may_share_memory", lambda a, m: [a(F), a(G)], {}), ("shares_memory", lambda a, m: [a(F), a(G)], {}),
 ]

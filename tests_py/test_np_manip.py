@@ -11,7 +11,7 @@ R = onp.random.RandomState(5)
 F = R.uniform(-2, 2, (3, 4)).astype("float32")
 G = R.uniform(-2, 2, (3, 4)).astype("float32")
 V = onp.array([0, 3, 0, 1, 2, 0], "int64")
-I = onp.array([[0, 1, 2], [3, 0, 5]], "int64")
+N = onp.array([[0, 1, 2], [3, 0, 5]], "int64")
 S = onp.arange(24, dtype="float32").reshape(2, 3, 4)
 
 # (name, builder of the positional arguments from an array function, kwargs)
@@ -29,41 +29,41 @@ CALLS = [
     ("rollaxis", lambda a: [a(S), 2], {}), ("rollaxis", lambda a: [a(S), 0, 2], {}), ("rollaxis", lambda a: [a(S), 1, 3], {}),
     ("rot90", lambda a: [a(F)], {}), ("rot90", lambda a: [a(S), 2], {"axes": (1, 2)}),
     ("rot90", lambda a: [a(S), -1], {"axes": (2, 0)}), ("fliplr", lambda a: [a(F)], {}), ("flipud", lambda a: [a(V)], {}),
-    ("diag", lambda a: [a(F)], {"k": 1}), ("diag", lambda a: [a(V)], {"k": -2}), ("diagflat", lambda a: [a(I)], {}),
+    ("diag", lambda a: [a(F)], {"k": 1}), ("diag", lambda a: [a(V)], {"k": -2}), ("diagflat", lambda a: [a(N)], {}),
     ("diagonal", lambda a: [a(F)], {"offset": -1}), ("diagonal", lambda a: [a(S), 1, 0, 2], {}),
-    ("pad", lambda a: [a(F), 1], {}), ("pad", lambda a: [a(I), ((1, 2), (0, 1))], {"constant_values": 7}),
+    ("pad", lambda a: [a(F), 1], {}), ("pad", lambda a: [a(N), ((1, 2), (0, 1))], {"constant_values": 7}),
     ("pad", lambda a: [a(F), (2, 3)], {"mode": "edge"}), ("pad", lambda a: [a(F), 2], {"mode": "reflect"}),
     ("pad", lambda a: [a(S), 1], {"mode": "symmetric", "reflect_type": "even"}), ("pad", lambda a: [a(V), 7], {"mode": "wrap"}),
     ("pad", lambda a: [a(F), 1], {"mode": "maximum"}), ("pad", lambda a: [a(F), (1, 0)], {"mode": "mean"}),
     ("delete", lambda a: [a(F), 1], {"axis": 1}), ("delete", lambda a: [a(V), [0, -1]], {}),
     ("delete", lambda a: [a(F), slice(0, 3, 2)], {"axis": 0}),
     ("insert", lambda a: [a(F), 1, 9.5], {"axis": 1}), ("insert", lambda a: [a(V), [1, 1, 6], [7, 8, 9]], {}),
-    ("insert", lambda a: [a(F), 2, a(G[0])], {"axis": 0}), ("insert", lambda a: [a(I), slice(0, 2), 4], {"axis": 1}),
+    ("insert", lambda a: [a(F), 2, a(G[0])], {"axis": 0}), ("insert", lambda a: [a(N), slice(0, 2), 4], {"axis": 1}),
     ("trim_zeros", lambda a: [a(V)], {}), ("trim_zeros", lambda a: [a(V)], {"trim": "b"}), ("copy", lambda a: [a(F)], {}),
     ("apply_along_axis", lambda a: [lambda r: r * 2, 0, a(F)], {}),
     ("apply_over_axes", lambda a: [lambda x, axis: x.sum(axis=axis), a(S), [0, 2]], {}),
     ("isclose", lambda a: [a(F), a(F + 1e-7)], {}), ("isclose", lambda a: [a(onp.array([onp.inf, onp.nan, 1.0])),
                                                                           a(onp.array([onp.inf, onp.nan, 1.1]))],
                                                     {"equal_nan": True, "atol": 0.2}),
-    ("sometrue", lambda a: [a(I)], {"axis": 0}), ("alltrue", lambda a: [a(I)], {"axis": 1}),
-    ("product", lambda a: [a(I)], {"axis": 1}), ("round_", lambda a: [a(F), 2], {}),
-    ("argwhere", lambda a: [a(I)], {}), ("flatnonzero", lambda a: [a(I)], {}), ("extract", lambda a: [a(I) > 1, a(I)], {}),
+    ("sometrue", lambda a: [a(N)], {"axis": 0}), ("alltrue", lambda a: [a(N)], {"axis": 1}),
+    ("product", lambda a: [a(N)], {"axis": 1}), ("round_", lambda a: [a(F), 2], {}),
+    ("argwhere", lambda a: [a(N)], {}), ("flatnonzero", lambda a: [a(N)], {}), ("extract", lambda a: [a(N) > 1, a(N)], {}),
     ("compress", lambda a: [a(onp.array([True, False, True])), a(F)], {"axis": 0}),
     ("compress", lambda a: [a(onp.array([False, True])), a(F)], {}),
     ("choose", lambda a: [a(V % 3), [a(V), a(V * 10), a(V + 100)]], {}),
     ("choose", lambda a: [a(V), [a(V), a(V * 10)]], {"mode": "wrap"}),
-    ("choose", lambda a: [a(I - 1), [a(F[0, :3]), a(F[1, :3])]], {"mode": "clip"}),
+    ("choose", lambda a: [a(N - 1), [a(F[0, :3]), a(F[1, :3])]], {"mode": "clip"}),
     ("select", lambda a: [[a(F > 0), a(G > 0)], [a(F), a(G)], a(onp.float32(-5))], {}),
-    ("lexsort", lambda a: [[a(V), a(V % 2)]], {}), ("lexsort", lambda a: [(a(I), a(I % 2))], {"axis": 0}),
-    ("unravel_index", lambda a: [a(V), (2, 4)], {}), ("unravel_index", lambda a: [a(I), (3, 2)], {"order": "F"}),
+    ("lexsort", lambda a: [[a(V), a(V % 2)]], {}), ("lexsort", lambda a: [(a(N), a(N % 2))], {"axis": 0}),
+    ("unravel_index", lambda a: [a(V), (2, 4)], {}), ("unravel_index", lambda a: [a(N), (3, 2)], {"order": "F"}),
     ("diag_indices_from", lambda a: [a(onp.ones((3, 3, 3)))], {}),
     ("tril_indices_from", lambda a: [a(F)], {"k": 1}), ("triu_indices_from", lambda a: [a(F)], {}),
     ("msort", lambda a: [a(F)], {}),
-    ("unique", lambda a: [a(I)], {"return_index": True, "return_inverse": True, "return_counts": True}),
+    ("unique", lambda a: [a(N)], {"return_index": True, "return_inverse": True, "return_counts": True}),
     ("unique", lambda a: [a(onp.array([[1, 2], [1, 2], [0, 5]]))], {"axis": 0}),
-    ("in1d", lambda a: [a(I), a(V)], {}), ("isin", lambda a: [a(I), a(V)], {"invert": True}),
-    ("intersect1d", lambda a: [a(I), a(V)], {"return_indices": True}), ("union1d", lambda a: [a(I), a(F[0])], {}),
-    ("setdiff1d", lambda a: [a(I), a(V)], {}), ("setxor1d", lambda a: [a(I), a(V)], {}),
+    ("in1d", lambda a: [a(N), a(V)], {}), ("isin", lambda a: [a(N), a(V)], {"invert": True}),
+    ("intersect1d", lambda a: [a(N), a(V)], {"return_indices": True}), ("union1d", lambda a: [a(N), a(F[0])], {}),
+    ("setdiff1d", lambda a: [a(N), a(V)], {}), ("setxor1d", lambda a: [a(N), a(V)], {}),
 ]
 
 
