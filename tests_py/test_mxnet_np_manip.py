@@ -11,22 +11,10 @@ import pytest
 
 import mxgo as mx
 
-R = onp.random.RandomState(7)
-F = R.uniform(-2, 2, (3, 4)).astype("float32")
-G = R.uniform(-2, 2, (3, 4)).astype("float32")
-V = onp.array([0, 3, 0, 1, 2, 0], "int64")
-N = onp.array([[0, 1, 2], [3, 0, 5]], "int64")
-S = onp.arange(24, dtype="float32").reshape(2, 3, 4)
+from test_mxnet_np import numpy_mode  # noqa: F401  (the autouse fixture: MXNet's NumPy mode for this file)
+from test_np_manip import F, G, N, S, V
+
 B = onp.array([True, False, True])
-
-
-@pytest.fixture(autouse=True, scope="module")
-def numpy_mode():
-    """MXNet's mxnet.numpy needs npx.set_np(); the other files of the process need it off."""
-    mxnet.npx.set_np()
-    yield
-    mxnet.npx.reset_np()
-    mx.npx.reset_np()
 
 
 # (name, builder of the positional arguments from (array function, the library's np), kwargs)
@@ -53,6 +41,7 @@ CALLS = [
     ("insert", lambda a, m: [a(F), slice(0, 2), a(G[:, 1:3])], {"axis": 1}),  # (MXNet 1.9.1 fails for float values)
     ("trim_zeros", lambda a, m: [a(V.astype("float32"))], {}), ("copy", lambda a, m: [a(F)], {}),
     ("apply_along_axis", lambda a, m: [lambda r: r * 2, 1, a(F)], {}),
+    ("apply_over_axes", lambda a, m: [lambda x, axis: x.sum(axis=axis), a(S), [0, 2]], {}),  # (MXNet's: np.sum fails)
     ("isclose", lambda a, m: [a(F), a(F + 1e-3)], {"atol": 1e-2}),
     ("allclose", lambda a, m: [a(F), a(F + 1e-3)], {}), ("array_equal", lambda a, m: [a(F), a(F)], {}),
     ("array_equiv", lambda a, m: [a(F), a(F[:1])], {}), ("sometrue", lambda a, m: [a(F > 1)], {"axis": 0}),
@@ -61,7 +50,7 @@ CALLS = [
     ("extract", lambda a, m: [a(F > 0), a(F)], {}), ("compress", lambda a, m: [a(B), a(F)], {"axis": 0}),
     ("choose", lambda a, m: [a(V % 2), [a(V), a(V * 10)]], {}),
     ("select", lambda a, m: [[a(F > 0), a(G > 0)], [a(F), a(G)]], {}), ("lexsort", lambda a, m: [a(F)], {}),
-    ("unravel_index", lambda a, m: [a(V), (2, 4)], {}),
+    ("unravel_index", lambda a, m: [a(V), (2, 4)], {}), ("ix_", lambda a, m: [a(V[:2]), a(F[0])], {}),
     ("diag_indices_from", lambda a, m: [a(onp.ones((3, 3), "float32"))], {}),
     ("tril_indices_from", lambda a, m: [a(F)], {"k": 1}), ("triu_indices_from", lambda a, m: [a(F)], {}),
     ("msort", lambda a, m: [a(F)], {}), ("identity", lambda a, m: [3], {}), ("identity", lambda a, m: [2], {"dtype": "int32"}),
@@ -127,3 +116,15 @@ def test_npx_constraint_check_as_mxnet():
     for lib in (mx, mxnet):
         with pytest.raises(ValueError, match="broken"):
             lib.npx.constraint_check(lib.np.array(onp.array([True, False]), dtype=bool), "broken").asnumpy()
+
+
+def test_printoptions_as_mxnet():
+    """Both print through NumPy's options."""
+    old = onp.get_printoptions()
+    try:
+        mxnet.np.set_printoptions(precision=2)
+        want = repr(mxnet.np.array(F))
+        mx.np.set_printoptions(precision=2)
+        assert repr(mx.np.array(F)) == want and "0.333" not in repr(mx.np.array(onp.float32([1 / 3])))
+    finally:
+        onp.set_printoptions(**old)

@@ -57,6 +57,7 @@ CALLS = [
     ("lexsort", lambda a: [[a(V), a(V % 2)]], {}), ("lexsort", lambda a: [(a(N), a(N % 2))], {"axis": 0}),
     ("unravel_index", lambda a: [a(V), (2, 4)], {}), ("unravel_index", lambda a: [a(N), (3, 2)], {"order": "F"}),
     ("diag_indices_from", lambda a: [a(onp.ones((3, 3, 3)))], {}),
+    ("ix_", lambda a: [a(V[:2]), a(onp.array([True, False, True])), a(F[0])], {}),
     ("tril_indices_from", lambda a: [a(F)], {"k": 1}), ("triu_indices_from", lambda a: [a(F)], {}),
     ("msort", lambda a: [a(F)], {}),
     ("unique", lambda a: [a(N)], {"return_index": True, "return_inverse": True, "return_counts": True}),
@@ -156,7 +157,7 @@ BAD = [
     (TypeError, "unravel_index", lambda: [np.ones(2), (2, 2)]), (ValueError, "unravel_index", lambda: [np.arange(5), (2, 2)]),
     (ValueError, "diag_indices_from", lambda: [np.ones((2, 3))]), (ValueError, "tril_indices_from", lambda: [np.ones(3)]),
     (ValueError, "partition", lambda: [np.ones(3), 3]), (TypeError, "lexsort", lambda: [[]]),
-    (ValueError, "trim_zeros", lambda: [np.ones((2, 2))]),
+    (ValueError, "trim_zeros", lambda: [np.ones((2, 2))]), (ValueError, "ix_", lambda: [np.ones((2, 2))]),
 ]
 
 
@@ -172,3 +173,18 @@ def test_bad_input_raises_numpys_error_and_keeps_the_array(exc, name, args):
 def test_mx_errors_are_mxnets():
     with pytest.raises(mx.base.MXNetError):
         np.split(np.arange(5), 2)
+
+
+def test_gradients_flow_through_the_gathers_and_joins():
+    x = np.array(F)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = (np.pad(x, 1, mode="edge") * 2).sum() + np.insert(x, 1, 5.0, axis=1).sum() + np.diagonal(x).sum() + \
+            np.rot90(x)[0].sum() + np.hstack([x, x]).sum()
+    y.backward()
+    want = onp.full(F.shape, 2 + 1 + 2.0)  # pad's interior, insert, hstack
+    want[[0, 0, -1, -1], [0, -1, 0, -1]] += 6  # pad's corners repeat each 4 times
+    want[[0, 0, -1, -1, 1, 1], [1, 2, 1, 2, 0, -1]] += 2  # pad's other border elements twice
+    want[range(3), range(3)] += 1  # diagonal
+    want[:, -1] += 1  # rot90's first row: the last column
+    onp.testing.assert_allclose(x.grad.asnumpy(), want)

@@ -1,4 +1,4 @@
-"""mx.np's index functions (argwhere, compress, choose, select, lexsort, unravel_index, the
+"""mx.np's index functions (argwhere, compress, choose, select, lexsort, unravel_index, ix_, the
 *_indices_from), comparisons of whole arrays (isclose, allclose, array_equal), partial
 sorts, MXNet's aliases and the dtype and memory queries.
 
@@ -202,6 +202,20 @@ def unravel_index(indices, shape, order="C"):
     return tuple(reversed(coords) if order == "C" else coords)
 
 
+def ix_(*args):
+    """Open-mesh index arrays: the k-th of n 1-d sequences shaped to lie along axis k (a
+    bool one as its nonzero indices)."""
+    out = []
+    for k, a in enumerate(args):
+        a = operand(a, "args")
+        if a.ndim != 1:
+            raise MXNetValueError("Cross index must be 1 dimensional")
+        if _dtypes.as_dtype(a.dtype).kind == "b":
+            a = _M["nonzero"](a)[0]
+        out.append(_M["reshape"](a, (1,) * k + (a.size,) + (1,) * (len(args) - k - 1)))
+    return tuple(out)
+
+
 def diag_indices_from(arr):
     """The indices of the main diagonal of arr (all of whose axes have one length)."""
     arr = operand(arr, "arr")
@@ -265,25 +279,21 @@ def _host_view(x):
     return _onp.from_dlpack(x) if x.context.device_type == "cpu" else None
 
 
-def shares_memory(a, b, max_work=None):
-    """Whether a and b share memory (arrays on another device than the CPU: only when they
-    are the same array)."""
-    va, vb = _host_view(a), _host_view(b)
-    if va is None or vb is None:
+def _memory_test(test, name, doc):
+    def fn(a, b, max_work=None):
+        va, vb = _host_view(a), _host_view(b)
+        if va is not None and vb is not None:
+            return bool(test(va, vb))
         if operand(a).context != operand(b).context:
             return False
-        raise MXNetNotImplementedError("shares_memory: only CPU arrays can be compared")
-    return bool(_onp.shares_memory(va, vb))
+        raise MXNetNotImplementedError("%s: only CPU arrays can be compared" % name)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc + " (NumPy's test on the CPU arrays' memory; arrays on two devices share none)."
+    return fn
 
 
-def may_share_memory(a, b, max_work=None):
-    """Whether a and b may share memory (their bounds overlap)."""
-    va, vb = _host_view(a), _host_view(b)
-    if va is None or vb is None:
-        if operand(a).context != operand(b).context:
-            return False
-        raise MXNetNotImplementedError("may_share_memory: only CPU arrays can be compared")
-    return bool(_onp.may_share_memory(va, vb))
+shares_memory = _memory_test(_onp.shares_memory, "shares_memory", "Whether a and b share memory")
+may_share_memory = _memory_test(_onp.may_share_memory, "may_share_memory", "Whether a's and b's memory bounds overlap")
 
 
 def min_scalar_type(a):
@@ -305,6 +315,6 @@ def set_printoptions(precision=None, threshold=None, **kwarg):
 
 FUNCTIONS = {f.__name__: f for f in (
     isclose, allclose, array_equal, array_equiv, alltrue, sometrue, product, round_, argwhere, flatnonzero, extract,
-    compress, choose, select, lexsort, unravel_index, diag_indices_from, tril_indices_from, triu_indices_from,
+    compress, choose, select, lexsort, unravel_index, ix_, diag_indices_from, tril_indices_from, triu_indices_from,
     partition, argpartition, msort, shares_memory, may_share_memory, min_scalar_type, promote_types,
     set_printoptions)}
