@@ -18,6 +18,7 @@ S = onp.arange(24, dtype="float32").reshape(2, 3, 4)
 CALLS = [
     ("append", lambda a: [a(F), a(G)], {"axis": 0}), ("append", lambda a: [a(F), a(V)], {}),
     ("array_split", lambda a: [a(V), 4], {}), ("array_split", lambda a: [a(F), [1, 3]], {"axis": 1}),
+    ("array_split", lambda a: [a(V), [-2, 9]], {}), ("diag", lambda a: [a(F)], {"k": -3}),
     ("split", lambda a: [a(V), 3], {}), ("split", lambda a: [a(S), [1]], {"axis": 1}),
     ("hsplit", lambda a: [a(F), 2], {}), ("vsplit", lambda a: [a(F), [1]], {}), ("dsplit", lambda a: [a(S), 2], {}),
     ("atleast_1d", lambda a: [a(onp.float32(2))], {}), ("atleast_2d", lambda a: [a(V), a(F)], {}),
@@ -27,6 +28,7 @@ CALLS = [
     ("column_stack", lambda a: [[a(V), a(V)]], {}),
     ("ravel", lambda a: [a(S)], {}), ("resize", lambda a: [a(V), (3, 5)], {}), ("resize", lambda a: [a(F), 5], {}),
     ("rollaxis", lambda a: [a(S), 2], {}), ("rollaxis", lambda a: [a(S), 0, 2], {}), ("rollaxis", lambda a: [a(S), 1, 3], {}),
+    ("rollaxis", lambda a: [a(S), 0, -1], {}), ("pad", lambda a: [a(N), (1, 2)], {"mode": "mean"}),
     ("rot90", lambda a: [a(F)], {}), ("rot90", lambda a: [a(S), 2], {"axes": (1, 2)}),
     ("rot90", lambda a: [a(S), -1], {"axes": (2, 0)}), ("fliplr", lambda a: [a(F)], {}), ("flipud", lambda a: [a(V)], {}),
     ("diag", lambda a: [a(F)], {"k": 1}), ("diag", lambda a: [a(V)], {"k": -2}), ("diagflat", lambda a: [a(N)], {}),
@@ -157,6 +159,8 @@ BAD = [
     (TypeError, "unravel_index", lambda: [np.ones(2), (2, 2)]), (ValueError, "unravel_index", lambda: [np.arange(5), (2, 2)]),
     (ValueError, "diag_indices_from", lambda: [np.ones((2, 3))]), (ValueError, "tril_indices_from", lambda: [np.ones(3)]),
     (ValueError, "partition", lambda: [np.ones(3), 3]), (TypeError, "lexsort", lambda: [[]]),
+    (TypeError, "split", lambda: [np.ones(4), 2.5]), (TypeError, "resize", lambda: [np.ones(4), "ab"]),
+    (TypeError, "lexsort", lambda: [5]), (TypeError, "trim_zeros", lambda: [np.ones(2), 5]),
     (ValueError, "trim_zeros", lambda: [np.ones((2, 2))]), (ValueError, "ix_", lambda: [np.ones((2, 2))]),
 ]
 
@@ -173,6 +177,8 @@ def test_bad_input_raises_numpys_error_and_keeps_the_array(exc, name, args):
 def test_mx_errors_are_mxnets():
     with pytest.raises(mx.base.MXNetError):
         np.split(np.arange(5), 2)
+    with pytest.raises(TypeError):  # (MXNet's TypeError; NumPy pads each side with its own value)
+        np.pad(np.ones(2), 1, constant_values=(1, 2))
 
 
 def test_gradients_flow_through_the_gathers_and_joins():

@@ -167,6 +167,8 @@ def select(condlist, choicelist, default=0):
 def lexsort(keys, axis=-1):
     """The indices that sort by the keys along ``axis``, the last key first (stable sorts of
     each key in turn, from the first)."""
+    if not hasattr(keys, "__iter__"):
+        raise MXNetTypeError("lexsort: keys must be a sequence of arrays")
     keys = [operand(k, "keys") for k in keys]
     if not keys:
         raise MXNetTypeError("lexsort: need a sequence of keys with len > 0")
@@ -189,6 +191,8 @@ def unravel_index(indices, shape, order="C"):
     if order not in ("C", "F"):
         raise MXNetValueError("unravel_index: order must be 'C' or 'F'")
     shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    if any(d < 0 for d in shape):
+        raise MXNetValueError("unravel_index: dimensions must be non-negative, got %s" % (shape,))
     host = idx.asnumpy()
     total = int(_onp.prod(shape))
     if host.size and (host.min() < 0 or host.max() >= total):

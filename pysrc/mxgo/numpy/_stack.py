@@ -16,10 +16,19 @@ from . import _dtypes
 from ._array import asarray, astype, full, invoke, operand
 from ._manip import FUNCTIONS as _M
 from ._reduce import FUNCTIONS as _R, normalize_axis
+from ._ufuncs import FUNCTIONS as _U
 
 __all__ = ["FUNCTIONS"]
 
 _reshape, _concat, _take, _flip, _transpose = _M["reshape"], _M["concat"], _M["take"], _M["flip"], _M["transpose"]
+
+
+def _ints(values, name):
+    """values (an int or a sequence of them) as a tuple of ints; TypeError (MXNet's) otherwise."""
+    try:
+        return tuple(operator.index(v) for v in (values if hasattr(values, "__iter__") else (values,)))
+    except TypeError:
+        raise MXNetTypeError("%s must be an int or a sequence of ints, got %r" % (name, values)) from None
 
 
 def _int_index(values, like):
@@ -108,15 +117,15 @@ def array_split(ary, indices_or_sections, axis=0):
     axis = normalize_axis(axis, ary.ndim)
     n = ary.shape[axis]
     if isinstance(indices_or_sections, (int, _onp.integer)):
-        k = operator.index(indices_or_sections)
+        k = _ints(indices_or_sections, "indices_or_sections")[0]
         if k <= 0:
             raise MXNetValueError("number sections must be larger than 0")
         sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
         bounds = [0] + list(_onp.cumsum(sizes))
     else:
-        bounds = [0] + [operator.index(i) for i in indices_or_sections] + [n]
+        bounds = [0, *_ints(indices_or_sections, "indices_or_sections"), n]
     pre = (slice(None),) * axis
-    return [ary[pre + (slice(int(b), int(max(b, e))),)] for b, e in zip(bounds[:-1], bounds[1:])]
+    return [ary[pre + (slice(int(b), int(e)),)] for b, e in zip(bounds[:-1], bounds[1:])]
 
 
 def split(ary, indices_or_sections, axis=0):
@@ -168,7 +177,7 @@ def rot90(m, k=1, axes=(0, 1)):
     a0, a1 = normalize_axis(axes[0], m.ndim), normalize_axis(axes[1], m.ndim)
     if a0 == a1:
         raise MXNetValueError("rot90: axes must be different")
-    k = operator.index(k) % 4
+    k = _ints(k, "k")[0] % 4
     if k == 0:
         return m.copy()
     if k == 2:
@@ -184,7 +193,7 @@ def rollaxis(a, axis, start=0):
     axis = normalize_axis(axis, a.ndim)
     if not -a.ndim <= start <= a.ndim:
         raise MXNetValueError("rollaxis: start %d out of range for %d dimensions" % (start, a.ndim))
-    start = start % (a.ndim + 1) if start < 0 else start
+    start = start + a.ndim if start < 0 else start
     order = [i for i in range(a.ndim) if i != axis]
     order.insert(start - 1 if axis < start else start, axis)
     return _transpose(a, order)
@@ -194,7 +203,7 @@ def resize(a, new_shape):
     """An array of ``new_shape`` filled with a's elements in order, repeated as needed
     (zeros when a is empty)."""
     a = operand(a, "a")
-    shape = (new_shape,) if isinstance(new_shape, int) else tuple(operator.index(d) for d in new_shape)
+    shape = _ints(new_shape, "new_shape")
     if any(d < 0 for d in shape):
         raise MXNetValueError("all elements of `new_shape` must be non-negative")
     total = math.prod(shape)
@@ -208,7 +217,10 @@ def diag(array, k=0):
     v = operand(array, "array")
     if v.ndim not in (1, 2):
         raise MXNetValueError("diag: input must be 1- or 2-d")
-    return invoke("diag", [v], {"k": operator.index(k)})
+    (k,) = _ints(k, "k")
+    if v.ndim == 2 and not -v.shape[0] < k < v.shape[1]:
+        return full((0,), 0, v.dtype, v.context)  # (a diagonal outside the matrix: empty, as NumPy's)
+    return invoke("diag", [v], {"k": k})
 
 
 def diagflat(array, k=0):
@@ -277,11 +289,16 @@ def _pad_blocks(x, axis, before, after, mode, value):
         shape = tuple(n if i == axis else d for i, d in enumerate(x.shape))
         return _M["broadcast_to"](fill, shape) if _is_array(fill) else full(shape, fill, x.dtype, x.context)
     if mode == "constant":
+        if not isinstance(value, (bool, int, float)) and not (_is_array(value) and value.ndim == 0):
+            raise MXNetTypeError("pad: constant_values must be a scalar, got %r" % (value,))  # (as MXNet's)
         fill = value
     else:
         if x.shape[axis] == 0:
             raise MXNetValueError("pad: can't compute the %s of an empty axis" % mode)
-        fill = astype(_R[_STAT_MODES[mode]](x, axis=axis, keepdims=True), _dtypes.as_dtype(x.dtype))
+        fill = _R[_STAT_MODES[mode]](x, axis=axis, keepdims=True)
+        if mode == "mean" and _dtypes.as_dtype(x.dtype).kind in "iu":  # NumPy rounds an integer mean
+            fill = _U["round"](fill)
+        fill = astype(fill, _dtypes.as_dtype(x.dtype))
     return [block(before, fill), x, block(after, fill)]
 
 
@@ -341,6 +358,8 @@ def trim_zeros(filt, trim="fb"):
     nz = _onp.flatnonzero(filt.asnumpy())
     if nz.size == 0:
         return filt[0:0]
+    if not isinstance(trim, str):
+        raise MXNetTypeError("trim_zeros: trim must be a string of 'f' and 'b', got %r" % (trim,))
     trim = trim.lower()
     return filt[int(nz[0]) if "f" in trim else 0:int(nz[-1]) + 1 if "b" in trim else filt.shape[0]]
 
