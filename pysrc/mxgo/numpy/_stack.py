@@ -51,8 +51,7 @@ def _atleast(n):
         for a in arys:
             a = operand(a, "arys")
             if a.ndim < n:  # NumPy's placement: 1-d (k,) -> (1, k) -> (1, k, 1); 2-d (j, k) -> (j, k, 1)
-                shape = {0: (1,) * n, 1: (1,) + a.shape + (1,) * (n - 2), 2: a.shape + (1,)}[a.ndim]
-                a = _reshape(a, shape[:n] if a.ndim == 1 else shape)
+                a = _reshape(a, ((1,) * n, (1,) + a.shape + (1,) * (n - 2), a.shape + (1,))[a.ndim])
             out.append(a)
         return out[0] if len(out) == 1 else out
     fn.__name__ = fn.__qualname__ = "atleast_%dd" % n
