@@ -126,12 +126,14 @@ WHOLE = {
     "test_mxnet_metric.py": {PEERS},
     "test_mxnet_np.py": {PEERS},
     "test_mxnet_np_manip.py": {PEERS},
+    "test_mxnet_np_math.py": {PEERS},
     "test_mxnet_gluon_np.py": {PEERS},
     "test_mxnet_np_kernels.py": {PEERS},
     "test_mxnet_optimizer.py": {PEERS},
     "test_mxnet_peer.py": {PEERS},
     "test_mxnet_zoo.py": {PEERS},
     "test_mxnet_as_mxnet.py": {PEERS},
+    "test_np_math.py": {PEERS},                   # NumPy's own functions on the host (MXNet's fallback), its versions' dtypes
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
     "test_properties.py": {PEERS, GLUE},          # round trips with NumPy and PyTorch
@@ -157,6 +159,7 @@ NEEDS = {
     "test_gluon_data.py": _NUMPY_ONLY,
     "test_gluon_zoo.py": _NUMPY_ONLY,
     "test_metric.py": _NUMPY_ONLY,
+    "test_np_fft.py": _NUMPY_ONLY,
     "test_np_kernels.py": _NUMPY_ONLY,
     "test_np_manip.py": _NUMPY_ONLY,
     "test_ops_random.py": _NUMPY_ONLY,
@@ -179,6 +182,7 @@ NEEDS = {
     "test_mxnet_metric.py": ("numpy", "mxnet"),
     "test_mxnet_np.py": ("numpy", "mxnet"),
     "test_mxnet_np_manip.py": ("numpy", "mxnet"),
+    "test_mxnet_np_math.py": ("numpy", "mxnet"),
     "test_mxnet_gluon_np.py": ("numpy", "mxnet"),
     "test_mxnet_np_kernels.py": ("numpy", "mxnet"),
     "test_mxnet_data.py": ("numpy", "mxnet"),

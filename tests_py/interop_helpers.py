@@ -3,7 +3,8 @@
 - What each peer can exchange through DLPack, decided by the peer's version (never by
   skipping: a parametrization simply leaves out what the running peer cannot do).
 - The layouts exchanged: 0-d, 0-size, 1-D, 4-D and strided views.
-- One adapter per framework (:data:`MX`, :data:`TORCH`, :data:`NUMPY`) that makes a source
+- One adapter per framework (:data:`MX`, :data:`TORCH`, :data:`NUMPY`; :data:`MXNP` for
+  mx.np's arrays, the same core under MXNet's NumPy interface's class) that makes a source
   array of a dtype and layout, and reads values, dtype, shape, element strides and the
   address of the first element, and writes one element in place.
 - :func:`check_exchange`: the contract of a zero-copy exchange.
@@ -13,6 +14,7 @@ import math
 import re
 
 import numpy as np
+import pytest
 import torch
 
 import mxgo as mx
@@ -23,7 +25,7 @@ from dlpack_producer import CountingProducer
 __all__ = ["TORCH_VERSION", "NUMPY_VERSION", "MX_DTYPES", "TORCH_DLPACK_DTYPES", "NUMPY_DLPACK_DTYPES",
            "NUMPY_IMPORTS_WRITABLE", "NUMPY_SPEAKS_VERSIONED", "NUMPY_EXPORTS_READ_ONLY", "NUMPY_HAS_BFLOAT16",
            "TORCH_SPEAKS_VERSIONED", "TORCH_EXPORTS_READ_ONLY", "TORCH_BYTE_OFFSET", "Layout", "LAYOUTS",
-           "layout_named", "MX", "TORCH", "NUMPY", "check_exchange", "marker", "reference", "live_counts",
+           "layout_named", "MX", "MXNP", "TORCH", "NUMPY", "mx_sides", "check_exchange", "marker", "reference", "live_counts",
            "mx_address", "version_tuple"]
 
 
@@ -202,6 +204,8 @@ _builder = CountingProducer()  # gives mxgo arrays layouts its own indexing cann
 
 class _MX:
     name = "mxgo"
+    cls = mx.nd.NDArray
+    from_dlpack = staticmethod(mx.nd.from_dlpack)
 
     def make(self, dtype, layout):
         if layout.perm is None:
@@ -292,7 +296,28 @@ class _NumPy:
         a[index] = value
 
 
-MX, TORCH, NUMPY = _MX(), _Torch(), _NumPy()
+class _MXNP(_MX):
+    name = "mxgo.np"
+    cls = mx.np.ndarray
+    from_dlpack = staticmethod(mx.np.from_dlpack)
+
+    def make(self, dtype, layout):
+        return super().make(dtype, layout).as_np_ndarray()
+
+
+MX, MXNP, TORCH, NUMPY = _MX(), _MXNP(), _Torch(), _NumPy()
+
+#: the layouts mx.np's arrays are exchanged in (see :func:`mx_sides`)
+_NP_LAYOUTS = {"0d", "0size", "permuted4d", "stepped2d", "offset", "reversed"}
+
+
+def mx_sides(layouts):
+    """(mxgo side, layout) parameters: mx.nd's arrays in every layout of ``layouts``, mx.np's
+    in those of them named in _NP_LAYOUTS. The layouts are the core's, the same for both
+    classes; what the class changes (its entry points, how it reports dtype and values)
+    shows in any layout, so mx.np runs every dtype over a few that cover each kind."""
+    return [pytest.param(side, layout, id="%s-%s" % (side.name, layout))
+            for side in (MX, MXNP) for layout in layouts if side is MX or layout.name in _NP_LAYOUTS]
 
 
 def same_layout(shape, a, b):

@@ -21,7 +21,7 @@ import mxgo as mx
 
 from dlpack_producer import FLAG_IS_COPIED, FLAG_READ_ONLY, CountingProducer, inspect_capsule
 from interop_helpers import (LAYOUTS, MX, MX_DTYPES, check_exchange, live_counts, marker,
-                             mx_address, reference, version_tuple)
+                             mx_address, mx_sides, reference, version_tuple)
 
 # JAX is 32-bit unless told otherwise: without x64, 64-bit arrays it imports are narrowed
 # (copied) to 32 bits and 64-bit dtypes cannot be made. The tests want every dtype.
@@ -181,7 +181,9 @@ JAXA = _Jax()
 #: mxgo -> JAX entry points
 TO_JAX = {"jnp.from_dlpack": jnp.from_dlpack, "jax.dlpack.from_dlpack": jax.dlpack.from_dlpack}
 #: JAX -> mxgo: the array itself (mxgo calls __dlpack__ with keywords) or its capsule
-FROM_JAX = {"object": mx.nd.from_dlpack, "capsule": lambda a: mx.nd.from_dlpack(a.__dlpack__())}
+#: given to the mxgo side's from_dlpack (mx.nd's or mx.np's)
+FROM_JAX = {"object": lambda side, a: side.from_dlpack(a),
+            "capsule": lambda side, a: side.from_dlpack(a.__dlpack__())}
 
 
 pytestmark = pytest.mark.usefixtures("frozen_heap")
@@ -236,14 +238,14 @@ def test_jax_table_matches_jax():
 
 # ---- mxgo -> JAX ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=str)
+@pytest.mark.parametrize("side,layout", mx_sides(LAYOUTS))
 @pytest.mark.parametrize("dtype", JAX.dtypes)
 @pytest.mark.parametrize("path", sorted(TO_JAX))
-def test_mxgo_to_jax(path, dtype, layout):
+def test_mxgo_to_jax(path, dtype, side, layout):
     """Compact layouts import, zero-copy when aligned for XLA (else JAX copies); other
     layouts are refused by JAX. A JAX that drops the strides of a zero-copy import shares
     the memory read in row-major order instead (JaxDLPack.import_keeps_strides)."""
-    x = MX.make(dtype, layout)
+    x = side.make(dtype, layout)
     if not jax_accepts_layout(x.shape, x.strides):
         with pytest.raises(jax.errors.JaxRuntimeError, match="compact"):
             TO_JAX[path](x)
@@ -252,14 +254,14 @@ def test_mxgo_to_jax(path, dtype, layout):
     assert JAXA.dtype_name(j) == dtype and j.shape == x.shape
     shared = x.size and mx_address(x) % JAX.import_alignment == 0
     seen = x if not shared or JAX.import_keeps_strides or layout.c_contiguous else mx_row_major_view(x, dtype)
-    np.testing.assert_array_equal(JAXA.values(j), MX.values(seen))
+    np.testing.assert_array_equal(JAXA.values(j), side.values(seen))
     if shared:
-        check_exchange(MX, seen, JAXA, j, dtype, writers=("producer",))
+        check_exchange(side, seen, JAXA, j, dtype, writers=("producer",))
     elif x.size:  # misaligned: JAX copied, and mxgo's writes stay in mxgo
         assert JAXA.address(j) != mx_address(x)
         index = (0,) * x.ndim
-        old = MX.values(x)[index]
-        MX.write(x, index, marker(dtype, old))
+        old = side.values(x)[index]
+        side.write(x, index, marker(dtype, old))
         assert JAXA.values(j)[index] == old
 
 
@@ -352,22 +354,22 @@ def test_jax_without_x64_narrows_64_bit_imports():
 
 # ---- JAX -> mxgo ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=str)
+@pytest.mark.parametrize("side,layout", mx_sides(LAYOUTS))
 @pytest.mark.parametrize("dtype", JAX.dtypes)
 @pytest.mark.parametrize("path", sorted(FROM_JAX))
-def test_jax_to_mxgo(path, dtype, layout):
+def test_jax_to_mxgo(path, dtype, side, layout):
     """JAX exports its (always compact) buffers; mxgo views them without copying. Only
     mxgo writes (JAX cannot), and JAX sees the writes. A legacy capsule cannot say that
     JAX's memory is immutable; a versioned one (mxgo asks objects for one) says READ_ONLY,
     and mxgo's view is read-only: then mxgo writes through a legacy import of the same
     buffer, and the read-only view sees it."""
     j = JAXA.make(dtype, layout)
-    x = FROM_JAX[path](j)
+    x = FROM_JAX[path](side, j)
     read_only = path == "object" and JAX.exports_versioned
-    assert x.writable == (not read_only)
-    check_exchange(JAXA, j, MX, x, dtype, writers=() if read_only else ("consumer",))
+    assert type(x) is side.cls and x.writable == (not read_only)
+    check_exchange(JAXA, j, side, x, dtype, writers=() if read_only else ("consumer",))
     if read_only:
-        check_exchange(MX, FROM_JAX["capsule"](j), MX, x, dtype, writers=("producer",))
+        check_exchange(side, FROM_JAX["capsule"](side, j), side, x, dtype, writers=("producer",))
 
 
 @pytest.mark.parametrize("path", sorted(FROM_JAX))
@@ -375,7 +377,7 @@ def test_jax_exports_c_contiguous(path):
     """Views of JAX arrays are new arrays: the export is C-contiguous, with JAX's own
     (aligned) memory."""
     j = jnp.arange(24.0).reshape(6, 4)[::-1, ::2]
-    x = FROM_JAX[path](j)
+    x = FROM_JAX[path](MX, j)
     assert x.asnumpy().tolist() == np.arange(24.0).reshape(6, 4)[::-1, ::2].tolist()
     assert x.strides == mx.nd.empty(x.shape).strides
     assert mx_address(x) == j.unsafe_buffer_pointer() and mx_address(x) % 64 == 0
@@ -454,7 +456,7 @@ def _churn():
 def test_mxgo_outlives_jax_producer(path):
     j = jnp.arange(1000.0) * 2
     address = j.unsafe_buffer_pointer()
-    x = FROM_JAX[path](j)
+    x = FROM_JAX[path](MX, j)
     view = x[10:20]
     del j, x
     gc.collect()

@@ -1,13 +1,14 @@
 """Zero-copy exchange between mxgo and NumPy: ``np.from_dlpack(x)``, ``mx.nd.from_dlpack(a)``
-and ``mx.nd.from_numpy(a)``, for every dtype the running NumPy exchanges and every layout
-(NumPy, unlike PyTorch, has negative strides)."""
+(and ``mx.np.from_dlpack(a)``: interop_helpers.mx_sides) and ``mx.nd.from_numpy(a)``, for
+every dtype the running NumPy exchanges and every layout (NumPy, unlike PyTorch, has
+negative strides)."""
 import numpy as np
 import pytest
 
 import mxgo as mx
 
-from interop_helpers import (LAYOUTS, MX, MX_DTYPES, NUMPY, NUMPY_DLPACK_DTYPES, NUMPY_EXPORTS_READ_ONLY,
-                             NUMPY_IMPORTS_WRITABLE, check_exchange, layout_named, marker, mx_address)
+from interop_helpers import (LAYOUTS, MX, MX_DTYPES, MXNP, NUMPY, NUMPY_DLPACK_DTYPES, NUMPY_EXPORTS_READ_ONLY,
+                             NUMPY_IMPORTS_WRITABLE, check_exchange, layout_named, marker, mx_address, mx_sides)
 
 # NumPy < 2.1 makes every array it imports read-only: only mxgo can write there.
 NP_WRITERS = ("producer", "consumer") if NUMPY_IMPORTS_WRITABLE else ("producer",)
@@ -26,22 +27,22 @@ def test_peer_table_matches_numpy():
     assert imported.flags.writeable == NUMPY_IMPORTS_WRITABLE
 
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=str)
+@pytest.mark.parametrize("side,layout", mx_sides(LAYOUTS))
 @pytest.mark.parametrize("dtype", NUMPY_DLPACK_DTYPES)
-def test_mxgo_to_numpy(dtype, layout):
-    x = MX.make(dtype, layout)
+def test_mxgo_to_numpy(dtype, side, layout):
+    x = side.make(dtype, layout)
     a = np.from_dlpack(x)
     assert a.flags.writeable == NUMPY_IMPORTS_WRITABLE
-    check_exchange(MX, x, NUMPY, a, dtype, NP_WRITERS)
+    check_exchange(side, x, NUMPY, a, dtype, NP_WRITERS)
 
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=str)
+@pytest.mark.parametrize("side,layout", mx_sides(LAYOUTS))
 @pytest.mark.parametrize("dtype", NUMPY_DLPACK_DTYPES)
-def test_numpy_to_mxgo_dlpack(dtype, layout):
+def test_numpy_to_mxgo_dlpack(dtype, side, layout):
     a = NUMPY.make(dtype, layout)
-    x = mx.nd.from_dlpack(a)
-    assert x.writable and a.flags.writeable
-    check_exchange(NUMPY, a, MX, x, dtype)
+    x = side.from_dlpack(a)
+    assert type(x) is side.cls and x.writable and a.flags.writeable
+    check_exchange(NUMPY, a, side, x, dtype)
 
 
 @pytest.mark.parametrize("layout", CONTIGUOUS, ids=str)
@@ -85,18 +86,21 @@ def test_from_numpy_copy_leaves_numpy_writable(dtype):
     np.testing.assert_array_equal(x.asnumpy().ravel()[:-1], expected.ravel()[:-1])
 
 
+@pytest.mark.parametrize("side", [MX, MXNP], ids=lambda side: side.name)
 @pytest.mark.parametrize("dtype", NUMPY_DLPACK_DTYPES)
-def test_round_trip_keeps_the_memory(dtype):
+def test_round_trip_keeps_the_memory(dtype, side):
     """numpy -> mxgo -> numpy and mxgo -> numpy -> mxgo land on the original memory."""
     a = NUMPY.make(dtype, layout_named("reversed"))
-    back = np.from_dlpack(mx.nd.from_dlpack(a))
+    back = np.from_dlpack(side.from_dlpack(a))
     check_exchange(NUMPY, a, NUMPY, back, dtype, NP_WRITERS)
-    x = MX.make(dtype, layout_named("offset"))
+    x = side.make(dtype, layout_named("offset"))
     if NUMPY_EXPORTS_READ_ONLY:
-        check_exchange(MX, x, MX, mx.nd.from_dlpack(np.from_dlpack(x)), dtype)
+        again = side.from_dlpack(np.from_dlpack(x))
+        assert type(again) is side.cls
+        check_exchange(side, x, side, again, dtype)
     else:  # NumPy < 2.1 imports read-only and refuses to export read-only arrays
         with pytest.raises(BufferError):
-            mx.nd.from_dlpack(np.from_dlpack(x))
+            side.from_dlpack(np.from_dlpack(x))
 
 
 def test_numpy_array_api_views_of_mxgo_memory():

@@ -59,14 +59,50 @@ def test_training_gives_np_arrays_and_mxnets_parameters(hybridize):
         onp.testing.assert_allclose(pb.data().asnumpy(), pa.data().asnumpy(), rtol=1e-5, atol=1e-6)
 
 
-def test_custom_block_with_F_np_and_npx():
-    class Block(mx.gluon.HybridBlock):
-        def hybrid_forward(self, F, x):
-            return F.np.sum(F.npx.relu(x), axis=1)
+def custom_net(lib):
+    """A Dense layer inside a block of MXNet 1.9.1's NumPy-mode code: F.np and F.npx in
+    hybrid_forward, then another Dense."""
+    class Block(lib.gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.dense = lib.gluon.nn.Dense(5)
 
-    out = Block()(mx.np.array(X))
-    assert isinstance(out, mx.np.ndarray) and out.shape == (6,)
-    onp.testing.assert_allclose(out.asnumpy(), onp.maximum(X, 0).sum(axis=1), rtol=1e-6)
+        def hybrid_forward(self, F, x):
+            h = F.np.tanh(self.dense(x)) * 2
+            return F.npx.relu(h) + F.np.sum(x, axis=1, keepdims=True)
+
+    net = lib.gluon.nn.HybridSequential()
+    net.add(Block(), lib.gluon.nn.Dense(3))
+    net.initialize(lib.init.Xavier())
+    net(lib.np.array(X))
+    return net
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_custom_block_with_F_np_and_npx(hybridize):
+    """Hybridized, MXNet traces F.np onto its symbols; mxgo's mx.sym has no NumPy interface,
+    so the block runs imperatively (the same values and gradients) and export refuses."""
+    a, b = custom_net(mxnet), custom_net(mx)
+    for pa, pb in zip(a.collect_params().values(), b.collect_params().values()):
+        pb.set_data(mx.np.array(pa.data().asnumpy()))
+    results = []
+    for lib, net in ((mxnet, a), (mx, b)):
+        if hybridize:
+            net.hybridize()
+        x = lib.np.array(X)
+        x.attach_grad()
+        with lib.autograd.record():
+            out = net(x)
+            loss = (out * out).sum()
+        loss.backward()
+        assert isinstance(out, lib.np.ndarray) and out.shape == (6, 3)
+        results.append([out.asnumpy(), x.grad.asnumpy()] + [p.grad().asnumpy() for p in net.collect_params().values()])
+    for want, got in zip(*results):
+        onp.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    if hybridize:
+        with pytest.raises(mx.base.MXNetError, match="F.np"):
+            b.export("unused")
 
 
 def test_dataloader_batches_and_parameter_files(tmp_path):

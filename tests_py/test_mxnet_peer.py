@@ -7,7 +7,8 @@ Exchange both ways, `mxnet.nd.to_dlpack_for_read/for_write(a)` -> `mx.nd.from_dl
 mxgo's `x.to_dlpack_for_read()/for_write()` -> `mxnet.nd.from_dlpack`, for every dtype
 both have: values, dtype, shape, shared memory (a write on one side is seen on the other),
 lifetimes (the producer deleted and collected, the consumer intact; mxgo's live counts
-back to where they were, so that each deleter ran exactly once). Then what MXNet itself
+back to where they were, so that each deleter ran exactly once), with both libraries'
+NDArrays and both libraries' NumPy-interface arrays (mxnet.numpy and mx.np). Then what MXNet itself
 does, each asserted as a peer fact: the dtypes and layouts it refuses, and how.
 
 Both sides are asynchronous: a write on one side is waited for (`wait_to_read`) before the
@@ -40,6 +41,9 @@ REFUSED = {
     "complex128": (UnicodeDecodeError, "utf-8"),
 }
 COMPACT = "only support compact tensor"
+#: the array classes exchanged on both sides: MXNet's NDArray and mxgo's, or both
+#: libraries' NumPy-interface arrays (mxnet.numpy.ndarray, mx.np.ndarray)
+KINDS = ("nd", "np")
 
 
 def live():
@@ -120,14 +124,18 @@ def _counts_return():
 
 # ---- MXNet -> mxgo -----------------------------------------------------------------------
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("how", ["for_read", "for_write"])
 @pytest.mark.parametrize("dtype", SHARED)
-def test_mxnet_to_mxgo(dtype, how):
+def test_mxnet_to_mxgo(dtype, how, kind):
     ref = reference(dtype)
     a = mxnet.nd.array(ref, dtype=dtype)
+    if kind == "np":
+        a = a.as_np_ndarray()
     before = live()
-    capsule = getattr(mxnet.nd, "to_dlpack_" + how)(a)
-    x = mx.nd.from_dlpack(capsule)
+    capsule = getattr(a, "to_dlpack_" + how)()
+    x = getattr(mx, kind).from_dlpack(capsule)
+    assert type(x) is (mx.np.ndarray if kind == "np" else mx.nd.NDArray)
     assert np.dtype(x.dtype) == np.dtype(dtype) and x.shape == ref.shape
     np.testing.assert_array_equal(x.asnumpy(), ref)
     # shared memory, both directions
@@ -174,14 +182,17 @@ def test_mxnet_capsule_used_twice():
 
 # ---- mxgo -> MXNet -----------------------------------------------------------------------
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("how", ["for_read", "for_write"])
 @pytest.mark.parametrize("dtype", [d for d in SHARED if d != "bool"])
-def test_mxgo_to_mxnet(dtype, how):
+def test_mxgo_to_mxnet(dtype, how, kind):
     ref = reference(dtype)
     before = live()
-    x = mx.nd.array(ref, dtype=dtype)
+    x = getattr(mx, kind).array(ref, dtype=dtype)
     capsule = getattr(x, "to_dlpack_" + how)()
-    b = mxnet.nd.from_dlpack(capsule)
+    b = mxnet.nd.from_dlpack(capsule)  # MXNet 1.9.1 imports DLPack into mx.nd only
+    if kind == "np":
+        b = b.as_np_ndarray()
     assert b.dtype == np.dtype(dtype) and b.shape == ref.shape
     np.testing.assert_array_equal(b.asnumpy(), ref)
     write_through(b, x, ref, dtype, (1, 2))

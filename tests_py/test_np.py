@@ -129,6 +129,11 @@ def test_same_memory_as_nd_and_other_frameworks():
     assert isinstance(nd, mx.nd.NDArray) and not isinstance(nd, np.ndarray)
     nd[0, 0] = 42
     assert x[0, 0].item() == 42
+    assert nd.as_nd_ndarray() is nd and x.as_np_ndarray() is x
+    back = nd.as_np_ndarray()  # a second mx.np handle on the same memory
+    assert type(back) is np.ndarray and back is not x
+    back[0, 1] = 7
+    assert x[0, 1].item() == 7 and nd[0, 1].asscalar() == 7
     assert isinstance(x, mx.nd.NDArray)  # as MXNet's mx.np.ndarray
     t = torch.from_dlpack(x)
     t[1, 2] = -5
@@ -155,6 +160,13 @@ def test_pickle_and_autograd_keep_the_class():
     z.backward()
     assert isinstance(x.grad, np.ndarray)
     check(x.grad, onp.array([[2.0, 4.0]], onp.float32))
+    # an mx.nd variable recorded through its mx.np view: one autograd entry for both
+    v = mx.nd.array([1.0, 3.0])
+    v.attach_grad()
+    with mx.autograd.record():
+        w = (v.as_np_ndarray() ** 2).sum()
+    w.backward()
+    assert type(v.grad) is mx.nd.NDArray and v.grad.asnumpy().tolist() == [2.0, 6.0]
 
 
 def test_bad_inputs_raise_numpys_exception_types():
@@ -207,8 +219,9 @@ def test_bitwise_logical_and_integer_operators_follow_numpy():
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "pow", "remainder", "floor_divide", "maximum",
                                   "equal", "less", "logical_and", "bitwise_xor", "arctan2", "copysign", "nextafter"])
 def test_one_call_path_gives_the_promoting_paths_bits(name):
-    """The operators' one-call path (same dtypes; a small int or a float beside the array)
-    against binary(), which promotes and casts: the same dtype and bits."""
+    """The operators' and functions' one-call paths (same dtypes; a small int or a float
+    beside the array), in place too, against binary(), which promotes and casts: the same
+    dtype and bits."""
     for dtype in DTYPES:
         a = onp.arange(-3, 5).astype(dtype) if dtype != "bool" else onp.array([True, False] * 4)
         x = np.array(a)
@@ -217,11 +230,28 @@ def test_one_call_path_gives_the_promoting_paths_bits(name):
                 want = _ufuncs.binary(name, x, other)
             except (TypeError, ValueError, OverflowError):
                 continue
-            got = _ufuncs.FAST[name](x, other, False)
-            if got is None:
-                continue
-            assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (name, dtype, other)
-            assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, other)
+            for got in (_ufuncs.binary_method(name)(x, other), _ufuncs.FUNCTIONS[name](x, other)):
+                assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (name, dtype, other)
+                assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, other)
+            if want.dtype == x.dtype:
+                y = x.copy()
+                assert _ufuncs.inplace_method(name)(y, other) is y
+                assert y.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, other)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean"])
+def test_whole_reduction_one_call_path_gives_the_axes_paths_bits(name):
+    """x.<name>() (the registry's NumPy-shaped form in one call where no cast is needed)
+    against the same reduction over every axis named, which takes the general path: the
+    same 0-d shape, dtype and bits, for every dtype and a 0-d, 1-d and 3-d array."""
+    for dtype in DTYPES:
+        for shape in ((), (7,), (2, 3, 4)):
+            a = (onp.arange(onp.prod(shape, dtype=int)) % 5 - 1).reshape(shape)
+            x = np.array(a.astype(dtype) if dtype != "bool" else a > 0)
+            want = getattr(np, name)(x, axis=tuple(range(x.ndim)))
+            for got in (getattr(x, name)(), getattr(np, name)(x)):
+                assert got.shape == () and got.dtype == want.dtype, (name, dtype, shape)
+                assert got.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, shape)
 
 
 @pytest.mark.parametrize("name", ["abs", "negative", "sqrt", "exp", "floor", "isnan", "signbit", "logical_not",

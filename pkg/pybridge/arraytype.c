@@ -49,7 +49,11 @@ static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
 }
 
 PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d) {
-	ArrayObject* a = (ArrayObject*)mxgo_array_class->tp_alloc(mxgo_array_class, 0);
+	return mxgo_new_array_of(mxgo_array_class, h, d);
+}
+
+PyObject* mxgo_new_array_of(PyTypeObject* cls, int64_t h, const mxgo_desc* d) {
+	ArrayObject* a = (ArrayObject*)cls->tp_alloc(cls, 0);
 	if (!a) { mxgoFastFree(h); return NULL; }
 	if (fill(a, h, d) < 0) { Py_DECREF(a); return NULL; }
 	return (PyObject*)a;

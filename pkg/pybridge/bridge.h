@@ -115,6 +115,8 @@ extern PyTypeObject mxgo_array_base_type;
 extern PyTypeObject* mxgo_array_class;
 // Makes an array object of the registered class owning handle h, described by d.
 PyObject* mxgo_new_array(int64_t h, const mxgo_desc* d);
+// mxgo_new_array with the array an instance of cls (a subclass of NDArrayBase: mx.np's).
+PyObject* mxgo_new_array_of(PyTypeObject* cls, int64_t h, const mxgo_desc* d);
 // Makes an array object viewing owner's memory, described by d (store NULL); Go makes
 // its side when the array is first used by Go (materialize).
 PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner);

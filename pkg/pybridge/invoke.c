@@ -83,8 +83,8 @@ static int input(foreign_args* f, Py_ssize_t i, PyObject* o, int64_t* h) {
 	return -1;
 }
 
-// invoke(op_id, arrays, out, attrs) -> NDArray, None when out is an NDArray, or
-// NotImplemented. arrays is a tuple of operands, out one or None, attrs the parameters'
+// invoke(op_id, arrays, out, attrs[, cls]) -> NDArray (an instance of cls when given: mx.np
+// makes its own arrays in the one call), None when out is an NDArray, or NotImplemented. arrays is a tuple of operands, out one or None, attrs the parameters'
 // wire form. Operands are NDArrays or objects whose type has a DLPack C exchange API;
 // for anything else it returns NotImplemented, and op.py's Python path takes the call
 // (as it does when a result would view another framework's memory mxgo only borrowed).
@@ -93,8 +93,13 @@ static int input(foreign_args* f, Py_ssize_t i, PyObject* o, int64_t* h) {
 // released: a kernel must not hold up other Python threads (or an engine callback
 // waiting for the GIL), though a tiny ready operation on NDArrays computes right there.
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+	PyTypeObject* cls = mxgo_array_class;
+	if (n == 5 && PyType_Check(args[4]) && PyType_IsSubtype((PyTypeObject*)args[4], &mxgo_array_base_type)) {
+		cls = (PyTypeObject*)args[4];
+		n = 4;
+	}
 	if (n != 4 || !PyTuple_Check(args[1]) || !PyUnicode_Check(args[3])) {
-		PyErr_SetString(PyExc_TypeError, "invoke(op_id, arrays: tuple, out, attrs: str)");
+		PyErr_SetString(PyExc_TypeError, "invoke(op_id, arrays: tuple, out, attrs: str[, cls: NDArrayBase subclass])");
 		return NULL;
 	}
 	if (mxgo_forked) return mxgo_raise_forked();
@@ -163,7 +168,7 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	}
 	if (kind == MXGO_TAKE_OWNING) result = Py_NewRef(Py_NotImplemented);
 	else if (kind >= 0) mxgo_raise(kind, msg);
-	else if (h) result = mxgo_new_array(h, &d);
+	else if (h) result = mxgo_new_array_of(cls, h, &d);
 	else result = Py_NewRef(Py_None); // written into out, which op.py returns as given
 done:
 	if (out_mt) mxgo_dl_call_versioned_deleter(out_mt);

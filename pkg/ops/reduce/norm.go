@@ -38,7 +38,7 @@ func init() {
 		{"nansum", "Sum over the given axes, NaN counting as 0. The result keeps the input's dtype (for bool: any).", redSum, true},
 		{"nanprod", "Product over the given axes, NaN counting as 1. The result keeps the input's dtype (for bool: all).", redProd, true},
 	} {
-		registerExclude(d.name, d.doc, d.kind, d.nan)
+		registerExclude(d.name, d.doc, d.kind, d.nan, false)
 	}
 	ops.Register(&ops.Op{
 		Name: "norm", Grad: normGrad,
@@ -92,7 +92,10 @@ func init() {
 // registerExclude registers a reduction that takes MXNet's exclude parameter: sum, mean,
 // prod, max, min, their _axis forms, and nansum and nanprod (nan: NaN counts as the
 // identity, for the real dtypes only).
-func registerExclude(name, doc string, kind reduceKind, nan bool) {
+// registerExclude registers a reduction of kind that takes MXNet's exclude (nan: NaN
+// counts as the identity). npShape: NumPy's shapes, a whole-array reduction without
+// keepdims is 0-d (mx.np's one-call reductions) instead of MXNet's (1,).
+func registerExclude(name, doc string, kind reduceKind, nan, npShape bool) {
 	var dts []ndarray.DType
 	if nan {
 		dts = nanDTypes
@@ -103,6 +106,9 @@ func registerExclude(name, doc string, kind reduceKind, nan bool) {
 			s, err := excludeSpec(kind, in[0], at)
 			if err != nil || s == nil {
 				return in[0].Shape(), in[0].DType(), err
+			}
+			if npShape && len(s.axes) == in[0].NDim() && !at.Bool("keepdims") {
+				return []int{}, s.outDType, nil
 			}
 			return s.outShape, s.outDType, nil
 		},

@@ -84,7 +84,8 @@ func init() {
 		kind := r.kind
 		axisDoc := "None (the index into the flattened array) or a single axis"
 		if !kind.isArg() { // sum, mean, prod, max and min take MXNet's exclude (as sum_axis, ...)
-			registerExclude(r.name, r.doc, kind, false)
+			registerExclude(r.name, r.doc, kind, false, false)
+			registerExclude("_np_"+r.name, r.doc+"\n\nmx.np's form: a whole-array reduction is 0-d (NumPy's shape).", kind, false, true)
 			continue
 		}
 		ops.Register(&ops.Op{

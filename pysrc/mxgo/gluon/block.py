@@ -317,6 +317,7 @@ class HybridBlock(Block):
         self._flags = []
         self._in_count = None  # how many inputs the last forward had: what export traces
         self._cached_graph = None  # hybridized: (input names, Program, [(name, Parameter)], single output)
+        self._traceable = True  # False once tracing reached F.np (mx.sym has none): runs imperatively
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
@@ -387,8 +388,11 @@ class HybridBlock(Block):
             raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the input. Please check the "
                              "type of the args.\n")
         self._in_count = len(inputs)
-        if self._active and plain and self._ready():
-            return self._call_cached_graph(inputs)  # traces the graph, which the next calls find
+        if self._active and plain and self._traceable and self._ready():
+            try:
+                return self._call_cached_graph(inputs)  # traces the graph, which the next calls find
+            except symbol.NumPyInterfaceError:
+                self._traceable = False  # F.np in a hybrid_forward: imperative, as before hybridize()
         ctx = arrays[0].context
         with ctx:
             try:

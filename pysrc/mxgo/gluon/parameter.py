@@ -14,7 +14,6 @@ import numpy as np
 
 from .. import autograd, context, initializer
 from .. import ndarray as nd
-from .. import numpy as _mxnp
 from .. import symbol
 from ..base import MXNetError
 from ..context import Context
@@ -122,7 +121,7 @@ class Parameter:
         got = self._find(arr_list, ctx)
         if not is_np_array():
             return got
-        return [_mxnp.asarray(a) for a in got] if ctx is list else _mxnp.asarray(got)
+        return [a.as_np_ndarray() for a in got] if ctx is list else got.as_np_ndarray()
 
     def _find(self, arr_list, ctx):
         if arr_list is not None:

@@ -33,6 +33,8 @@ _NUMPY_REFUSES = {BFLOAT16}
 _NUMPY_TAKES_READ_ONLY = tuple(int(v) for v in np.__version__.split(".")[:2]) >= (2, 1)
 #: DLPack's code for host memory: arrays elsewhere (mx.gpu) are copied through Go
 _CPU_TYPE = Context.devstr2type["cpu"]
+#: [mx.np.ndarray]: mxgo.numpy (above this package) registers its class here when imported
+NP_CLASS: list[type] = []
 
 
 class NDArray(fastpath.NDArrayBase):
@@ -174,6 +176,17 @@ class NDArray(fastpath.NDArrayBase):
         data = pickle.PickleBuffer(data) if protocol >= 5 else bytes(data)
         return _unpickle, (_PICKLE_VERSION, DTYPE_NAMES[self._code], self._shape,
                            (self._devtype, self._devid), data)
+
+    def as_np_ndarray(self):
+        """This array as an mx.np ndarray: a second handle on the same memory and autograd
+        entry (MXNet's shallow copy)."""
+        x = NDArray(call(core.Share, self._h))
+        x.__class__ = NP_CLASS[0]
+        return x
+
+    def as_nd_ndarray(self):
+        """Self: it is an mx.nd array already."""
+        return self
 
     def as_in_context(self, context):
         """Returns self if it is already on ``context``, else a copy there."""

@@ -15,13 +15,13 @@ from .._core.dlpack import from_dlpack as _from_dlpack
 from .._core.registry import invoke as _invoke, invoke_all as _invoke_all
 from ..base import DTYPE_NAMES, MXNetTypeError, MXNetValueError, call, core, dtype_code, fastpath, mxnet_error
 from ..context import Context
+from ..ndarray.ndarray import NP_CLASS as _class  # [mx.np.ndarray], once multiarray.py registers it
 from . import _dtypes
 
 __all__ = ["register", "adopt", "invoke", "invoke_all", "is_array", "operand", "empty", "full", "asarray", "astype",
            "reshape", "SCALARS"]
 
 _Array = fastpath.NDArrayBase
-_class: list[type] = []  # [mx.np.ndarray], once multiarray.py registers it
 #: the Python scalars an operator takes beside an array
 SCALARS = (bool, int, float, complex)
 

@@ -10,7 +10,8 @@ import operator
 
 import numpy as _onp
 
-from ..base import MXNetTypeError, MXNetValueError
+from .._core.registry import OPS
+from ..base import MXNetTypeError, MXNetValueError, dtype_code, fastpath
 from . import _dtypes
 from ._array import adopt, astype, full, invoke, operand, reshape
 from ._ufuncs import binary
@@ -66,8 +67,40 @@ def _sum_dtype(dt, dtype):
     return dt
 
 
+def _codes(*names):
+    return frozenset(dtype_code(n) for n in names)
+
+
+#: the dtypes whose whole-array sum, mean and extremum keep the dtype (no cast first)
+_FLOATS = _codes("float16", "float32", "float64", "complex64", "complex128")
+_KEEP = {"sum": _FLOATS | _codes("int64", "uint64"), "mean": _FLOATS,
+         "max": _FLOATS | _codes("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")}
+_KEEP["prod"], _KEEP["min"] = _KEEP["sum"], _KEEP["max"]
+
+
+def _whole(op):
+    """The one-call path of ``op(x)`` over the whole of an mxgo array x (no axis, dtype,
+    keepdims or out): the registry's NumPy-shaped form (_np_<op>, a 0-d result) in one C
+    call, or None where x's dtype needs a cast first (as mx.nd's x.sum() costs)."""
+    op_id, keep, invoke_c, array = OPS["_np_" + op]["id"], _KEEP[op], fastpath.invoke, fastpath.NDArrayBase
+
+    def whole(x):
+        if isinstance(x, array) and x._code in keep:
+            r = invoke_c(op_id, (x,), None, "")
+            if r is not NotImplemented:
+                return adopt(r)
+        return None
+    return whole
+
+
 def _accumulate(op, identity):
+    whole = _whole(op)
+
     def fn(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
+        if axis is None and dtype is None and out is None and not keepdims:
+            r = whole(x)
+            if r is not None:
+                return r
         x = operand(x, "x")
         dt = _sum_dtype(_dtypes.as_dtype(x.dtype), dtype)
         axes = normalize_axes(axis, x.ndim)
@@ -89,7 +122,13 @@ def _into(result, out):
 
 
 def _extremum(op, name):
+    whole = _whole(op)
+
     def fn(x, /, *, axis=None, keepdims=False, out=None):
+        if axis is None and out is None and not keepdims:
+            r = whole(x)
+            if r is not None:
+                return r
         x = operand(x, "x")
         axes = normalize_axes(axis, x.ndim)
         if x.size == 0 and (axes or x.ndim == 0):
@@ -103,6 +142,10 @@ def _extremum(op, name):
 
 def mean(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
     """Arithmetic mean over ``axis`` (floating: float32 for integers, as MXNet)."""
+    if axis is None and dtype is None and out is None and not keepdims:
+        r = _whole_mean(x)
+        if r is not None:
+            return r
     x = operand(x, "x")
     dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.float_of(_dtypes.as_dtype(x.dtype))
     axes = normalize_axes(axis, x.ndim)
@@ -111,6 +154,9 @@ def mean(x, /, *, axis=None, dtype=None, keepdims=False, out=None):
         shape = _result_shape(x.shape, axes, keepdims)
         return _into(full(shape, _onp.nan, dt, x.context), out)
     return _into(_reduce("mean", x, axes, keepdims) if axes else x.copy(), out)
+
+
+_whole_mean = _whole("mean")
 
 
 def var(x, /, *, axis=None, dtype=None, correction=0.0, keepdims=False, out=None, ddof=None):

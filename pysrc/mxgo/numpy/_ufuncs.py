@@ -12,11 +12,12 @@ an array.
 import numpy as _onp
 
 from .._core.registry import OPS
-from ..base import MXNetTypeError, dtype_code, fastpath
+from ..base import MXNetTypeError, MXNetValueError, call, core, dtype_code, fastpath
+from ..ndarray.ndarray import NP_CLASS as _class  # [mx.np.ndarray]: the class the one-call paths make
 from . import _dtypes
-from ._array import SCALARS, adopt, astype, empty, invoke, is_array, operand
+from ._array import SCALARS, astype, empty, invoke, operand
 
-__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method", "sign", "round"]
+__all__ = ["UNARY", "BINARY", "FUNCTIONS", "unary", "binary", "binary_method", "inplace_method", "sign", "round"]
 
 _BOOL = _dtypes.BOOL
 _UINT8 = _onp.dtype("uint8")
@@ -90,10 +91,6 @@ def _finish(r, kind, dt):
 
 def unary(name, x, out=None):
     """Unary function ``name`` (a row of UNARY) of x."""
-    if out is None and isinstance(x, fastpath.NDArrayBase) and x._code in _UNARY_SAME[name]:
-        r = fastpath.invoke(_UNARY_IDS[name], (x,), None, "")  # no cast: one C call
-        if r is not NotImplemented:
-            return adopt(r)
     op, kind, kinds = UNARY[name]
     x = operand(x, "x")
     dt = _dtypes.as_dtype(x.dtype)
@@ -163,40 +160,48 @@ def _codes(op, kind, kinds, letters="biufc"):
     return frozenset(out)
 
 
-def _fast(name):
-    """The one-call path of binary function ``name``: fast(a, b, reverse) for an mxgo array
-    a and b, the result, or None where promotion, a cast, another framework's array or a
-    scalar the dtype cannot take as it is needs ``binary``. Same-dtype operands and a Python
-    float beside a floating array (an int from 0 to 127 beside any numeric one) are the
-    calls of everyday code; they cost one C call, as mx.nd's."""
+def _fast_ids(name):
+    """What the one-call paths of binary function ``name`` need: the registry ids of its
+    operator and of its scalar form (None without one), and the dtype codes it takes as
+    they are beside an array of the same dtype, a Python float, and a small Python int."""
     op, kind, kinds = BINARY[name]
     op_id, scalar_op = OPS[op]["id"], OPS[op].get("scalar_op")
-    scalar_id = OPS[scalar_op]["id"] if scalar_op else None
-    same = _codes(op, kind, kinds)
-    floats, numbers = _codes(op, kind, kinds, "fc"), _codes(op, kind, kinds, "iufc")
-    invoke_c = fastpath.invoke
-    array = fastpath.NDArrayBase
+    if scalar_op is None:
+        return op_id, None, _codes(op, kind, kinds), frozenset(), frozenset()
+    return op_id, OPS[scalar_op]["id"], _codes(op, kind, kinds), _codes(op, kind, kinds, "fc"), \
+        _codes(op, kind, kinds, "iufc")
 
-    def fast(a, b, reverse):
-        if isinstance(b, array):
-            if a._code == b._code and a._code in same:
-                r = invoke_c(op_id, (b, a) if reverse else (a, b), None, "")
+
+def _method(name, reverse=False):
+    """The array's operator method for binary function ``name`` (__add__; reverse: __radd__).
+    Same-dtype mxgo arrays, and a Python float beside a floating array (an int from 0 to 127
+    beside any numeric one), are the calls of everyday code: one C call that makes the mx.np
+    array, as mx.nd's. Anything else that an mx.np function takes (promotion, a cast, another
+    scalar) goes through ``binary``; the rest is NotImplemented."""
+    op_id, scalar_id, same, floats, numbers = _fast_ids(name)
+    invoke_c, array, cls, tail = fastpath.invoke, fastpath.NDArrayBase, _class, ";reverse=%d" % reverse
+
+    def method(self, other):
+        code = self._code
+        if isinstance(other, array):
+            if code == other._code and code in same:
+                r = invoke_c(op_id, (other, self) if reverse else (self, other), None, "", cls[0])
                 if r is not NotImplemented:
-                    return adopt(r)
-            return None
-        if scalar_id is None:
-            return None
-        t = type(b)
-        if t is float and a._code in floats:
-            return adopt(invoke_c(scalar_id, (a,), None, "scalar=f:%r;reverse=%d" % (b, reverse)))
-        if t is int and 0 <= b < 128 and a._code in numbers:
-            return adopt(invoke_c(scalar_id, (a,), None, "scalar=i:%d;reverse=%d" % (b, reverse)))
-        return None
-    return fast
+                    return r
+        elif type(other) is float and code in floats:
+            return invoke_c(scalar_id, (self,), None, "scalar=f:%r%s" % (other, tail), cls[0])
+        elif type(other) is int and 0 <= other < 128 and code in numbers:
+            return invoke_c(scalar_id, (self,), None, "scalar=i:%d%s" % (other, tail), cls[0])
+        elif not isinstance(other, SCALARS):
+            return NotImplemented
+        return binary(name, other, self) if reverse else binary(name, self, other)
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
-#: the one-call paths of the binary functions, by name
-FAST = {name: _fast(name) for name in BINARY}
+#: the array's operator methods of the binary functions, by name (reflected: _REFLECTED)
+_METHODS = {name: _method(name) for name in BINARY}
+_REFLECTED = {name: _method(name, True) for name in BINARY}
 #: the unary functions' registry ids, and the dtype codes they take as they are
 _UNARY_IDS = {name: OPS[row[0]]["id"] for name, row in UNARY.items()}
 _UNARY_SAME = {name: _codes(*row) for name, row in UNARY.items()}
@@ -204,21 +209,52 @@ _UNARY_SAME = {name: _codes(*row) for name, row in UNARY.items()}
 
 def binary_method(name, reverse=False):
     """The array's operator method for binary function ``name`` (__add__, __radd__)."""
-    fast = FAST[name]
+    return (_REFLECTED if reverse else _METHODS)[name]
+
+
+def inplace_method(name):
+    """The array's in-place operator method for binary function ``name`` (__iadd__): an
+    operand of the array's dtype and shape, or a Python scalar as ``_method`` takes it, is
+    one C call writing into the array; anything else is computed, then copied in where
+    NumPy's same-kind casting allows."""
+    op_id, scalar_id, same, floats, numbers = _fast_ids(name)
+    invoke_c, array = fastpath.invoke, fastpath.NDArrayBase
 
     def method(self, other):
-        r = fast(self, other, reverse)
-        if r is not None:
-            return r
-        if not (is_array(other) or isinstance(other, SCALARS)):
+        code = self._code
+        if isinstance(other, array):
+            if code == other._code and code in same and other.shape == self.shape:
+                invoke_c(op_id, (self, other), self, "")
+                return self
+        elif type(other) is float and code in floats:
+            invoke_c(scalar_id, (self,), self, "scalar=f:%r;reverse=0" % other)
+            return self
+        elif type(other) is int and 0 <= other < 128 and code in numbers:
+            invoke_c(scalar_id, (self,), self, "scalar=i:%d;reverse=0" % other)
+            return self
+        elif not isinstance(other, SCALARS):
             return NotImplemented
-        return binary(name, other, self) if reverse else binary(name, self, other)
-    method.__name__ = name
+        r = binary(name, self, other)
+        dt = _dtypes.as_dtype(self.dtype)
+        if r.dtype != dt and not _onp.can_cast(r.dtype, dt, casting="same_kind"):
+            raise MXNetTypeError("cannot cast %s's result from %s to %s in place" % (name, r.dtype, dt))
+        if r.shape != self.shape:
+            raise MXNetValueError("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s"
+                                  % (self.shape, r.shape))
+        call(core.Copy, self._h, r._h, False)
+        return self
+    method.__name__ = method.__qualname__ = "__i%s__" % name
     return method
 
 
 def _make_unary(name):
+    op_id, same, invoke_c, array = _UNARY_IDS[name], _UNARY_SAME[name], fastpath.invoke, fastpath.NDArrayBase
+
     def fn(x, /, out=None):
+        if out is None and isinstance(x, array) and x._code in same:  # no cast: one C call
+            r = invoke_c(op_id, (x,), None, "", _class[0])
+            if r is not NotImplemented:
+                return r
         return unary(name, x, out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = "Elementwise %s of x (mx.np: NumPy's semantics; registry operator %s)." % (name, UNARY[name][0])
@@ -226,12 +262,17 @@ def _make_unary(name):
 
 
 def _make_binary(name):
-    fast, array = FAST[name], fastpath.NDArrayBase
+    method, array, invoke_c = _METHODS[name], fastpath.NDArrayBase, fastpath.invoke
+    op_id, same = OPS[BINARY[name][0]]["id"], _codes(*BINARY[name])
 
     def fn(x1, x2, /, out=None):
         if out is None and isinstance(x1, array):
-            r = fast(x1, x2, False)
-            if r is not None:
+            if isinstance(x2, array) and x1._code == x2._code and x1._code in same:  # method's first case, inline
+                r = invoke_c(op_id, (x1, x2), None, "", _class[0])
+                if r is not NotImplemented:
+                    return r
+            r = method(x1, x2)
+            if r is not NotImplemented:
                 return r
         return binary(name, x1, x2, out)
     fn.__name__ = fn.__qualname__ = name

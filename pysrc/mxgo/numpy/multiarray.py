@@ -14,15 +14,18 @@ import sys
 
 import numpy as _onp
 
+from .._core.array import shape_str
 from .._core.dlpack import from_dlpack as _from_dlpack
-from ..base import MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath, numpy_dtype
+from ..base import (BFLOAT16, NUMPY_BFLOAT16, MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath,
+                    numpy_dtype)
 from ..context import cpu
 from ..ndarray import NDArray, indexing as _nd_indexing
 from . import _dtypes
 from ._array import SCALARS, adopt, asarray, astype as _astype, empty, full, invoke, operand, register
 from ._manip import FUNCTIONS as _MANIP
+from ._products import dot as _dot
 from ._reduce import FUNCTIONS as _REDUCE
-from ._ufuncs import binary, binary_method, round as _round, unary
+from ._ufuncs import FUNCTIONS as _UFUNCS, binary, binary_method, inplace_method, round as _round
 
 __all__ = ["ndarray", "array", "asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
            "full_like", "arange", "linspace", "eye", "from_dlpack", "astype", "tril", "triu", "meshgrid",
@@ -31,28 +34,13 @@ __all__ = ["ndarray", "array", "asarray", "empty", "zeros", "ones", "full", "emp
 _INFO = _dtypes.Info(cpu())
 
 
-def _unary_method(name):
+def _unary_method(name, method_name=None):
+    fn = _UFUNCS[name]
+
     def method(self):
-        return unary(name, self)
-    method.__name__ = method.__qualname__ = name
+        return fn(self)
+    method.__name__ = method.__qualname__ = method_name or name
     method.__doc__ = "Elementwise %s (mx.np.%s)." % (name, name)
-    return method
-
-
-def _inplace(name):
-    def method(self, other):
-        if not (isinstance(other, fastpath.NDArrayBase) or isinstance(other, SCALARS)):
-            return NotImplemented
-        r = binary(name, self, other)
-        dt = _dtypes.as_dtype(self.dtype)
-        if r.dtype != dt and not _onp.can_cast(r.dtype, dt, casting="same_kind"):
-            raise MXNetTypeError("cannot cast %s's result from %s to %s in place" % (name, r.dtype, dt))
-        if r.shape != self.shape:
-            raise MXNetValueError("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s"
-                                  % (self.shape, r.shape))
-        call(core.Copy, self._h, r._h, False)
-        return self
-    method.__name__ = "__i%s__" % name
     return method
 
 
@@ -64,8 +52,9 @@ class ndarray(NDArray):
     # ---- metadata -------------------------------------------------------------------
     @property
     def dtype(self):
-        """The element type, a numpy.dtype (as MXNet's mx.np)."""
-        return numpy_dtype(self._code)
+        """The element type, a numpy.dtype (as MXNet's mx.np); for bfloat16 without ml_dtypes,
+        the string "bfloat16" (as mx.nd gives)."""
+        return "bfloat16" if self._code == BFLOAT16 and NUMPY_BFLOAT16 is None else numpy_dtype(self._code)
 
     @property
     def device(self):
@@ -169,6 +158,9 @@ class ndarray(NDArray):
         """The array in a new shape (ints or one tuple; one may be -1)."""
         if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
             shape = shape[0]
+        if order == "C" and self.size and all(type(d) is int and (d > 0 or d == -1) for d in shape):
+            # no 0 (MXNet's code in core.Reshape) and no size 0: a view in one call
+            return type(self)(call(core.Reshape, self._h, shape_str(shape), False))
         return _MANIP["reshape"](self, shape, order=order)
 
     def transpose(self, *axes):
@@ -222,7 +214,7 @@ class ndarray(NDArray):
         return _MANIP["nonzero"](self)
 
     def dot(self, b, out=None):
-        return _MANIP["matmul"](self, b) if self.ndim and operand(b).ndim else binary("multiply", self, b)
+        return _dot(self, b, out)
 
     def round(self, decimals=0, out=None):
         return _round(self, decimals, out)
@@ -270,6 +262,8 @@ class ndarray(NDArray):
 
     # ---- indexing -------------------------------------------------------------------
     def __getitem__(self, key):
+        if type(key) is int or type(key) is slice:  # the everyday keys: a view in one call
+            return type(self)(call(core.GetItem, self._h, _nd_indexing.encode_key(key)))
         if _is_bool_array(key) and key.ndim == 0:  # x[True]: x in a new axis of 1; x[False]: of 0
             return self.reshape((1,) + self.shape)[:int(bool(key))].copy()
         key = _bool_keys(self, key)
@@ -289,29 +283,28 @@ class ndarray(NDArray):
         NDArray.__setitem__(self, key, value)
 
     # ---- operators ------------------------------------------------------------------
-    __add__, __radd__, __iadd__ = binary_method("add"), binary_method("add", True), _inplace("add")
-    __sub__, __rsub__, __isub__ = binary_method("subtract"), binary_method("subtract", True), _inplace("subtract")
-    __mul__, __rmul__, __imul__ = binary_method("multiply"), binary_method("multiply", True), _inplace("multiply")
+    __add__, __radd__, __iadd__ = binary_method("add"), binary_method("add", True), inplace_method("add")
+    __sub__, __rsub__, __isub__ = binary_method("subtract"), binary_method("subtract", True), inplace_method("subtract")
+    __mul__, __rmul__, __imul__ = binary_method("multiply"), binary_method("multiply", True), inplace_method("multiply")
     __truediv__, __rtruediv__ = binary_method("divide"), binary_method("divide", True)
-    __itruediv__ = _inplace("divide")
-    __mod__, __rmod__, __imod__ = binary_method("remainder"), binary_method("remainder", True), _inplace("remainder")
-    __pow__, __rpow__, __ipow__ = binary_method("pow"), binary_method("pow", True), _inplace("pow")
+    __itruediv__ = inplace_method("divide")
+    __mod__, __rmod__, __imod__ = binary_method("remainder"), binary_method("remainder", True), inplace_method("remainder")
+    __pow__, __rpow__, __ipow__ = binary_method("pow"), binary_method("pow", True), inplace_method("pow")
     __eq__, __ne__ = binary_method("equal"), binary_method("not_equal")
     __lt__, __le__ = binary_method("less"), binary_method("less_equal")
     __gt__, __ge__ = binary_method("greater"), binary_method("greater_equal")
     __floordiv__, __rfloordiv__ = binary_method("floor_divide"), binary_method("floor_divide", True)
-    __ifloordiv__ = _inplace("floor_divide")
-    __and__, __rand__, __iand__ = binary_method("bitwise_and"), binary_method("bitwise_and", True), _inplace("bitwise_and")
-    __or__, __ror__, __ior__ = binary_method("bitwise_or"), binary_method("bitwise_or", True), _inplace("bitwise_or")
-    __xor__, __rxor__, __ixor__ = binary_method("bitwise_xor"), binary_method("bitwise_xor", True), _inplace("bitwise_xor")
+    __ifloordiv__ = inplace_method("floor_divide")
+    __and__, __rand__, __iand__ = binary_method("bitwise_and"), binary_method("bitwise_and", True), inplace_method("bitwise_and")
+    __or__, __ror__, __ior__ = binary_method("bitwise_or"), binary_method("bitwise_or", True), inplace_method("bitwise_or")
+    __xor__, __rxor__, __ixor__ = binary_method("bitwise_xor"), binary_method("bitwise_xor", True), inplace_method("bitwise_xor")
     __lshift__, __rlshift__ = binary_method("bitwise_left_shift"), binary_method("bitwise_left_shift", True)
-    __ilshift__ = _inplace("bitwise_left_shift")
+    __ilshift__ = inplace_method("bitwise_left_shift")
     __rshift__, __rrshift__ = binary_method("bitwise_right_shift"), binary_method("bitwise_right_shift", True)
-    __irshift__ = _inplace("bitwise_right_shift")
+    __irshift__ = inplace_method("bitwise_right_shift")
     __hash__ = NDArray.__hash__
 
-    def __invert__(self):
-        return unary("bitwise_not", self)
+    __invert__ = _unary_method("bitwise_not", "__invert__")
 
     def __matmul__(self, other):
         return _MANIP["matmul"](self, other)
@@ -319,14 +312,11 @@ class ndarray(NDArray):
     def __rmatmul__(self, other):
         return _MANIP["matmul"](other, self)
 
-    def __neg__(self):
-        return unary("negative", self)
+    __neg__ = _unary_method("negative", "__neg__")
 
-    def __pos__(self):
-        return unary("positive", self)
+    __pos__ = _unary_method("positive", "__pos__")
 
-    def __abs__(self):
-        return unary("abs", self)
+    __abs__ = _unary_method("abs", "__abs__")
 
 
 def _unpickle(fn, args):

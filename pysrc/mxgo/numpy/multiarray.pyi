@@ -18,7 +18,7 @@ _Key: TypeAlias = Index | NDArray | _onp.ndarray[Any, Any] | Sequence[int]
 
 class ndarray(NDArray):  # type: ignore[misc]  # NumPy's semantics override MXNet's signatures
     @property
-    def dtype(self) -> _onp.dtype[Any]: ...  # type: ignore[override]
+    def dtype(self) -> _onp.dtype[Any] | str: ...  # type: ignore[override]  # str: "bfloat16" without ml_dtypes
     @property
     def device(self) -> Context: ...
     def to_device(self, device: Context, /, *, stream: None = None) -> ndarray: ...

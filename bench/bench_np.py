@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""mx.np against mx.nd (the same Go arrays under MXNet's NumPy interface) and NumPy.
+
+Each row is one operation written the three ways, on float32 arrays of 10 elements (the
+dispatch: what a call costs before the engine runs it; mxgo's results are waited for
+after each timed batch, outside the time) and of 1e6 elements (the call and its wait).
+The mx.np / mx.nd column is the issue's target (1.1 at most for dispatch, 1.0 for the
+work); NumPy's column is there for scale. Writes bench/results/np.md.
+
+    python bench/bench_np.py [--min-time 0.2]
+"""
+import argparse
+import timeit
+
+import numpy as onp
+
+import mxgo as mx
+from bench_ops import write_report
+
+#: (row, statement): x, y, i (int64 indices), a 2-D array m, in each namespace's variables
+ROWS = [
+    ("x + y", "x + y"),
+    ("x + 1.0", "x + 1.0"),
+    ("x > y", "x > y"),
+    ("add(x, y)", "ns.add(x, y)"),
+    ("sqrt(x)", "ns.sqrt(x)"),
+    ("x.sum()", "x.sum()"),
+    ("m.sum(axis=0)", "m.sum(axis=0)"),
+    ("x.max()", "x.max()"),
+    ("x[3]", "x[3]"),
+    ("x[2:8]", "x[2:8]"),
+    ("x[i]", "x[i]"),
+    ("x.reshape(-1)", "x.reshape(-1)"),
+]
+
+
+def namespaces(n):
+    """{column: (globals, wait)} for arrays of n elements."""
+    a = onp.random.default_rng(0).standard_normal(n).astype(onp.float32) + 3
+    idx = onp.arange(0, n, 3, dtype=onp.int64)
+    m = a.reshape(-1, 10 if n % 10 == 0 else 1)
+    out = {"NumPy": ({"ns": onp, "x": a, "y": a.copy(), "i": idx, "m": m}, lambda r: None)}
+    for col, ns in (("mx.nd", mx.nd), ("mx.np", mx.np)):
+        g = {"ns": ns, "x": ns.array(a), "y": ns.array(a), "i": ns.array(idx, dtype="int64"), "m": ns.array(m)}
+        out[col] = (g, lambda r: r.wait_to_read() if hasattr(r, "wait_to_read") else None)
+    return out
+
+
+def per_call(stmt, g, wait, waited, min_time):
+    """Best seconds per call of stmt (and its result's wait when ``waited``)."""
+    code = compile(stmt, "<row>", "eval")
+
+    def once():
+        r = eval(code, g)  # noqa: S307 (the rows above)
+        if waited:
+            wait(r)
+    number = 1
+    while timeit.timeit(once, number=number) < min_time / 5:
+        number *= 2
+    best = min(timeit.repeat(once, number=number, repeat=5)) / number
+    mx.nd.waitall()
+    return best
+
+
+def table(n, waited, min_time):
+    cols = namespaces(n)
+    rows = ["| operation | mx.nd | mx.np | NumPy | mx.np / mx.nd | mx.np / NumPy |", "|---|---:|---:|---:|---:|---:|"]
+    for name, stmt in ROWS:
+        t = {col: per_call(stmt, g, wait, waited, min_time) for col, (g, wait) in cols.items()}
+        rows.append("| `%s` | %.2f µs | %.2f µs | %.2f µs | %.2f | %.2f |" % (
+            name, t["mx.nd"] * 1e6, t["mx.np"] * 1e6, t["NumPy"] * 1e6, t["mx.np"] / t["mx.nd"], t["mx.np"] / t["NumPy"]))
+        print(rows[-1], flush=True)
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--min-time", type=float, default=0.2)
+    args = p.parse_args()
+    rows = ["Dispatch: 10 float32 elements, the call only (results waited for outside the time).", ""]
+    rows += table(10, False, args.min_time)
+    rows += ["", "Work: 1e6 float32 elements, the call and its wait.", ""]
+    rows += table(1_000_000, True, args.min_time)
+    write_report("np.md", "mx.np against mx.nd and NumPy", rows)
+
+
+if __name__ == "__main__":
+    main()
