@@ -12,8 +12,8 @@ and MXNet's names), ``mx.np.fft`` the standard's fft extension.
 
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
-    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _sets ← _products ← _stats ← _nan ← _elemfn ← _fallback ←
-    multiarray, linalg, random, fft
+    _dtypes ← _array ← _ufuncs ← _reduce ← _manip ← _stack ← _sets ← _index ← _products ← _stats ← _nan ←
+    _elemfn ← _fallback ← multiarray, linalg, random, fft
 """
 from . import _dtypes
 from . import fft as fft  # (mx.np.fft; not in __all__, as NumPy's)
@@ -30,6 +30,10 @@ from ._reduce import FUNCTIONS as _REDUCE
 from ._sets import FUNCTIONS as _SETS
 from ._stats import FUNCTIONS as _STATS
 from ._ufuncs import FUNCTIONS as _UFUNCS
+# NumPy's manipulation, indexing, set and logic names beyond the standard (MXNet's mxnet.numpy)
+from ._index import FUNCTIONS as _INDEX
+from ._stack import FUNCTIONS as _STACK
+from .multiarray import identity, indices
 from .multiarray import (__array_namespace_info__, arange, array, asarray, astype, empty, empty_like, eye, from_dlpack,
                          full, full_like, linspace, meshgrid, ndarray, ones, ones_like, tril, triu, zeros, zeros_like)
 
@@ -40,6 +44,10 @@ globals().update(_UFUNCS)
 globals().update(_REDUCE)
 globals().update(_MANIP)
 globals().update(_SETS)
+globals().update(_STACK)
+globals().update(_INDEX)
+NAN = NaN = nan
+NINF, NZERO, PINF, PZERO = -inf, -0.0, inf, 0.0
 # math, statistics, polynomials, windows, financial (MXNet's names beyond the standard)
 _MATH = {**_PRODUCTS, **_STATS, **_NAN, **_ELEMFN, **_FALLBACK}
 globals().update(_MATH)
@@ -52,4 +60,5 @@ __all__ = ["ndarray", "array", "asarray", "astype", "empty", "empty_like", "eye"
            "uint64", "float16", "float32", "float64", "complex64", "complex128", "can_cast", "finfo", "iinfo",
            "isdtype", "result_type", "e", "inf", "nan", "pi", "newaxis"]
 __all__ += sorted(_UFUNCS) + sorted(_REDUCE) + sorted(_MANIP) + sorted(_SETS)
+__all__ += sorted(_STACK) + sorted(_INDEX) + ["identity", "indices", "NAN", "NaN", "NINF", "NZERO", "PINF", "PZERO"]
 __all__ += sorted(_MATH)

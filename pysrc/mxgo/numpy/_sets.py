@@ -1,10 +1,11 @@
-"""mx.np's set functions (unique_all, unique_counts, unique_inverse, unique_values) and
-searchsorted.
+"""mx.np's set functions (unique_all, unique_counts, unique_inverse, unique_values; NumPy's
+unique, in1d, isin, intersect1d, setdiff1d, setxor1d, union1d) and searchsorted.
 
 The unique functions' result shapes depend on the values, so they wait for their array and
 compute on the host (a stable sort and its runs; NaNs distinct, as the standard asks), as
 ``nonzero`` does; searchsorted waits for both operands and runs NumPy's binary search
-(the registry has no search kernel).
+(the registry has no search kernel). NumPy's set functions do the same with NumPy's own
+(NaNs equal in unique, as NumPy's), on operands promoted to one dtype first.
 """
 from collections import namedtuple
 
@@ -13,6 +14,7 @@ import numpy as _onp
 from ..base import MXNetValueError
 from . import _dtypes
 from ._array import asarray, operand
+from ._reduce import normalize_axis
 
 __all__ = ["FUNCTIONS", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
@@ -64,12 +66,69 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     return _host(r, _dtypes.DEFAULT_INT, x2)
 
 
+def _host_pair(ar1, ar2):
+    """ar1 and ar2 as NumPy arrays of their common dtype, and ar1 as an array."""
+    a, b = operand(ar1, "ar1"), operand(ar2, "ar2")
+    dt = _dtypes.result_type(a, b)
+    return a.asnumpy().astype(dt), b.asnumpy().astype(dt), a
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    """The sorted unique elements of ar (flattened, or the unique slices along ``axis``),
+    with the first indices, the inverse (1-d) and the counts asked for (int64)."""
+    a = operand(ar, "ar")
+    if axis is not None:
+        axis = normalize_axis(axis, a.ndim)
+    r = _onp.unique(a.asnumpy(), return_index, return_inverse, return_counts, axis)
+    if not isinstance(r, tuple):
+        return _host(r, a.dtype, a)
+    extras = [x.reshape(-1) for x in r[1:]]  # (NumPy 2.0 shapes the inverse like ar; MXNet's is 1-d)
+    return (_host(r[0], a.dtype, a),) + tuple(_host(x, _dtypes.DEFAULT_INT, a) for x in extras)
+
+
+def isin(element, test_elements, assume_unique=False, invert=False):
+    """Whether each element of ``element`` is in test_elements (bool, element's shape)."""
+    a, b, like = _host_pair(element, test_elements)
+    return _host(_onp.isin(a, b, assume_unique=assume_unique, invert=invert), _dtypes.BOOL, like)
+
+
+def in1d(ar1, ar2, assume_unique=False, invert=False):
+    """isin of ar1 flattened."""
+    return isin(operand(ar1, "ar1").reshape(-1), ar2, assume_unique, invert)
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted values in both arrays (and their first indices in each, int64)."""
+    a, b, like = _host_pair(ar1, ar2)
+    r = _onp.intersect1d(a, b, assume_unique, return_indices)
+    if not return_indices:
+        return _host(r, a.dtype, like)
+    return (_host(r[0], a.dtype, like),) + tuple(_host(i, _dtypes.DEFAULT_INT, like) for i in r[1:])
+
+
+def _set_op(name):
+    def fn(ar1, ar2, assume_unique=False):
+        a, b, like = _host_pair(ar1, ar2)
+        args = (a, b, assume_unique) if name != "union1d" else (a, b)
+        return _host(getattr(_onp, name)(*args), a.dtype, like)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "NumPy's %s: sorted unique values, computed on host." % name
+    return fn
+
+
+def union1d(ar1, ar2):
+    """The sorted unique values in either array."""
+    return _set_op("union1d")(ar1, ar2)
+
+
 FUNCTIONS = {
     "unique_values": _unique(None, ()),
     "unique_counts": _unique(UniqueCountsResult, UniqueCountsResult._fields[1:]),
     "unique_inverse": _unique(UniqueInverseResult, UniqueInverseResult._fields[1:]),
     "unique_all": _unique(UniqueAllResult, UniqueAllResult._fields[1:]),
     "searchsorted": searchsorted,
+    "unique": unique, "isin": isin, "in1d": in1d, "intersect1d": intersect1d, "union1d": union1d,
+    "setdiff1d": _set_op("setdiff1d"), "setxor1d": _set_op("setxor1d"),
 }
 for _name, _fn in FUNCTIONS.items():
     if _fn.__name__ == "fn":

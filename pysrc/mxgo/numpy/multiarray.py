@@ -29,7 +29,7 @@ from ._ufuncs import FUNCTIONS as _UFUNCS, binary, binary_method, inplace_method
 
 __all__ = ["ndarray", "array", "asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
            "full_like", "arange", "linspace", "eye", "from_dlpack", "astype", "tril", "triu", "meshgrid",
-           "__array_namespace_info__"]
+           "__array_namespace_info__", "identity", "indices"]
 
 _INFO = _dtypes.Info(cpu())
 
@@ -450,6 +450,21 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, ctx=None):
     out = _astype(out, dt)
     dev = device or ctx
     return out if dev is None else out.as_in_context(dev)
+
+
+def identity(n, dtype=None, ctx=None):
+    """The n x n identity matrix (float32 unless ``dtype``)."""
+    return eye(operator.index(n), dtype=dtype, ctx=ctx)
+
+
+def indices(dimensions, dtype=_dtypes.int32, ctx=None):
+    """A grid's indices: ``result[i]`` holds each position's index along axis i (int32,
+    MXNet's default; NumPy's is int64)."""
+    dims = tuple(operator.index(d) for d in dimensions)
+    dt = _dtypes.as_dtype(dtype)
+    grids = [_MANIP["broadcast_to"](arange(d, dtype=dt, ctx=ctx).reshape([-1 if j == i else 1 for j in range(len(dims))]),
+                                    dims) for i, d in enumerate(dims)]
+    return _MANIP["stack"](grids) if grids else empty((0,), dt, ctx)
 
 
 def _tri(x, k, upper):

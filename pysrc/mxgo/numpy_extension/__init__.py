@@ -14,9 +14,10 @@ from ..context import Context, cpu, cpu_pinned, current_context, gpu, num_gpus
 from ..ndarray import waitall
 from ..util import is_np_array, is_np_shape, reset_np, set_np
 from . import random
-from ._ops import FUNCTIONS as _FUNCTIONS, load, nonzero, reshape, save
+from ._ops import FUNCTIONS as _FUNCTIONS, arange_like, constraint_check, load, nonzero, reshape, save
 
 globals().update(_FUNCTIONS)
 
 __all__ = ["Context", "cpu", "cpu_pinned", "current_context", "gpu", "num_gpus", "waitall", "is_np_array",
-           "is_np_shape", "reset_np", "set_np", "random", "load", "save", "nonzero", "reshape"] + sorted(_FUNCTIONS)
+           "is_np_shape", "reset_np", "set_np", "random", "load", "save", "nonzero", "reshape", "arange_like",
+           "constraint_check"] + sorted(_FUNCTIONS)

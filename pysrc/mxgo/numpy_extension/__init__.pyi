@@ -15,14 +15,18 @@ from ..util import set_np as set_np
 from . import random as random
 
 __all__ = ["Context", "cpu", "cpu_pinned", "current_context", "gpu", "num_gpus", "waitall", "is_np_array",
-           "is_np_shape", "reset_np", "set_np", "random", "load", "save", "nonzero", "reshape", "activation",
-           "batch_dot", "batch_flatten", "batch_norm", "cast", "convolution", "deconvolution", "dropout", "embedding",
-           "erf", "erfinv", "fully_connected", "gamma", "gammaln", "gather_nd", "layer_norm", "leaky_relu",
-           "log_softmax", "one_hot", "pick", "pooling", "relu", "reshape_like", "rnn", "roi_pooling", "sequence_mask",
-           "shape_array", "sigmoid", "slice", "smooth_l1", "softmax", "topk"]
+           "is_np_shape", "reset_np", "set_np", "random", "load", "save", "nonzero", "reshape", "arange_like",
+           "constraint_check", "activation", "batch_dot", "batch_flatten", "batch_norm", "cast", "convolution",
+           "deconvolution", "dropout", "embedding", "erf", "erfinv", "fully_connected", "gamma", "gammaln",
+           "gather_nd", "layer_norm", "leaky_relu", "log_softmax", "one_hot", "pick", "pooling", "relu",
+           "reshape_like", "rnn", "roi_pooling", "sequence_mask", "shape_array", "sigmoid", "slice", "smooth_l1",
+           "softmax", "topk"]
 
 def reshape(a: Any, newshape: int | tuple[int, ...], reverse: bool = False, order: str = "C") -> ndarray: ...
 def nonzero(a: Any) -> ndarray: ...
+def arange_like(data: Any, start: float = ..., step: float = ..., repeat: int = ..., ctx: Any = ...,
+                axis: int | None = ...) -> ndarray: ...
+def constraint_check(x: Any, msg: str) -> ndarray: ...
 def save(file: str, arr: Any) -> None: ...
 def load(file: str) -> Any: ...
 def activation(*args: Any, **kwargs: Any) -> Any: ...  # mx.nd.Activation with mx.np results

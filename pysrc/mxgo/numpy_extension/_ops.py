@@ -1,15 +1,16 @@
 """npx's operators: mx.nd's functions with mx.np results, npx.reshape's codes, nonzero,
-save and load."""
+arange_like, constraint_check, save and load."""
 import math
 
 import numpy as _onp
 
 from .. import ndarray as _nd
-from ..base import MXNetValueError
-from ..numpy import _array
+from ..base import MXNetTypeError, MXNetValueError
+from .. import numpy as _mnp
+from ..numpy import _array, _reduce
 from ..numpy import multiarray as _np
 
-__all__ = ["FUNCTIONS", "reshape", "nonzero", "save", "load", "as_np"]
+__all__ = ["FUNCTIONS", "reshape", "nonzero", "arange_like", "constraint_check", "save", "load", "as_np"]
 
 #: npx name -> mx.nd function name
 _FROM_ND = {
@@ -122,6 +123,30 @@ def nonzero(a):
     a = _array.operand(a, "a")
     idx = _onp.stack(_onp.nonzero(a.asnumpy()), axis=1) if a.ndim else _onp.zeros((int(bool(a.item())), 0), _onp.int64)
     return _np.asarray(idx.astype(_onp.int64), device=a.context)
+
+
+def arange_like(data, start=0.0, step=1.0, repeat=1, ctx=None, axis=None):
+    """An array of data's shape (or of its length along ``axis``) and dtype counting from
+    ``start`` by ``step``, each value ``repeat`` times; start and step are cast to the
+    dtype first, as MXNet's (an int array counts by int(step))."""
+    data = _array.operand(data, "data")
+    if repeat < 1:
+        raise MXNetValueError("arange_like: repeat must be positive, got %r" % (repeat,))
+    shape = data.shape if axis is None else (data.shape[_reduce.normalize_axis(axis, data.ndim)],)
+    dt = data.dtype
+    i = _mnp.floor_divide(_mnp.arange(math.prod(shape), ctx=ctx or data.context), int(repeat)).astype(dt)
+    return (i * dt.type(step).item() + dt.type(start).item()).astype(dt).reshape(shape)
+
+
+def constraint_check(x, msg):
+    """True (a 0-d bool array) when every element of the bool array x is; otherwise
+    ValueError with ``msg``, as MXNet's (waits for x)."""
+    x = _array.operand(x, "x")
+    if x.dtype != _onp.bool_:
+        raise MXNetTypeError("constraint_check: x must be a bool array, got %s" % x.dtype)
+    if not bool(_mnp.all(x)):
+        raise MXNetValueError(msg)
+    return _mnp.full((), True, dtype=_onp.bool_, device=x.context)
 
 
 def save(file, arr):
