@@ -55,6 +55,8 @@ CALLS = [
     ("tril_indices_from", lambda a, m: [a(F)], {"k": 1}), ("triu_indices_from", lambda a, m: [a(F)], {}),
     ("msort", lambda a, m: [a(F)], {}), ("identity", lambda a, m: [3], {}), ("identity", lambda a, m: [2], {"dtype": "int32"}),
     ("indices", lambda a, m: [(2, 3)], {}),
+    ("logspace", lambda a, m: [0, 3, 4], {}), ("logspace", lambda a, m: [1, 2, 3], {"endpoint": False, "base": 2.0}),
+    ("logspace", lambda a, m: [0, 3, 4], {"dtype": "int32"}), ("logspace", lambda a, m: [0.5, -1, 0], {}),
     ("unique", lambda a, m: [a(N.astype("float32"))], {"return_index": True, "return_inverse": True,
                                                        "return_counts": True}),
     ("unique", lambda a, m: [a(onp.array([[1, 2], [1, 2], [0, 5]], "float32"))], {"axis": 0}),

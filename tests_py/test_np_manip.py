@@ -119,6 +119,10 @@ def test_scalars_creation_and_queries():
     same(np.identity(3), onp.identity(3, "float32"))
     same(np.identity(2, dtype="int8"), onp.identity(2, "int8"))
     same(np.indices((2, 3)), onp.indices((2, 3), dtype="int32"))  # (MXNet's int32; NumPy's int64)
+    same(np.logspace(-1, 2, 7), onp.logspace(-1, 2, 7).astype("float32"))
+    same(np.logspace(0, 1, 4, endpoint=False, base=2.0, dtype="float64"), onp.logspace(0, 1, 4, False, 2.0))
+    with pytest.raises(NotImplementedError):
+        np.logspace(0, 1, axis=1)
     assert np.indices(()).shape == (0,)
     assert (np.NAN != np.NaN, np.NINF, np.PINF, np.PZERO) == (True, -onp.inf, onp.inf, 0.0)
     assert onp.signbit(np.NZERO)

@@ -33,7 +33,7 @@ from ._ufuncs import FUNCTIONS as _UFUNCS
 # NumPy's manipulation, indexing, set and logic names beyond the standard (MXNet's mxnet.numpy)
 from ._index import FUNCTIONS as _INDEX
 from ._stack import FUNCTIONS as _STACK
-from .multiarray import identity, indices
+from .multiarray import identity, indices, logspace
 from .multiarray import (__array_namespace_info__, arange, array, asarray, astype, empty, empty_like, eye, from_dlpack,
                          full, full_like, linspace, meshgrid, ndarray, ones, ones_like, tril, triu, zeros, zeros_like)
 
@@ -60,5 +60,5 @@ __all__ = ["ndarray", "array", "asarray", "astype", "empty", "empty_like", "eye"
            "uint64", "float16", "float32", "float64", "complex64", "complex128", "can_cast", "finfo", "iinfo",
            "isdtype", "result_type", "e", "inf", "nan", "pi", "newaxis"]
 __all__ += sorted(_UFUNCS) + sorted(_REDUCE) + sorted(_MANIP) + sorted(_SETS)
-__all__ += sorted(_STACK) + sorted(_INDEX) + ["identity", "indices", "NAN", "NaN", "NINF", "NZERO", "PINF", "PZERO"]
+__all__ += sorted(_STACK) + sorted(_INDEX) + ["identity", "indices", "logspace", "NAN", "NaN", "NINF", "NZERO", "PINF", "PZERO"]
 __all__ += sorted(_MATH)

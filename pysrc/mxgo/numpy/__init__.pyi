@@ -14,6 +14,7 @@ from .multiarray import (array as array, asarray as asarray, astype as astype, e
                          eye as eye, from_dlpack as from_dlpack, full as full, full_like as full_like, linspace as linspace,
                          meshgrid as meshgrid, ones as ones, ones_like as ones_like, tril as tril, triu as triu,
                          zeros as zeros, zeros_like as zeros_like, arange as arange, identity as identity, indices as indices,
+                         logspace as logspace,
                          __array_namespace_info__ as __array_namespace_info__)
 
 _A: TypeAlias = ndarray | complex | Sequence[Any] | _onp.ndarray[Any, Any]  # what an operand may be
@@ -47,7 +48,7 @@ __all__ += ["NAN", "NINF", "NZERO", "NaN", "PINF", "PZERO", "allclose", "alltrue
             "apply_over_axes", "argpartition", "argwhere", "array_equal", "array_equiv", "array_split", "atleast_1d",
             "atleast_2d", "atleast_3d", "choose", "column_stack", "compress", "copy", "delete", "diag",
             "diag_indices_from", "diagflat", "diagonal", "dsplit", "dstack", "extract", "flatnonzero", "fliplr",
-            "flipud", "hsplit", "hstack", "identity", "in1d", "indices", "insert", "intersect1d", "isclose", "isin", "ix_",
+            "flipud", "hsplit", "hstack", "identity", "in1d", "indices", "logspace", "insert", "intersect1d", "isclose", "isin", "ix_",
             "lexsort", "may_share_memory", "min_scalar_type", "msort", "ndim", "pad", "partition", "product",
             "promote_types", "ravel", "resize", "rollaxis", "rot90", "round_", "row_stack", "select",
             "set_printoptions", "setdiff1d", "setxor1d", "shape", "shares_memory", "size", "sometrue", "split",

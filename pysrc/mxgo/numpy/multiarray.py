@@ -16,8 +16,8 @@ import numpy as _onp
 
 from .._core.array import shape_str
 from .._core.dlpack import from_dlpack as _from_dlpack
-from ..base import (BFLOAT16, NUMPY_BFLOAT16, MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, fastpath,
-                    numpy_dtype)
+from ..base import (BFLOAT16, NUMPY_BFLOAT16, MXNetIndexError, MXNetNotImplementedError, MXNetTypeError,
+                    MXNetValueError, call, core, fastpath, numpy_dtype)
 from ..context import cpu
 from ..ndarray import NDArray, indexing as _nd_indexing
 from . import _dtypes
@@ -29,7 +29,7 @@ from ._ufuncs import FUNCTIONS as _UFUNCS, binary, binary_method, inplace_method
 
 __all__ = ["ndarray", "array", "asarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
            "full_like", "arange", "linspace", "eye", "from_dlpack", "astype", "tril", "triu", "meshgrid",
-           "__array_namespace_info__", "identity", "indices"]
+           "__array_namespace_info__", "identity", "indices", "logspace"]
 
 _INFO = _dtypes.Info(cpu())
 
@@ -438,6 +438,17 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, ctx
         out[num - 1] = stop  # exactly, as NumPy's (start + i * step rounds)
     dev = device or ctx
     return out if dev is None else out.as_in_context(dev)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, ctx=None):
+    """``num`` values spaced evenly on a log scale, base ** start to base ** stop: NumPy's
+    power(base, linspace(start, stop)) computed in float64, then cast to ``dtype`` (float32
+    unless given); scalar start and stop, axis 0, as MXNet."""
+    if axis != 0:
+        raise MXNetNotImplementedError("logspace: the function only supports axis 0 (as MXNet)")
+    dt = _dtypes.as_dtype(dtype) or _dtypes.DEFAULT_FLOAT
+    exponents = linspace(start, stop, num, dtype="float64", endpoint=endpoint, ctx=ctx)
+    return _astype(binary("pow", float(base), exponents), dt)
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, ctx=None):
