@@ -279,7 +279,7 @@ def _grad_of(lib, f, a, dtype):
 @pytest.mark.parametrize("shape", [(3, 3), (2, 4), (2, 3, 4)])
 def test_linalg_svd_gradient(shape, dtype):
     a = R.uniform(-2, 2, shape)
-    batch, (m, n) = shape[:-2], shape[-2:]
+    batch, m = shape[:-2], shape[-2]
     w = {"s": R.uniform(-1, 1, batch + (m,)), "u": R.uniform(-1, 1, batch + (m, m)), "d": R.uniform(-1, 1, batch + (1, m)),
          "v": R.uniform(-1, 1, shape), "uu": R.uniform(-1, 1, batch + (m, m))}
 

@@ -10,8 +10,8 @@ import (
 // Gradients of mx.nd.linalg, as MXNet's (src/operator/tensor/la_op.h's backward
 // formulas), built from the linalg operators themselves so that they are recorded for
 // higher order: gemm and gemm2 by matGrads' products, the packed copies by their
-// inverses, sumlogdiag, inverse, det and syrk by their closed forms. potrf, potri, trmm,
-// trsm, slogdet, syevd and gelqf have none yet (backward through them raises).
+// inverses, sumlogdiag, inverse, det, syrk, slogdet, trmm, trsm, potrf, potri, gelqf and
+// syevd by their closed forms.
 
 // gemmGrad is the gradient of alpha op(A) op(B) (+ beta C, mac): matGrads' products by
 // linalg_gemm2 along the same axis, scaled by alpha; C's is beta g.
