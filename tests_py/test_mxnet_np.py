@@ -255,3 +255,49 @@ def test_linalg_factorizations():
         mxnet.np.linalg.inv(mxnet.np.zeros((2, 2))).asnumpy()
     with pytest.raises(mx.base.MXNetError):  # ours at the call (NumPy's LinAlgError)
         mx.np.linalg.inv(mx.np.zeros((2, 2)))
+
+
+def _svd_loss(lib, x, w):
+    """A loss of the SVD that the singular vectors' signs do not change (MXNet picks its own):
+    of S, of |U|^2 and |Vh|^2 elementwise and of U diag(d) U^T; MXNet's (ut, l, v) for M <= N
+    are our reduced U, S, Vh."""
+    u, s, vh = lib.np.linalg.svd(x) if lib is mxnet else lib.np.linalg.svd(x, full_matrices=False)
+    uu = lib.np.matmul(u * w["d"], lib.np.swapaxes(u, -1, -2))
+    return (s * w["s"]).sum() + (u * u * w["u"]).sum() + (vh * vh * w["v"]).sum() + (uu * w["uu"]).sum()
+
+
+def _grad_of(lib, f, a, dtype):
+    x = lib.np.array(a, dtype=dtype)
+    x.attach_grad()
+    with lib.autograd.record():
+        out = f(lib, x)
+    out.backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4), (2, 3, 4)])
+def test_linalg_svd_gradient(shape, dtype):
+    a = R.uniform(-2, 2, shape)
+    batch, m = shape[:-2], shape[-2]
+    w = {"s": R.uniform(-1, 1, batch + (m,)), "u": R.uniform(-1, 1, batch + (m, m)), "d": R.uniform(-1, 1, batch + (1, m)),
+         "v": R.uniform(-1, 1, shape), "uu": R.uniform(-1, 1, batch + (m, m))}
+
+    def loss(lib, x):
+        return _svd_loss(lib, x, {k: lib.np.array(v, dtype=dtype) for k, v in w.items()})
+    same(_grad_of(mx, loss, a, dtype), _grad_of(mxnet, loss, a, dtype), rtol=1e-3 if dtype == "float32" else 1e-9)
+
+
+@pytest.mark.parametrize("ord_", [2, "nuc"])
+def test_linalg_norm_gradient(ord_):
+    def loss(lib, x):
+        return lib.np.linalg.norm(x, ord_)
+    same(_grad_of(mx, loss, B, "float32"), _grad_of(mxnet, loss, B, "float32"), rtol=1e-4)
+
+
+def test_linalg_pinv_gradient_departs():
+    """MXNet 1.9.1's pinv passes a zero gradient; ours is pinv's own (through the SVD)."""
+    def loss(lib, x):
+        return lib.np.linalg.pinv(x).sum()
+    assert not _grad_of(mxnet, loss, B, "float32").asnumpy().any()
+    assert _grad_of(mx, loss, B, "float32").asnumpy().any()

@@ -220,3 +220,64 @@ def test_eig_real_eigenvalues(dtype):
     close(np.sort(L.eigvals(np.array(a)), axis=-1), onp.sort(onp.linalg.eigvals(a).real, axis=-1))
     with pytest.raises(L.LinAlgError):  # complex eigenvalues: MXNet's refusal (NumPy returns complex)
         L.eig(np.array([[0.0, 1.0], [-1.0, 0.0]], dtype=dtype))
+
+
+def _svd_loss(lib, a, w, full=False):
+    """A loss of lib's SVD of a that the singular vectors' signs do not change: of S, of
+    |U|^2 and |Vh|^2 elementwise and of U diag(d) U^T (weights w; the first k vectors)."""
+    u, s, vh = lib.linalg.svd(a, full_matrices=full)
+    k = s.shape[-1]
+    u, vh = u[..., :k], vh[..., :k, :]
+    uu = (u * w["d"][..., None, :]) @ lib.swapaxes(u, -1, -2)
+    return (s * w["s"]).sum() + (u * u * w["u"]).sum() + (vh * vh * w["v"]).sum() + (uu * w["uu"]).sum()
+
+
+def _central(f, a, h=1e-6):
+    """The gradient of f at a by central differences."""
+    g = onp.zeros_like(a)
+    for i in onp.ndindex(a.shape):
+        d = onp.zeros_like(a)
+        d[i] = h
+        g[i] = (f(a + d) - f(a - d)) / (2 * h)
+    return g
+
+
+def _grad(f, a, dtype="float64"):
+    x = np.array(a, dtype=dtype)
+    x.attach_grad()
+    with mx.autograd.record():
+        out = f(x)
+    out.backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4), (4, 2), (2, 3, 3)])
+def test_svd_gradient(shape):
+    a = mat(shape)
+    k, batch = min(shape[-2:]), shape[:-2]
+    w = {"s": mat(batch + (k,)), "u": mat(shape[:-1] + (k,)), "v": mat(batch + (k, shape[-1])),
+         "d": mat(batch + (k,)), "uu": mat(shape[:-1] + (shape[-2],))}
+    want = _central(lambda v: float(_svd_loss(onp, v, w)), a)
+    close(_grad(lambda x: _svd_loss(np, x, {n: np.array(v) for n, v in w.items()}), a), want, tol=1e-6)
+    # full matrices (NumPy's default): the same through their first k vectors
+    close(_grad(lambda x: _svd_loss(np, x, {n: np.array(v) for n, v in w.items()}, True), a), want, tol=1e-6)
+    f32 = _grad(lambda x: _svd_loss(np, x, {n: np.array(v, dtype="float32") for n, v in w.items()}), a, "float32")
+    close(f32, want, tol=1e-3)
+
+
+# functions of the SVD: NumPy's twin (lib is onp or np), differentiated by central differences
+W6 = onp.arange(1.0, 7.0).reshape(3, 2)
+SVD_BASED = {"svdvals": lambda lib, x: (lib.linalg.svd(x, compute_uv=False) * lib.array([1.0, 2.0])).sum(),
+             "norm 2": lambda lib, x: lib.linalg.norm(x, 2), "norm nuc": lambda lib, x: lib.linalg.norm(x, "nuc"),
+             "norm -2": lambda lib, x: lib.linalg.norm(x, -2), "cond": lambda lib, x: lib.linalg.cond(x),
+             "pinv": lambda lib, x: (lib.linalg.pinv(x) * lib.array(W6)).sum()}
+
+
+@pytest.mark.parametrize("name", SVD_BASED)
+def test_svd_based_gradients(name):
+    a, f = mat((3, 3)) if name == "cond" else mat((2, 3)), SVD_BASED[name]
+    close(_grad(lambda x: f(np, x), a), _central(lambda v: float(f(onp, v)), a), tol=1e-6)
+
+
+def test_matrix_rank_has_zero_gradient():
+    assert not _grad(lambda x: L.matrix_rank(x) * 1.0, mat((3, 3))).asnumpy().any()

@@ -6,5 +6,6 @@
 //	lapack.go, lapack_batch.go      gemm, trsm, potrf, syrk, ... as MXNet names them
 //	lapack_kernels.go, lapack_packed.go  the LAPACK calls per matrix; packed triangles
 //	np_linalg.go                    _npi_solve and _npi_svd, for mx.np.linalg
+//	np_linalg_grad.go               _npi_svd's gradient (the reduced factors)
 //	fft.go, fft_plan.go             _npi_fft (mx.np.fft's 1-d complex DFT), any length
 package linalg

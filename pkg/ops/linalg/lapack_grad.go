@@ -10,8 +10,8 @@ import (
 // Gradients of mx.nd.linalg, as MXNet's (src/operator/tensor/la_op.h's backward
 // formulas), built from the linalg operators themselves so that they are recorded for
 // higher order: gemm and gemm2 by matGrads' products, the packed copies by their
-// inverses, sumlogdiag, inverse, det and syrk by their closed forms. potrf, potri, trmm,
-// trsm, slogdet, syevd and gelqf have none yet (backward through them raises).
+// inverses, sumlogdiag, inverse, det, syrk, slogdet, trmm, trsm, potrf, potri, gelqf and
+// syevd by their closed forms.
 
 // gemmGrad is the gradient of alpha op(A) op(B) (+ beta C, mac): matGrads' products by
 // linalg_gemm2 along the same axis, scaled by alpha; C's is beta g.
@@ -188,7 +188,8 @@ var gelqfGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) 
 
 // syevdGrad: for A = U^T diag(lambda) U (U's rows the eigenvectors) with the gradients
 // dU and dlambda, dA = U^T (diag(dlambda) + F * (U dU^T)) U made symmetric, where
-// F[i][j] = 1 / (lambda_j - lambda_i) off the diagonal and 0 on it, as MXNet's.
+// F[i][j] = 1 / (lambda_j - lambda_i) off the diagonal and 0 on it, as MXNet's (0 also
+// between equal eigenvalues, where MXNet's is infinite).
 var syevdGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
 	s := &ops.GradCalls{C: c}
 	u, lam, du, dlam := c.Out[0], c.Out[1], c.OutGrad[0], c.OutGrad[1]
@@ -196,9 +197,7 @@ var syevdGrad = &ops.Gradient{Uses: ops.UsesOutputs, Func: func(c *ops.GradCtx) 
 	batch := c.Shapes[0][:len(c.Shapes[0])-2]
 	row := s.Reshape(lam, append(append([]int{}, batch...), 1, n))
 	col := s.Reshape(lam, append(append([]int{}, batch...), n, 1))
-	eye := s.Call("_eye", "N="+strconv.Itoa(n)+";dtype="+c.DTypes[0].String())
-	// 1/(D + I) - I: the reciprocal of the differences, with 0 on the diagonal
-	f := s.Call("subtract", "", s.Call("reciprocal", "", s.Call("add", "", s.Call("subtract", "", row, col), eye)), eye)
+	f := recipOffDiag(s, row, col)
 	inner := s.Call("add", "", s.Call("linalg_makediag", "", dlam), s.Call("multiply", "", f, s.Call("linalg_gemm2", "transpose_b=1", u, du)))
 	da := s.Call("linalg_gemm2", "", s.Call("linalg_gemm2", "transpose_a=1", u, inner), u)
 	return s.Done(s.Call("_multiply_scalar", "scalar=f:0.5", s.Call("add", "", da, s.Call("swapaxes", "dim1=-1;dim2=-2", da))))

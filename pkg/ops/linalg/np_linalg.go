@@ -43,7 +43,7 @@ func init() {
 		},
 	})
 	ops.Register(&ops.Op{
-		Name: "_npi_svd", Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes,
+		Name: "_npi_svd", Category: ops.General, Inputs: []string{"A"}, DTypes: ops.F32F64DTypes, Grad: svdGrad,
 		Params: []ops.Param{{Name: "full_matrices", Kind: ops.ParamBool, Default: "0",
 			Doc: "U (..., m, m) and Vh (..., n, n) (else (..., m, k) and (..., k, n), k = min(m, n))"}},
 		Doc: "Singular value decomposition A = U diag(S) Vh of each m x n matrix: [U, S, Vh], S descending " +

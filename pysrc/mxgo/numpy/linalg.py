@@ -201,7 +201,8 @@ def _qr_tall(a):
 
 @_complex_on_host
 def svd(x, /, full_matrices=True, compute_uv=True):
-    """U, S, Vh with x = U diag(S) Vh for each matrix, S descending (NumPy's svd; no gradient)."""
+    """U, S, Vh with x = U diag(S) Vh for each matrix, S descending (NumPy's svd). Differentiable for
+    distinct singular values; the extra vectors of full_matrices only through their span's projector."""
     x = _float(x)
     if not compute_uv:
         return svdvals(x)
