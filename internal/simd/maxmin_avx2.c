@@ -1,0 +1,48 @@
+#include "maxmin_avx2.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include "cpu.h"
+
+#define AVX2 __attribute__((target("avx2")))
+
+int mxgo_maxmin_supported(void) {
+	return mxgo_cpu_avx2(0);
+}
+
+// Blends, not vmaxps: vmaxps returns its second operand where either is NaN or both
+// are zeros, which is neither NumPy's NaN propagation nor its ties (y).
+AVX2 long mxgo_maxmin_f32(int is_max, int quiet, float *o, const float *x, const float *y, long n) {
+	const __m256 qbit = _mm256_castsi256_ps(_mm256_set1_epi32(0x00400000));
+	long i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(y + i);
+		__m256 wins = is_max ? _mm256_cmp_ps(a, b, _CMP_GT_OQ) : _mm256_cmp_ps(a, b, _CMP_LT_OQ);
+		wins = _mm256_or_ps(wins, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+		__m256 r = _mm256_blendv_ps(b, a, wins);
+		if (quiet)
+			r = _mm256_or_ps(r, _mm256_and_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q), qbit));
+		_mm256_storeu_ps(o + i, r);
+	}
+	return i;
+}
+
+AVX2 long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *y, long n) {
+	long i = 0;
+	for (; i + 4 <= n; i += 4) {
+		__m256d a = _mm256_loadu_pd(x + i), b = _mm256_loadu_pd(y + i);
+		__m256d wins = is_max ? _mm256_cmp_pd(a, b, _CMP_GT_OQ) : _mm256_cmp_pd(a, b, _CMP_LT_OQ);
+		wins = _mm256_or_pd(wins, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+		_mm256_storeu_pd(o + i, _mm256_blendv_pd(b, a, wins));
+	}
+	return i;
+}
+
+#else
+
+int mxgo_maxmin_supported(void) { return 0; }
+long mxgo_maxmin_f32(int is_max, int quiet, float *o, const float *x, const float *y, long n) { return 0; }
+long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *y, long n) { return 0; }
+
+#endif
