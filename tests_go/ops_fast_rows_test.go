@@ -196,7 +196,17 @@ func TestFastMaxMinReductionsMatchGeneral(t *testing.T) {
 				zv[i] = []float64{0, math.Copysign(0, -1), 1 - float64(2*(1-i/n))}[rng.Intn(3)]
 			}
 			zeros := fromValues(t, dt, zv, 2, n)
+			ramp := make([]float64, n) // the maximum last, then the minimum
+			for i := range ramp {
+				ramp[i] = float64(i + 1)
+			}
 			for _, name := range []string{"max", "min"} {
+				bothPaths(t, fmt.Sprintf("%s of a ramp %s n=%d", name, dt, n), func() *ndarray.NDArray {
+					return mustReduce(t, name, fromValues(t, dt, ramp, n), "").Share()
+				})
+				for i := range ramp {
+					ramp[i] = -ramp[i]
+				}
 				for _, attrs := range []string{"", "axis=1", "axis=0"} {
 					bothPaths(t, fmt.Sprintf("%s(%s) %s n=%d", name, attrs, dt, n), func() *ndarray.NDArray {
 						return mustReduce(t, name, x, attrs).Share()

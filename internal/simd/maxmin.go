@@ -37,3 +37,25 @@ func MaxMin[T float32 | float64](isMax, quiet bool, o, x, y []T) int {
 	}
 	return int(C.mxgo_maxmin_f64(m, (*C.double)(po), (*C.double)(px), (*C.double)(py), C.long(len(o))))
 }
+
+// ReduceMaxMin returns the maximum (isMax) or minimum of x computed in C, and true; or
+// false where C declines: x shorter than ArithMin, holding a NaN (the caller's ordered
+// fold decides which NaN), kernels off. A zero result's sign is either zero's.
+func ReduceMaxMin[T float32 | float64](isMax bool, x []T) (T, bool) {
+	var r T
+	px := unsafe.Pointer(unsafe.SliceData(x))
+	if len(x) < ArithMin || !maxmin.enabled() || Misaligned(unsafe.Sizeof(r), px, nil, nil) {
+		return r, false
+	}
+	m := C.int(0)
+	if isMax {
+		m = 1
+	}
+	var ok C.int
+	if unsafe.Sizeof(r) == 4 {
+		ok = C.mxgo_maxmin_reduce_f32(m, (*C.float)(px), C.long(len(x)), (*C.float)(unsafe.Pointer(&r)))
+	} else {
+		ok = C.mxgo_maxmin_reduce_f64(m, (*C.double)(px), C.long(len(x)), (*C.double)(unsafe.Pointer(&r)))
+	}
+	return r, ok != 0
+}

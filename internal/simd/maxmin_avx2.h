@@ -14,4 +14,10 @@ int mxgo_maxmin_supported(void);
 long mxgo_maxmin_f32(int is_max, int quiet, float *o, const float *x, const float *y, long n);
 long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *y, long n);
 
+// mxgo_maxmin_reduce_f32 and mxgo_maxmin_reduce_f64 set *r to the maximum (is_max
+// non-zero) or minimum of x[0..n), n >= 8, and return 1; or return 0 where x holds a
+// NaN. A zero result's sign depends on the order the lanes met 0 and -0.
+int mxgo_maxmin_reduce_f32(int is_max, const float *x, long n, float *r);
+int mxgo_maxmin_reduce_f64(int is_max, const double *x, long n, double *r);
+
 #endif
