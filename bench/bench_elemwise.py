@@ -64,7 +64,7 @@ def cases(n, rng):
         b = rng.uniform(-1, 1, n).astype(dt)
         p = (np.abs(a) + 0.5).astype(dt)
         row = rng.uniform(-1, 1, (1, 1000)).astype(dt)
-        x, y, xp, xr = mx.nd.array(a), mx.nd.array(b), mx.nd.array(p), mx.nd.array(row)
+        x, y, xp, xr = (mx.nd.array(v, dtype=dt) for v in (a, b, p, row))
         x2 = x.reshape((-1, 1000))
         tag = "" if dt == np.float32 else " (float64)"
 

@@ -120,13 +120,11 @@ func npCompare(op cmpOp, out, a, b *ndarray.NDArray) {
 }
 
 // cmpRows compares row by row into O (uint8 for bool results, 1 and 0 in the operands'
-// dtype for mx.nd's); > and >= are < and <= with the operands swapped, != is == negated
-// (all exact with NaN).
+// dtype for mx.nd's); > and >= are < and <= with the operands swapped (exact with NaN).
 func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 	if op == cGt || op == cGe {
 		a, b, op = b, a, op.flip()
 	}
-	eq := op == cEq
 	rows2(out, a, b, func(o []O, x, y []T) {
 		x, y = x[:len(o)], y[:len(o)]
 		switch op {
@@ -138,9 +136,13 @@ func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 			for i := range o {
 				o[i] = truth[O](x[i] <= y[i])
 			}
+		case cEq:
+			for i := range o {
+				o[i] = truth[O](x[i] == y[i])
+			}
 		default:
 			for i := range o {
-				o[i] = truth[O]((x[i] == y[i]) == eq)
+				o[i] = truth[O](x[i] != y[i])
 			}
 		}
 	})
@@ -148,7 +150,6 @@ func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 
 // cmpScalarRows sets out to a op c row by row, into O as cmpRows.
 func cmpScalarRows[T, O ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T) {
-	eq := op == cEq
 	rows2(out, a, a, func(o []O, x, _ []T) {
 		x = x[:len(o)]
 		switch op {
@@ -168,9 +169,13 @@ func cmpScalarRows[T, O ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T)
 			for i := range o {
 				o[i] = truth[O](x[i] >= c)
 			}
+		case cEq:
+			for i := range o {
+				o[i] = truth[O](x[i] == c)
+			}
 		default:
 			for i := range o {
-				o[i] = truth[O]((x[i] == c) == eq)
+				o[i] = truth[O](x[i] != c)
 			}
 		}
 	})
