@@ -207,6 +207,19 @@ func TestFastMaxMinReductionsMatchGeneral(t *testing.T) {
 				for i := range ramp {
 					ramp[i] = -ramp[i]
 				}
+				for _, p := range []int{0, n / 2, n - 17, n - 9, n - 8, n - 2} { // one extreme at p
+					if p < 0 {
+						continue
+					}
+					spike := make([]float64, n) // ∓1, and ±5 at p
+					for i := range spike {
+						spike[i] = ramp[0]
+					}
+					spike[p] = -ramp[0] * 5
+					bothPaths(t, fmt.Sprintf("%s with its extreme at %d %s n=%d", name, p, dt, n), func() *ndarray.NDArray {
+						return mustReduce(t, name, fromValues(t, dt, spike, n), "").Share()
+					})
+				}
 				for _, attrs := range []string{"", "axis=1", "axis=0"} {
 					bothPaths(t, fmt.Sprintf("%s(%s) %s n=%d", name, attrs, dt, n), func() *ndarray.NDArray {
 						return mustReduce(t, name, x, attrs).Share()

@@ -52,6 +52,11 @@ AVX2 long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *
 			m0 = is_max ? _mm256_max_##P(m0, a) : _mm256_min_##P(m0, a);                \
 			m1 = is_max ? _mm256_max_##P(m1, b) : _mm256_min_##P(m1, b);                \
 		}                                                                                    \
+		for (; i + W <= n; i += W) {                                                         \
+			V a = _mm256_loadu_##P(x + i);                                               \
+			nan = _mm256_or_##P(nan, _mm256_cmp_##P(a, a, _CMP_UNORD_Q));              \
+			m0 = is_max ? _mm256_max_##P(m0, a) : _mm256_min_##P(m0, a);                \
+		}                                                                                    \
 		V a = _mm256_loadu_##P(x + n - W);                                                   \
 		nan = _mm256_or_##P(nan, _mm256_cmp_##P(a, a, _CMP_UNORD_Q));                       \
 		m0 = is_max ? _mm256_max_##P(m0, a) : _mm256_min_##P(m0, a);                        \
