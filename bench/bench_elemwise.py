@@ -52,53 +52,47 @@ UNARY = [
     ("relu", lambda a: np.maximum(a, 0), False), ("sigmoid", lambda a: 1 / (1 + np.exp(-a)), False),
     ("logical_not", np.logical_not, False), ("degrees", np.degrees, False), ("radians", np.radians, False),
 ]
-REDUCE = [("sum", "sum"), ("max", "max"), ("min", "min"), ("prod", "prod"), ("mean", "mean"), ("argmax", "argmax")]
-FLOAT64 = {"greater", "maximum", "sqrt", "sum", "max", "min", "x > 0.5"}
+REDUCE = ["sum", "max", "min", "prod", "mean", "argmax"]
+FLOAT64 = {"greater", "maximum", "sqrt", "x.sum()", "x.max()", "x.min()", "x > 0.5"}
+
+
+def mx_call(f, *args):
+    """One mxgo call of f on args, waited for."""
+    return lambda: f(*args).wait_to_read()
+
+
+def np_call(f, *args):
+    return lambda: f(*args)
+
+
+def dtype_cases(dt, n, rng):
+    """(label, mxgo call, NumPy call) for every row of dtype dt."""
+    a, b = rng.uniform(-1, 1, n).astype(dt), rng.uniform(-1, 1, n).astype(dt)
+    p = (np.abs(a) + 0.5).astype(dt)
+    row = rng.uniform(-1, 1, (1, 1000)).astype(dt)
+    x, y, xp, xr = (mx.nd.array(v, dtype=dt) for v in (a, b, p, row))
+    x2, a2 = x.reshape((-1, 1000)), a.reshape(-1, 1000)
+    tag = "" if dt == np.float32 else " (float64)"
+    out = []
+    for name, ref in BINARY:
+        if have(name):
+            lhs, npl = (xp, p) if name == "power" else (x, a)
+            out.append((name, mx_call(getattr(mx.nd, name), lhs, y), np_call(ref, npl, b)))
+    for name in BROADCAST:
+        if have("broadcast_" + name):
+            out.append(("broadcast_%s (n/1000, 1000) x (1, 1000)" % name, mx_call(getattr(mx.nd, "broadcast_" + name), x2, xr),
+                        np_call(dict(BINARY)[name], a2, row)))
+    out += [(label, mx_call(f, x), np_call(f, a)) for label, f in SCALAR]
+    out += [(label, mx_call(f, x), np_call(ref, a)) for label, f, ref in SCALAR_MX]
+    for name, ref, pos in UNARY:
+        if have(name):
+            out.append((name, mx_call(getattr(mx.nd, name), xp if pos else x), np_call(ref, p if pos else a)))
+    out += [("x.%s()" % name, mx_call(getattr(x, name)), np_call(getattr(a, name))) for name in REDUCE]
+    return [(label + tag, f, ref) for label, f, ref in out if dt == np.float32 or label in FLOAT64]
 
 
 def cases(n, rng):
-    """(label, mxgo call, NumPy call) for every row."""
-    out = []
-    for dt in (np.float32, np.float64):
-        a = rng.uniform(-1, 1, n).astype(dt)
-        b = rng.uniform(-1, 1, n).astype(dt)
-        p = (np.abs(a) + 0.5).astype(dt)
-        row = rng.uniform(-1, 1, (1, 1000)).astype(dt)
-        x, y, xp, xr = (mx.nd.array(v, dtype=dt) for v in (a, b, p, row))
-        x2 = x.reshape((-1, 1000))
-        tag = "" if dt == np.float32 else " (float64)"
-
-        def keep(label):
-            return dt == np.float32 or label in FLOAT64
-
-        for name, ref in BINARY:
-            if have(name) and keep(name):
-                lhs, npl = (xp, p) if name == "power" else (x, a)
-                out.append((name + tag, lambda f=getattr(mx.nd, name), u=lhs: f(u, y).wait_to_read(),
-                            lambda r=ref, u=npl: r(u, b)))
-        for name in BROADCAST:
-            ref = dict(BINARY)[name]
-            if have("broadcast_" + name) and keep(name):
-                a2 = a.reshape(-1, 1000)
-                out.append(("broadcast_%s (n/1000, 1000) x (1, 1000)%s" % (name, tag),
-                            lambda f=getattr(mx.nd, "broadcast_" + name): f(x2, xr).wait_to_read(),
-                            lambda r=ref, u=a2: r(u, row)))
-        for label, f in SCALAR:
-            if keep(label):
-                out.append((label + tag, lambda f=f: f(x).wait_to_read(), lambda f=f: f(a)))
-        for label, f, ref in SCALAR_MX:
-            if keep(label):
-                out.append((label + tag, lambda f=f: f(x).wait_to_read(), lambda r=ref: r(a)))
-        for name, ref, pos in UNARY:
-            if have(name) and keep(name):
-                u, npu = (xp, p) if pos else (x, a)
-                out.append((name + tag, lambda f=getattr(mx.nd, name), u=u: f(u).wait_to_read(),
-                            lambda r=ref, u=npu: r(u)))
-        for name, npname in REDUCE:
-            if keep(name):
-                out.append(("x.%s()%s" % (name, tag), lambda m=getattr(x, name): m().wait_to_read(),
-                            lambda m=getattr(a, npname): m()))
-    return out
+    return dtype_cases(np.float32, n, rng) + dtype_cases(np.float64, n, rng)
 
 
 def main(argv=None):
