@@ -210,9 +210,18 @@ func logicalTyped[O, T ops.OrderedElem](op logicOp, out, a, b *ndarray.NDArray) 
 	})
 }
 
-// truth is 1 or 0 in T, from c's byte: without a branch, which on comparisons of
-// random data mispredicts half the time (15 times slower for float T).
-func truth[T ops.OrderedElem](c bool) T { return T(*(*uint8)(unsafe.Pointer(&c))) }
+// truth is 1 or 0 in T (with a branch: the logical ops' && || and != of bools
+// compile to branches anyway, and ran 2-4 times slower through flag).
+func truth[T ops.OrderedElem](c bool) T {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// flag is 1 or 0 in T from c's byte, without a branch: comparisons of random data
+// mispredict half the branches of truth (15 times slower for float T).
+func flag[T ops.OrderedElem](c bool) T { return T(*(*uint8)(unsafe.Pointer(&c))) }
 
 // rows2 calls f with the rows of out (of elements O), a and b (of T; all of one shape):
 // contiguous rows as whole slices; rows where a or b repeats one element (a broadcast

@@ -130,19 +130,19 @@ func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 		switch op {
 		case cLt:
 			for i := range o {
-				o[i] = truth[O](x[i] < y[i])
+				o[i] = flag[O](x[i] < y[i])
 			}
 		case cLe:
 			for i := range o {
-				o[i] = truth[O](x[i] <= y[i])
+				o[i] = flag[O](x[i] <= y[i])
 			}
 		case cEq:
 			for i := range o {
-				o[i] = truth[O](x[i] == y[i])
+				o[i] = flag[O](x[i] == y[i])
 			}
 		default:
 			for i := range o {
-				o[i] = truth[O](x[i] != y[i])
+				o[i] = flag[O](x[i] != y[i])
 			}
 		}
 	})
@@ -155,27 +155,27 @@ func cmpScalarRows[T, O ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T)
 		switch op {
 		case cLt:
 			for i := range o {
-				o[i] = truth[O](x[i] < c)
+				o[i] = flag[O](x[i] < c)
 			}
 		case cLe:
 			for i := range o {
-				o[i] = truth[O](x[i] <= c)
+				o[i] = flag[O](x[i] <= c)
 			}
 		case cGt:
 			for i := range o {
-				o[i] = truth[O](x[i] > c)
+				o[i] = flag[O](x[i] > c)
 			}
 		case cGe:
 			for i := range o {
-				o[i] = truth[O](x[i] >= c)
+				o[i] = flag[O](x[i] >= c)
 			}
 		case cEq:
 			for i := range o {
-				o[i] = truth[O](x[i] == c)
+				o[i] = flag[O](x[i] == c)
 			}
 		default:
 			for i := range o {
-				o[i] = truth[O](x[i] != c)
+				o[i] = flag[O](x[i] != c)
 			}
 		}
 	})
