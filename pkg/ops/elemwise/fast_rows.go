@@ -12,27 +12,15 @@ import (
 // cast into out, were 10-40 times slower than NumPy). They give the general paths'
 // bits (tests_go/ops_fast_rows_test.go turns them off with ops.SetFastKernels to check).
 
-type rowsFn = func(cmpOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray)
-
 // fastCompares reports whether the typed loops compare a into out: integer, float32
 // and float64 operands into out of their dtype (not bool's int64 results).
 func fastCompares(out, a *ndarray.NDArray) bool {
-	dt := a.DType()
-	return ops.FastKernels() && out.DType() == dt && dt != ndarray.Bool && (ops.IsIntegral(dt) ||
-		dt == ndarray.Float32 || dt == ndarray.Float64)
+	return ops.FastKernels() && out.DType() == a.DType() && cmpRowsFor(a.DType(), false) != nil
 }
 
 // fastCompare sets out to a op b, 1 or 0 in their dtype, where fastCompares(out, a).
 func fastCompare(op cmpOp, out, a, b *ndarray.NDArray) {
-	switch dt := a.DType(); {
-	case dt == ndarray.Float32:
-		cmpRows[float32, float32](op, out, a, b)
-	case dt == ndarray.Float64:
-		cmpRows[float64, float64](op, out, a, b)
-	case dt != ndarray.Bool && ops.IsIntegral(dt):
-		pickInt(dt, [8]rowsFn{cmpRows[int8, int8], cmpRows[int16, int16], cmpRows[int32, int32], cmpRows[int64, int64],
-			cmpRows[uint8, uint8], cmpRows[uint16, uint16], cmpRows[uint32, uint32], cmpRows[uint64, uint64]})(op, out, a, b)
-	}
+	cmpRowsFor(a.DType(), false)(op, out, a, b)
 }
 
 // fastCompareScalar is fastCompare for a op s, with s converted to a's dtype as

@@ -106,17 +106,35 @@ func fitInt[T ops.IntElem](s ops.Scalar) (T, int) {
 // npCompare is runCompare with loops over whole rows for the integer and the 32- and
 // 64-bit float dtypes (no call per element).
 func npCompare(op cmpOp, out, a, b *ndarray.NDArray) {
-	switch dt := a.DType(); {
-	case dt == ndarray.Float32:
-		cmpRows[float32, uint8](op, out, a, b)
-	case dt == ndarray.Float64:
-		cmpRows[float64, uint8](op, out, a, b)
-	case dt != ndarray.Bool && ops.IsIntegral(dt):
-		pickInt(dt, [8]func(cmpOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray){cmpRows[int8, uint8], cmpRows[int16, uint8],
-			cmpRows[int32, uint8], cmpRows[int64, uint8], cmpRows[uint8, uint8], cmpRows[uint16, uint8], cmpRows[uint32, uint8], cmpRows[uint64, uint8]})(op, out, a, b)
-	default:
-		runCompare(op, out, a, b)
+	if rows := cmpRowsFor(a.DType(), true); rows != nil {
+		rows(op, out, a, b)
+		return
 	}
+	runCompare(op, out, a, b)
+}
+
+type cmpRowsFn = func(cmpOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray)
+
+// cmpRowsFor is cmpRows for operands of dtype dt, into bool (boolOut) or dt itself;
+// nil for the dtypes it does not take (bool, the 16-bit floats, complex).
+func cmpRowsFor(dt ndarray.DType, boolOut bool) cmpRowsFn {
+	switch {
+	case dt == ndarray.Float32:
+		return cmpRowsInto[float32](boolOut)
+	case dt == ndarray.Float64:
+		return cmpRowsInto[float64](boolOut)
+	case dt != ndarray.Bool && ops.IsIntegral(dt):
+		return pickInt(dt, [8]func(bool) cmpRowsFn{cmpRowsInto[int8], cmpRowsInto[int16], cmpRowsInto[int32],
+			cmpRowsInto[int64], cmpRowsInto[uint8], cmpRowsInto[uint16], cmpRowsInto[uint32], cmpRowsInto[uint64]})(boolOut)
+	}
+	return nil
+}
+
+func cmpRowsInto[T ops.OrderedElem](boolOut bool) cmpRowsFn {
+	if boolOut {
+		return cmpRows[T, uint8]
+	}
+	return cmpRows[T, T]
 }
 
 // cmpRows compares row by row into O (uint8 for bool results, 1 and 0 in the operands'
