@@ -401,7 +401,7 @@ def test_c_kernels_run_where_the_cpu_has_avx2():
     # The kernels are chosen at run time; a build whose CPU detection fails (zig cc's
     # __builtin_cpu_supports answers 0) would silently run everything in Go.
     running = json.loads(core.Kernels())
-    assert set(running) == {"arith", "unary32", "sum", "sgemm"}
+    assert set(running) == {"arith", "unary32", "maxmin", "sum", "sgemm"}
     if platform.machine() != "x86_64":
         # The C kernels are x86-64 code (#if defined(__x86_64__)); elsewhere (the aarch64
         # wheel) Go runs everything. Not /proc/cpuinfo: under qemu-user it is the host's.
@@ -414,7 +414,7 @@ def test_c_kernels_run_where_the_cpu_has_avx2():
                 flags = set(line.split(":", 1)[1].split())
                 break
     if "avx2" in flags:
-        assert running["arith"] and running["unary32"] and running["sum"], running
+        assert running["arith"] and running["unary32"] and running["maxmin"] and running["sum"], running
     if {"avx2", "fma"} <= flags:
         assert running["sgemm"], running
 

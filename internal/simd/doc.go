@@ -5,6 +5,8 @@
 //	arith.go   + - * / of two rows, or of a row and a scalar (arith_avx2.c)
 //	unary32.go float32 exp, sigmoid and tanh (exp32_avx2.c)
 //	sum.go     pairwise sums of a row (reduce_simd.c), bit for bit ops' order
+//	maxmin.go  NumPy's maximum/minimum of two rows; max/min of a row without NaN (maxmin_avx2.c)
+//	math32.go  float32 rounding, reciprocals, sqrt, softsign ... (math32_avx2.c)
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,

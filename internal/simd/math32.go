@@ -24,6 +24,7 @@ const (
 	Rsqrt     Math32Op = C.MXGO_M32_RSQRT
 	Scale     Math32Op = C.MXGO_M32_SCALE
 	Softsign  Math32Op = C.MXGO_M32_SOFTSIGN
+	Sqrt      Math32Op = C.MXGO_M32_SQRT
 	// HardSigmoid is p[0]*x + p[1] in float64 clipped to [0, 1] (NaN passing).
 	HardSigmoid Math32Op = C.MXGO_M32_HARD_SIGMOID
 	// SmoothL1 is, in float64, x - p[1] above p[0], -x - p[1] below -p[0], else

@@ -77,6 +77,8 @@ AVX2 INLINE __m256 apply(int op, __m256 x, __m256 c, const double *p) {
 		return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(x));
 	case MXGO_M32_SCALE:
 		return _mm256_mul_ps(x, c);
+	case MXGO_M32_SQRT:
+		return _mm256_sqrt_ps(x);
 	case MXGO_M32_HARD_SIGMOID:
 	case MXGO_M32_SMOOTH_L1:
 		return _mm256_set_m128(in_double(op, _mm256_extractf128_ps(x, 1), p), in_double(op, _mm256_castps256_ps128(x), p));
@@ -125,6 +127,9 @@ AVX2 void mxgo_math32(int op, float *dst, const float *src, long n, const double
 		break;
 	case MXGO_M32_SCALE:
 		rows(MXGO_M32_SCALE, dst, src, n, p);
+		break;
+	case MXGO_M32_SQRT:
+		rows(MXGO_M32_SQRT, dst, src, n, p);
 		break;
 	case MXGO_M32_SOFTSIGN:
 		rows(MXGO_M32_SOFTSIGN, dst, src, n, p);

@@ -15,6 +15,7 @@ enum {
 	MXGO_M32_RSQRT = 6,      // 1/sqrtf(x)
 	MXGO_M32_SCALE = 7,      // x*p[0], in float
 	MXGO_M32_SOFTSIGN = 8,   // x/(1 + |x|)
+	MXGO_M32_SQRT = 11,      // sqrtf(x), correctly rounded as Go's float32(math.Sqrt(float64(x)))
 	// in double, rounded once to float:
 	MXGO_M32_HARD_SIGMOID = 9, // p[0]*x + p[1] clipped to [0, 1], NaN passing
 	MXGO_M32_SMOOTH_L1 = 10,   // x - p[1] above p[0], -x - p[1] below -p[0], else 0.5*x*x*p[2]

@@ -19,6 +19,7 @@
 //	lanes.go, gather.go     rows along an axis (sort, softmax, cumsum); gathers along an axis
 //	scatter.go              ScatterAdd: the gathers' adjoint, their gradients' kernel
 //	temp.go                 results computed through a temporary of another dtype or layout
+//	fastpath.go             SetFastKernels: the tests' switch between typed row loops and general paths
 //	rng.go                  the process's seeded generator (mx.random.seed)
 //	grad.go, gradexpr.go    Gradient and GradCtx (Op.Grad), the shared gradients, and
 //	                        GradExpr, the one-line expression language most operators use

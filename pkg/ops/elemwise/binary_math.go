@@ -139,6 +139,9 @@ func withScalarArray(like *ndarray.NDArray, shape []int, s ops.Scalar, fn func(*
 
 // runMath computes out = op(a, b) for a, b and out of one dtype and shape.
 func runMath(op mathOp, out, a, b *ndarray.NDArray) {
+	if fastMaxMin(op, out, a, b) {
+		return
+	}
 	switch dt := a.DType(); {
 	case dt == ndarray.Bool: // maximum is or, minimum is and
 		if op == mMax {

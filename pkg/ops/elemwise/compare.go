@@ -43,6 +43,12 @@ func init() {
 				return ops.InferBroadcastSameDType(in, at)
 			},
 			Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
+				if fastCompares(out[0], in[0]) {
+					return ops.BroadcastKernel(in, out[0], func(in []*ndarray.NDArray) error {
+						fastCompare(op, out[0], in[0], in[1])
+						return nil
+					})
+				}
 				return ops.ViaTemp(out[0], ndarray.Bool, func(o *ndarray.NDArray) error {
 					return ops.BroadcastKernel(in, o, func(in []*ndarray.NDArray) error {
 						runCompare(op, o, in[0], in[1])
@@ -72,6 +78,9 @@ func init() {
 				o := op
 				if at.Bool("reverse") {
 					o = o.flip()
+				}
+				if fastCompareScalar(o, out[0], in[0], at.Scalar("scalar")) {
+					return nil
 				}
 				return ops.ViaTemp(out[0], ndarray.Bool, func(t *ndarray.NDArray) error {
 					runCompareScalar(o, t, in[0], at.Scalar("scalar"))

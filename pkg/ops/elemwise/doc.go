@@ -4,6 +4,7 @@
 //	arith.go, arith_simd.go  + - * / (C rows for float32/float64 in internal/simd)
 //	binary_math.go           power, maximum, minimum, mod, hypot, ...
 //	compare.go               comparisons under MXNet's names
+//	fast_rows.go             typed row loops of mx.nd's comparisons and maximum/minimum
 //	where_clip.go            where and clip
 //	unary_ops.go             the unary table of package unary (negative ... sigmoid)
 //	math_unary.go, math_binary.go, math_misc.go  MXNet's other elementwise math, logical

@@ -51,9 +51,9 @@ func npCompareScalar(op cmpOp, out, a *ndarray.NDArray, s ops.Scalar, rev bool) 
 			ops.RealApply(out, a, func(x float64) bool { return complexCmp(op, complex(x, 0), c) })
 		}
 	case dt == ndarray.Float32:
-		cmpScalarRows(op, out, a, float32(real(c)))
+		cmpScalarRows[float32, uint8](op, out, a, float32(real(c)))
 	case dt == ndarray.Float64:
-		cmpScalarRows(op, out, a, real(c))
+		cmpScalarRows[float64, uint8](op, out, a, real(c))
 	case ops.IsFloat(dt) || !s.IsInt:
 		ops.RealApply(out, a, cmpScalarFn(op, real(c)))
 	default:
@@ -73,7 +73,7 @@ func intCmpExact[T ops.IntElem](op cmpOp, out, a *ndarray.NDArray, s ops.Scalar)
 			f := cmpScalarFn(op, v)
 			ops.Map1(out, a, func(x T) bool { return f(min(x, 1)) })
 		} else {
-			cmpScalarRows(op, out, a, v)
+			cmpScalarRows[T, uint8](op, out, a, v)
 		}
 		return
 	}
@@ -106,70 +106,94 @@ func fitInt[T ops.IntElem](s ops.Scalar) (T, int) {
 // npCompare is runCompare with loops over whole rows for the integer and the 32- and
 // 64-bit float dtypes (no call per element).
 func npCompare(op cmpOp, out, a, b *ndarray.NDArray) {
-	switch dt := a.DType(); {
-	case dt == ndarray.Float32:
-		cmpRows[float32](op, out, a, b)
-	case dt == ndarray.Float64:
-		cmpRows[float64](op, out, a, b)
-	case dt != ndarray.Bool && ops.IsIntegral(dt):
-		pickInt(dt, [8]func(cmpOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray){cmpRows[int8], cmpRows[int16],
-			cmpRows[int32], cmpRows[int64], cmpRows[uint8], cmpRows[uint16], cmpRows[uint32], cmpRows[uint64]})(op, out, a, b)
-	default:
-		runCompare(op, out, a, b)
+	if rows := cmpRowsFor(a.DType(), true); rows != nil {
+		rows(op, out, a, b)
+		return
 	}
+	runCompare(op, out, a, b)
 }
 
-// cmpRows compares row by row; > and >= are < and <= with the operands swapped, != is
-// == negated (all exact with NaN).
-func cmpRows[T ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
+type cmpRowsFn = func(cmpOp, *ndarray.NDArray, *ndarray.NDArray, *ndarray.NDArray)
+
+// cmpRowsFor is cmpRows for operands of dtype dt, into bool (boolOut) or dt itself;
+// nil for the dtypes it does not take (bool, the 16-bit floats, complex).
+func cmpRowsFor(dt ndarray.DType, boolOut bool) cmpRowsFn {
+	switch {
+	case dt == ndarray.Float32:
+		return cmpRowsInto[float32](boolOut)
+	case dt == ndarray.Float64:
+		return cmpRowsInto[float64](boolOut)
+	case dt != ndarray.Bool && ops.IsIntegral(dt):
+		return pickInt(dt, [8]func(bool) cmpRowsFn{cmpRowsInto[int8], cmpRowsInto[int16], cmpRowsInto[int32],
+			cmpRowsInto[int64], cmpRowsInto[uint8], cmpRowsInto[uint16], cmpRowsInto[uint32], cmpRowsInto[uint64]})(boolOut)
+	}
+	return nil
+}
+
+func cmpRowsInto[T ops.OrderedElem](boolOut bool) cmpRowsFn {
+	if boolOut {
+		return cmpRows[T, uint8]
+	}
+	return cmpRows[T, T]
+}
+
+// cmpRows compares row by row into O (uint8 for bool results, 1 and 0 in the operands'
+// dtype for mx.nd's); > and >= are < and <= with the operands swapped (exact with NaN).
+func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 	if op == cGt || op == cGe {
 		a, b, op = b, a, op.flip()
 	}
-	eq := op == cEq
-	rows2(out, a, b, func(o []bool, x, y []T) {
+	rows2(out, a, b, func(o []O, x, y []T) {
 		x, y = x[:len(o)], y[:len(o)]
 		switch op {
 		case cLt:
 			for i := range o {
-				o[i] = x[i] < y[i]
+				o[i] = flag[O](x[i] < y[i])
 			}
 		case cLe:
 			for i := range o {
-				o[i] = x[i] <= y[i]
+				o[i] = flag[O](x[i] <= y[i])
+			}
+		case cEq:
+			for i := range o {
+				o[i] = flag[O](x[i] == y[i])
 			}
 		default:
 			for i := range o {
-				o[i] = (x[i] == y[i]) == eq
+				o[i] = flag[O](x[i] != y[i])
 			}
 		}
 	})
 }
 
-// cmpScalarRows sets out to a op c row by row.
-func cmpScalarRows[T ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T) {
-	eq := op == cEq
-	rows2(out, a, a, func(o []bool, x, _ []T) {
+// cmpScalarRows sets out to a op c row by row, into O as cmpRows.
+func cmpScalarRows[T, O ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T) {
+	rows2(out, a, a, func(o []O, x, _ []T) {
 		x = x[:len(o)]
 		switch op {
 		case cLt:
 			for i := range o {
-				o[i] = x[i] < c
+				o[i] = flag[O](x[i] < c)
 			}
 		case cLe:
 			for i := range o {
-				o[i] = x[i] <= c
+				o[i] = flag[O](x[i] <= c)
 			}
 		case cGt:
 			for i := range o {
-				o[i] = x[i] > c
+				o[i] = flag[O](x[i] > c)
 			}
 		case cGe:
 			for i := range o {
-				o[i] = x[i] >= c
+				o[i] = flag[O](x[i] >= c)
+			}
+		case cEq:
+			for i := range o {
+				o[i] = flag[O](x[i] == c)
 			}
 		default:
 			for i := range o {
-				o[i] = (x[i] == c) == eq
+				o[i] = flag[O](x[i] != c)
 			}
 		}
 	})

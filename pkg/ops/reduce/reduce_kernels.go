@@ -143,6 +143,10 @@ func redMaxFold[A redOrdered](acc []A, aoff, astep int, v []A) {
 		if m != m {
 			return
 		}
+		if r, ok := redMaxLanes(m, v, true); ok {
+			acc[aoff] = r
+			return
+		}
 		for _, x := range v {
 			if !(x <= m) {
 				m = x
@@ -166,6 +170,10 @@ func redMinFold[A redOrdered](acc []A, aoff, astep int, v []A) {
 	if astep == 0 {
 		m := acc[aoff]
 		if m != m {
+			return
+		}
+		if r, ok := redMaxLanes(m, v, false); ok {
+			acc[aoff] = r
 			return
 		}
 		for _, x := range v {

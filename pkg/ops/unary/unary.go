@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/cmplx"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
 
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -48,7 +49,7 @@ var Defs = []Def{
 		uRelu, ops.RealNumericDTypes, reluFloat, nil, relu32Rows, ops.GradExpr("_relu_backward(g, y)")},
 	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows, ops.GradExpr("g * y")},
 	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil, ops.GradExpr("g / x")},
-	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, nil, ops.GradExpr("g / (2 * y)")},
+	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, sqrt32Rows, ops.GradExpr("g / (2 * y)")},
 	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil, ops.GradExpr("g * cos(x)")},
 	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil, ops.GradExpr("-g * sin(x)")},
 	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, ctanh, tanh32Rows, ops.GradExpr("g * (1 - y * y)")},
@@ -183,6 +184,18 @@ func neg32Rows(dst, src []float32) {
 func abs32Rows(dst, src []float32) {
 	for i, x := range src {
 		dst[i] = math.Float32frombits(math.Float32bits(x) &^ (1 << 31))
+	}
+}
+
+// sqrt32Rows is RealMap's float32(math.Sqrt(float64(x))) as one loop, in C with AVX2
+// where it runs: a float64 square root rounded to float32 is the correctly rounded
+// float32 one, which is what the CPU's float32 square root gives, NaNs included.
+func sqrt32Rows(dst, src []float32) {
+	if simd.Math32(simd.Sqrt, dst, src, &simd.Math32Params{}) {
+		return
+	}
+	for i, x := range src {
+		dst[i] = float32(math.Sqrt(float64(x)))
 	}
 }
 
