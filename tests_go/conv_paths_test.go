@@ -21,8 +21,8 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 		in, k, s, d, p []int
 	}
 	geoms := []geom{
-		{5, 1, 8, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},  // the first layer of bench_autograd's CNN
-		{9, 16, 4, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}}, // weight chunks cut by buffer size
+		{5, 1, 8, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},   // the first layer of bench_autograd's CNN
+		{9, 16, 4, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},  // weight chunks cut by buffer size
 		{67, 8, 16, 1, []int{14, 14}, []int{3, 3}, nil, nil, []int{1, 1}}, // its second, an odd batch
 		{3, 4, 4, 2, []int{6, 7}, []int{3, 3}, nil, []int{1, 2}, []int{1, 2}},
 	}
