@@ -290,8 +290,11 @@ func colRow[T nnFloat](g *convGeom, img, dst []T, k [3]int, back bool) {
 			l, h, o := lo[2], hi[2], off[2]
 			switch {
 			case back && st == 1:
-				for c, v := range row[l:h] {
-					line[l+o+c] += v
+				src := row[l:h]
+				to := line[l+o : h+o]
+				to = to[:len(src)] // no bounds test per element
+				for c, v := range src {
+					to[c] += v
 				}
 			case back:
 				for c := l; c < h; c++ {
