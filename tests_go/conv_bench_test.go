@@ -56,3 +56,26 @@ func BenchmarkCNNOps(b *testing.B) {
 		}
 	}
 }
+
+// The weight gradient of a ResNet-18's deepest 3x3 layer on 32x32 images (512 channels
+// of 4x4, batch 64): many taps, few columns an image.
+func BenchmarkConvWeightDeep(b *testing.B) {
+	x, err := ndarray.Empty(ndarray.Float32, []int{64, 512, 4, 4}, device.Host)
+	require.NoError(b, err)
+	gy, err := ndarray.Empty(ndarray.Float32, []int{64, 512, 4, 4}, device.Host)
+	require.NoError(b, err)
+	dw, err := ndarray.Empty(ndarray.Float32, []int{512, 512, 3, 3}, device.Host)
+	require.NoError(b, err)
+	for _, a := range []*ndarray.NDArray{x, gy} {
+		require.NoError(b, ops.Fill(a, ops.Scalar{Value: 0.01}))
+	}
+	op, err := ops.Lookup("_backward_Convolution_weight")
+	require.NoError(b, err)
+	at, err := ops.ParseAttrs(op, "kernel=3,3;pad=1,1;num_filter=512")
+	require.NoError(b, err)
+	for range b.N {
+		_, err := op.InvokeAll([]*ndarray.NDArray{x, gy}, []*ndarray.NDArray{dw}, at)
+		require.NoError(b, err)
+		require.NoError(b, ops.WaitToRead(dw))
+	}
+}

@@ -25,6 +25,7 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 		{9, 16, 4, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},  // weight chunks cut by buffer size
 		{67, 8, 16, 1, []int{14, 14}, []int{3, 3}, nil, nil, []int{1, 1}}, // its second, an odd batch
 		{3, 4, 4, 2, []int{6, 7}, []int{3, 3}, nil, []int{1, 2}, []int{1, 2}},
+		{9, 16, 4, 1, []int{4, 4, 4}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}}, // weight chunks of chunkImages' width, past weightBuf
 	}
 	rng := rand.New(rand.NewPCG(3, 5))
 	for len(geoms) < 20 {

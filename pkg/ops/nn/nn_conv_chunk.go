@@ -81,10 +81,13 @@ func convForwardChunked[T nnFloat](g *convGeom, x [][]T, y []T, b int) {
 }
 
 // weightChunk is how many images one product of the weight gradient takes: its result
-// is only filters by taps, so the products are widened until a chunk's columns fill
-// weightBuf elements, with at least a chunk per core.
+// is only filters by taps, so the products take at least chunkImages' images (a deep
+// layer's 4x4 images one by one made products of 16 columns, each writing all of dw) and
+// are widened further until a chunk's columns fill weightBuf elements, keeping a chunk
+// per core.
 func weightChunk(n, rows, cols int) int {
-	return max(1, min((n+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0), weightBuf/(rows*cols)))
+	perCore := (n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+	return max(chunkImages(n, cols), min(perCore, weightBuf/(rows*cols)))
 }
 
 // weightBuf is the most elements of a chunk's column buffer unless one image needs more:

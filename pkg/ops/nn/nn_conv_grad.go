@@ -67,10 +67,10 @@ func convWeightGeom(in []*ndarray.NDArray, at ops.Attrs) (*convGeom, error) {
 }
 
 // convWeightGrad sets dw (f, c/group, kernel...) to the sum over images of out_grad's
-// rows of each group times the transposed columns of that group's channels. The output
-// is small and the sum long, so images go to the cores in chunks (weightChunk images
-// side by side in a product), each core summing into its own dw, added up in core
-// order.
+// rows of each group times the transposed columns of that group's channels, over chunks
+// of weightChunk images side by side in a product. With two chunks a core or more, the
+// chunks go to the cores, each core summing into its own dw (added up in core order):
+// a small CNN's output is small and its sum long.
 func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 	if g.n == 0 {
 		clear(dw)
@@ -78,7 +78,10 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 	}
 	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
 	chunks := (g.n + b - 1) / b
-	workers := min(runtime.GOMAXPROCS(0), chunks)
+	workers := runtime.GOMAXPROCS(0)
+	if chunks < 2*workers { // a few large products: one after another, each on every core
+		workers = 1
+	}
 	parts := make([][]T, workers)
 	ndarray.ForChunks(chunks, workers, func(lo, hi int) {
 		part := dw
