@@ -58,18 +58,27 @@ func nnStrided(t *testing.T, dt ndarray.DType, vals []float64, shape ...int) *nd
 // nnConvRef is a direct convolution of x (n, c, s...) by w (f, c/g, k...) plus b, with
 // spatial axes padded to three.
 func nnConvRef(x, w, b []float64, n, c, f, g int, in, k, s, d, p, out [3]int) []float64 {
+	res := make([]float64, n*f*out[0]*out[1]*out[2])
+	for i := range res {
+		if b != nil {
+			res[i] = b[i/(out[0]*out[1]*out[2])%f]
+		}
+	}
+	convTaps(n, c, f, g, in, k, s, d, p, out, func(xi, wi, yi int) { res[yi] += x[xi] * w[wi] })
+	return res
+}
+
+// convTaps calls fn with the indices into data, weight and result of every product a
+// convolution sums (taps in the padding skipped), in each result's summation order.
+func convTaps(n, c, f, g int, in, k, s, d, p, out [3]int, fn func(xi, wi, yi int)) {
 	cg, fg := c/g, f/g
-	res := make([]float64, 0, n*f*out[0]*out[1]*out[2])
+	yi := 0
 	for ni := range n {
 		for fi := range f {
 			gi := fi / fg
 			for o0 := range out[0] {
 				for o1 := range out[1] {
 					for o2 := range out[2] {
-						sum := 0.0
-						if b != nil {
-							sum = b[fi]
-						}
 						for ci := range cg {
 							for k0 := range k[0] {
 								for k1 := range k[1] {
@@ -78,20 +87,17 @@ func nnConvRef(x, w, b []float64, n, c, f, g int, in, k, s, d, p, out [3]int) []
 										if i0 < 0 || i1 < 0 || i2 < 0 || i0 >= in[0] || i1 >= in[1] || i2 >= in[2] {
 											continue
 										}
-										xv := x[(((ni*c+gi*cg+ci)*in[0]+i0)*in[1]+i1)*in[2]+i2]
-										wv := w[(((fi*cg+ci)*k[0]+k0)*k[1]+k1)*k[2]+k2]
-										sum += xv * wv
+										fn((((ni*c+gi*cg+ci)*in[0]+i0)*in[1]+i1)*in[2]+i2, (((fi*cg+ci)*k[0]+k0)*k[1]+k1)*k[2]+k2, yi)
 									}
 								}
 							}
 						}
-						res = append(res, sum)
+						yi++
 					}
 				}
 			}
 		}
 	}
-	return res
 }
 
 func pad3(v []int, def int) [3]int {

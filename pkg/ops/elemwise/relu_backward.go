@@ -4,6 +4,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -23,7 +24,9 @@ func init() {
 				switch in[0].DType() {
 				case ndarray.Float32:
 					if g, y, o, ok := contiguous32(in[0], in[1], out[0]); ok {
-						reluBackward32(o, g, y)
+						if !simd.ReluBackward32(o, g, y) {
+							reluBackward32(o, g, y)
+						}
 						return nil
 					}
 					ops.Map2(out[0], in[0], in[1], reluBackward[float32])

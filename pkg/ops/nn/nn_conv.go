@@ -257,53 +257,81 @@ func tapSpan(off, st, l, n int) (lo, hi int) {
 	return min(lo, hi), hi
 }
 
-// colRow transfers one tap (kernel offset k) of every window between img and dst.
+// colRow transfers one tap (kernel offset k) of every window between img and dst. The
+// windows whose tap lies inside img are a box, found once per tap (tapSpan on each
+// axis), so the lines run without bounds tests; forward, the rest of dst is zeroed.
 func colRow[T nnFloat](g *convGeom, img, dst []T, k [3]int, back bool) {
-	o1, o2 := g.out[1], g.out[2]
-	i := 0
-	for a := range g.out[0] {
-		ia := a*g.s[0] - g.p[0] + k[0]*g.d[0]
-		if ia < 0 || ia >= g.in[0] {
-			if !back {
-				clear(dst[i : i+o1*o2])
-			}
-			i += o1 * o2
+	var lo, hi, off [3]int
+	for i := range 3 {
+		off[i] = k[i]*g.d[i] - g.p[i]
+		lo[i], hi[i] = tapSpan(off[i], g.s[i], g.in[i], g.out[i])
+	}
+	o1, o2, st := g.out[1], g.out[2], g.s[2]
+	plane := o1 * o2
+	if !back {
+		clear(dst[:lo[0]*plane])
+		clear(dst[hi[0]*plane : g.out[0]*plane])
+	}
+	for a := lo[0]; a < hi[0]; a++ {
+		ia := a*g.s[0] + off[0]
+		out := dst[a*plane : (a+1)*plane]
+		if !back && st == 1 && g.s[1] == 1 && o2 == g.in[2] && lo[1] < hi[1] && lo[2] < hi[2] {
+			shiftedPlane(out, img[ia*g.in[1]*o2:], lo, hi, off, o2)
 			continue
 		}
-		for b := range o1 {
-			ib := b*g.s[1] - g.p[1] + k[1]*g.d[1]
-			if ib < 0 || ib >= g.in[1] {
-				if !back {
-					clear(dst[i : i+o2])
-				}
-				i += o2
-				continue
-			}
+		if !back {
+			clear(out[:lo[1]*o2])
+			clear(out[hi[1]*o2:])
+		}
+		for b := lo[1]; b < hi[1]; b++ {
+			ib := b*g.s[1] + off[1]
 			line := img[(ia*g.in[1]+ib)*g.in[2] : (ia*g.in[1]+ib+1)*g.in[2]]
-			off, st := k[2]*g.d[2]-g.p[2], g.s[2]
-			lo, hi := tapSpan(off, st, len(line), o2) // the windows whose tap lies in the line
-			row := dst[i : i+o2]
+			row := out[b*o2 : (b+1)*o2]
+			l, h, o := lo[2], hi[2], off[2]
 			switch {
 			case back && st == 1:
-				for c, v := range row[lo:hi] {
-					line[lo+off+c] += v
+				src := row[l:h]
+				to := line[l+o : h+o]
+				to = to[:len(src)] // no bounds test per element
+				for c, v := range src {
+					to[c] += v
 				}
 			case back:
-				for c := lo; c < hi; c++ {
-					line[c*st+off] += row[c]
+				for c := l; c < h; c++ {
+					line[c*st+o] += row[c]
 				}
 			case st == 1:
-				clear(row[:lo])
-				copy(row[lo:hi], line[lo+off:hi+off])
-				clear(row[hi:])
+				clear(row[:l])
+				copy(row[l:h], line[l+o:h+o])
+				clear(row[h:])
 			default:
-				clear(row[:lo])
-				for c := lo; c < hi; c++ {
-					row[c] = line[c*st+off]
+				clear(row[:l])
+				for c := l; c < h; c++ {
+					row[c] = line[c*st+o]
 				}
-				clear(row[hi:])
+				clear(row[h:])
 			}
-			i += o2
+		}
+	}
+}
+
+// shiftedPlane is colRow's forward on one plane when the output lines are as long as the
+// input's with unit strides: the tap's values are then the input plane shifted by one
+// offset, copied in one piece, and only the taps that fall in the padding (whose copies
+// wrapped to the neighbouring lines) are zeroed after.
+func shiftedPlane[T nnFloat](out, img []T, lo, hi, off [3]int, o2 int) {
+	first, last := lo[1]*o2+lo[2], (hi[1]-1)*o2+hi[2]
+	shift := off[1]*o2 + off[2]
+	copy(out[first:last], img[first+shift:last+shift])
+	clear(out[:first])
+	clear(out[last:])
+	for b := lo[1]; b < hi[1]; b++ { // a tap or two a line: plain stores, not memclr calls
+		row := out[b*o2 : (b+1)*o2]
+		for c := 0; c < lo[2]; c++ {
+			row[c] = 0
+		}
+		for c := hi[2]; c < o2; c++ {
+			row[c] = 0
 		}
 	}
 }

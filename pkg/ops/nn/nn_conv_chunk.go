@@ -80,21 +80,36 @@ func convForwardChunked[T nnFloat](g *convGeom, x [][]T, y []T, b int) {
 	})
 }
 
-// convWeightGradChunked is convWeightGrad with b images per product.
-func convWeightGradChunked[T nnFloat](g *convGeom, x [][]T, dw []T, b int) {
+// weightChunk is how many images one product of the weight gradient takes: its result
+// is only filters by taps, so the products take at least chunkImages' images (a deep
+// layer's 4x4 images one by one made products of 16 columns, each writing all of dw) and
+// are widened further until a chunk's columns fill weightBuf elements, keeping a chunk
+// per core.
+func weightChunk(n, rows, cols int) int {
+	perCore := (n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+	return max(chunkImages(n, cols), min(perCore, weightBuf/(rows*cols)))
+}
+
+// weightBuf is the most elements of a chunk's column buffer unless one image needs more:
+// 256 KB of float32 stays in a core's cache (at 2 MB the step of bench_autograd's CNN
+// spent 8% zeroing new buffers, and the products ran slower).
+const weightBuf = 1 << 16
+
+// convWeightGradChunks sets dw to the weight gradient of the chunks [c0, c1) of b images.
+func convWeightGradChunks[T nnFloat](g *convGeom, x [][]T, dw []T, c0, c1, b int, parallel bool) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
 	clear(dw)
 	col, gy, tmp := make([]T, rows*b*cols), make([]T, fg*b*cols), make([]T, fg*rows)
-	for n0 := 0; n0 < g.n; n0 += b {
-		n1 := min(g.n, n0+b)
+	for c := c0; c < c1; c++ {
+		n0, n1 := c*b, min(g.n, (c+1)*b)
 		ld := (n1 - n0) * cols
 		for gi := range g.group {
 			for i := range n1 - n0 {
 				colTransfer(g, x[0][((n0+i)*g.c+gi*cg)*g.inVol():], col[i*cols:], ld, cg, false)
 			}
 			gatherRows(gy, x[1], n0, n1, g.f, gi*fg, fg, cols)
-			nnGemm(fg, rows, ld, gy, ld, 1, col, 1, ld, tmp, true) // gy (fg, ld) @ col.T (ld, rows)
+			nnGemm(fg, rows, ld, gy, ld, 1, col, 1, ld, tmp, parallel) // gy (fg, ld) @ col.T (ld, rows)
 			dst := dw[gi*fg*rows : (gi+1)*fg*rows]
 			for i, v := range tmp {
 				dst[i] += v

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"runtime"
 	"slices"
 	"strconv"
 
@@ -66,33 +67,33 @@ func convWeightGeom(in []*ndarray.NDArray, at ops.Attrs) (*convGeom, error) {
 }
 
 // convWeightGrad sets dw (f, c/group, kernel...) to the sum over images of out_grad's
-// rows of each group times the transposed columns of that group's channels.
+// rows of each group times the transposed columns of that group's channels, over chunks
+// of weightChunk images side by side in a product. With two chunks a core or more, the
+// chunks go to the cores, each core summing into its own dw (added up in core order):
+// a small CNN's output is small and its sum long.
 func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
-	cg, fg := g.c/g.group, g.f/g.group
-	rows, cols := cg*g.kernelVol(), g.outVol()
-	if b := chunkImages(g.n, cols); b > 1 {
-		convWeightGradChunked(g, x, dw, b)
+	if g.n == 0 {
+		clear(dw)
 		return
 	}
-	clear(dw)
-	tmp := make([]T, fg*rows)
-	var col []T
-	if !g.pointwise() {
-		col = make([]T, rows*cols)
+	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
+	chunks := (g.n + b - 1) / b
+	workers := runtime.GOMAXPROCS(0)
+	if chunks < 2*workers { // a few large products: one after another, each on every core
+		workers = 1
 	}
-	for n := range g.n {
-		for gi := range g.group {
-			src := x[0][(n*g.c+gi*cg)*g.inVol():]
-			if !g.pointwise() {
-				im2col(g, src, col, cg)
-				src = col
-			}
-			gy := x[1][(n*g.f+gi*fg)*cols:]
-			nnGemm(fg, rows, cols, gy, cols, 1, src, 1, cols, tmp, true) // gy (fg, cols) @ src.T (cols, rows)
-			dst := dw[gi*fg*rows : (gi+1)*fg*rows]
-			for i, v := range tmp {
-				dst[i] += v
-			}
+	parts := make([][]T, workers)
+	ndarray.ForChunks(chunks, workers, func(lo, hi int) {
+		part := dw
+		if lo > 0 {
+			part = make([]T, len(dw))
+		}
+		convWeightGradChunks(g, x, part, lo, hi, b, workers == 1)
+		parts[lo/((chunks+workers-1)/workers)] = part
+	})
+	for _, p := range parts[1:] {
+		for i, v := range p {
+			dw[i] += v
 		}
 	}
 }

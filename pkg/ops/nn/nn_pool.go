@@ -154,7 +154,11 @@ func poolForward[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 }
 
 func poolPlane[T nnFloat](g *poolGeom, x, y []T, lowest T) {
-	if g.maxInside2D() {
+	switch {
+	case g.tiles2x2():
+		maxTiles2x2(g, x, y, lowest)
+		return
+	case g.maxInside2D():
 		maxPlane2D(g, x, y, lowest)
 		return
 	}

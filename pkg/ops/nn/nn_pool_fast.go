@@ -70,3 +70,61 @@ func unmaxPlane2D[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
 		}
 	}
 }
+
+// tiles2x2 reports whether g is max pooling of 2-D planes by 2x2 windows with stride 2
+// (LeNet's and most CNNs'): the windows tile the plane, so each element has one window
+// at most and the loops unroll.
+func (g *poolGeom) tiles2x2() bool {
+	return g.maxInside2D() && g.k[1] == 2 && g.k[2] == 2 && g.s[1] == 2 && g.s[2] == 2
+}
+
+// maxNum is max(m, v) when v is a number, else m: a NaN never wins.
+func maxNum[T nnFloat](m, v T) T {
+	if v == v {
+		return max(m, v)
+	}
+	return m
+}
+
+// maxTiles2x2 is maxPlane2D for tiles2x2.
+func maxTiles2x2[T nnFloat](g *poolGeom, x, y []T, lowest T) {
+	w, o2 := g.in[2], g.out[2]
+	for a := range g.out[1] {
+		r0, r1, out := x[2*a*w:(2*a+1)*w], x[(2*a+1)*w:(2*a+2)*w], y[a*o2:(a+1)*o2]
+		for b := range out {
+			out[b] = maxNum(maxNum(maxNum(maxNum(lowest, r0[2*b]), r0[2*b+1]), r1[2*b]), r1[2*b+1])
+		}
+	}
+}
+
+// unmaxTiles2x2 is unmaxPlane2D for tiles2x2 into a dx it sets rather than adds to (the
+// windows do not overlap, so no clearing pass): each window's elements get gy or 0 (as
+// 0 + gy*0, the bits of the adding path), the elements past the last window 0.
+func unmaxTiles2x2[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
+	w, o2 := g.in[2], g.out[2]
+	ties := 0
+	if g.allTies {
+		ties = 1
+	}
+	clear(dx[2*g.out[1]*w:])
+	for a := range g.out[1] {
+		r0, r1 := x[2*a*w:(2*a+1)*w], x[(2*a+1)*w:(2*a+2)*w]
+		d0, d1 := dx[2*a*w:(2*a+1)*w], dx[(2*a+1)*w:(2*a+2)*w]
+		clear(d0[2*o2:])
+		clear(d1[2*o2:])
+		for b := range o2 {
+			yi, gi, taken := y[a*o2+b], gy[a*o2+b], 0
+			share := func(v T) T { // gy for the first element equal to the maximum (every one with ties)
+				hit := 0
+				if v == yi {
+					hit = 1
+				}
+				r := 0 + gi*T(hit&^(taken&^ties))
+				taken |= hit
+				return r
+			}
+			d0[2*b], d0[2*b+1] = share(r0[2*b]), share(r0[2*b+1])
+			d1[2*b], d1[2*b+1] = share(r1[2*b]), share(r1[2*b+1])
+		}
+	}
+}

@@ -92,6 +92,10 @@ func poolBackward[T nnFloat](g *poolGeom, x [][]T, dx []T) {
 	nnParallel(g.n*g.c, in*g.kernelVol(), func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			d := dx[pl*in : (pl+1)*in]
+			if g.tiles2x2() {
+				unmaxTiles2x2(g, x[0][pl*in:(pl+1)*in], x[1][pl*out:(pl+1)*out], x[2][pl*out:(pl+1)*out], d)
+				continue
+			}
 			clear(d)
 			unpoolPlane(g, x[0][pl*in:(pl+1)*in], x[1][pl*out:(pl+1)*out], x[2][pl*out:(pl+1)*out], d)
 		}

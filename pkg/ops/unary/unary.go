@@ -165,6 +165,9 @@ func reluFloat(x float64) float64 {
 // the sign (half the elements of a layer's input are negative, in no order a predictor
 // learns); a NaN keeps its bits, as reluFloat keeps it.
 func relu32Rows(dst, src []float32) {
+	if simd.Relu32(dst, src) {
+		return
+	}
 	for i, x := range src {
 		b := math.Float32bits(x)
 		r := b &^ uint32(int32(b)>>31)

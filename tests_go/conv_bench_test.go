@@ -1,0 +1,81 @@
+package mxgotest
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mxgo/mxgo/pkg/device"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// The operators of BenchmarkCNNStep one by one (float32, the step's shapes), each into a
+// result allocated once: where a step's time goes.
+func BenchmarkCNNOps(b *testing.B) {
+	f32 := func(shape ...int) *ndarray.NDArray {
+		a, err := ndarray.Empty(ndarray.Float32, shape, device.Host)
+		require.NoError(b, err)
+		require.NoError(b, ops.Fill(a, ops.Scalar{Value: 0.01}))
+		return a
+	}
+	pool := "kernel=2,2;stride=2,2;pool_type=max"
+	for _, l := range []struct {
+		name        string
+		n, c, f, hw int
+	}{{"conv1", 64, 1, 8, 28}, {"conv2", 64, 8, 16, 14}} {
+		x, w, bias, y := f32(l.n, l.c, l.hw, l.hw), f32(l.f, l.c, 3, 3), f32(l.f), f32(l.n, l.f, l.hw, l.hw)
+		p := f32(l.n, l.f, l.hw/2, l.hw/2)
+		conv := "kernel=3,3;pad=1,1;num_filter="
+		cases := []struct {
+			name, op, attrs string
+			in              []*ndarray.NDArray
+			out             *ndarray.NDArray
+		}{
+			{"forward", "Convolution", conv + strconv.Itoa(l.f), []*ndarray.NDArray{x, w, bias}, f32(l.n, l.f, l.hw, l.hw)},
+			{"weight", "_backward_Convolution_weight", conv + strconv.Itoa(l.f), []*ndarray.NDArray{x, y}, f32(l.f, l.c, 3, 3)},
+			{"data", "Deconvolution", conv + strconv.Itoa(l.c) + ";no_bias=1", []*ndarray.NDArray{y, w}, f32(l.n, l.c, l.hw, l.hw)},
+			{"relu", "relu", "", []*ndarray.NDArray{y}, f32(l.n, l.f, l.hw, l.hw)},
+			{"relu_backward", "_relu_backward", "", []*ndarray.NDArray{y, y}, f32(l.n, l.f, l.hw, l.hw)},
+			{"pool", "Pooling", pool, []*ndarray.NDArray{y}, f32(l.n, l.f, l.hw/2, l.hw/2)},
+			{"pool_backward", "_backward_Pooling", pool, []*ndarray.NDArray{y, p, p}, f32(l.n, l.f, l.hw, l.hw)},
+		}
+		for _, c := range cases {
+			b.Run(l.name+"/"+c.name, func(b *testing.B) {
+				op, err := ops.Lookup(c.op)
+				require.NoError(b, err)
+				at, err := ops.ParseAttrs(op, c.attrs)
+				require.NoError(b, err)
+				for range b.N {
+					_, err := op.InvokeAll(c.in, []*ndarray.NDArray{c.out}, at)
+					require.NoError(b, err)
+					require.NoError(b, ops.WaitToRead(c.out))
+				}
+			})
+		}
+	}
+}
+
+// The weight gradient of a ResNet-18's deepest 3x3 layer on 32x32 images (512 channels
+// of 4x4, batch 64): many taps, few columns an image.
+func BenchmarkConvWeightDeep(b *testing.B) {
+	x, err := ndarray.Empty(ndarray.Float32, []int{64, 512, 4, 4}, device.Host)
+	require.NoError(b, err)
+	gy, err := ndarray.Empty(ndarray.Float32, []int{64, 512, 4, 4}, device.Host)
+	require.NoError(b, err)
+	dw, err := ndarray.Empty(ndarray.Float32, []int{512, 512, 3, 3}, device.Host)
+	require.NoError(b, err)
+	for _, a := range []*ndarray.NDArray{x, gy} {
+		require.NoError(b, ops.Fill(a, ops.Scalar{Value: 0.01}))
+	}
+	op, err := ops.Lookup("_backward_Convolution_weight")
+	require.NoError(b, err)
+	at, err := ops.ParseAttrs(op, "kernel=3,3;pad=1,1;num_filter=512")
+	require.NoError(b, err)
+	for range b.N {
+		_, err := op.InvokeAll([]*ndarray.NDArray{x, gy}, []*ndarray.NDArray{dw}, at)
+		require.NoError(b, err)
+		require.NoError(b, ops.WaitToRead(dw))
+	}
+}

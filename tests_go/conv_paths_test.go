@@ -1,0 +1,85 @@
+package mxgotest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+// Convolution's forward, its weight gradient and its data gradient (Deconvolution, as
+// convGrad calls it) against direct loops over generated geometries, on one core and on
+// all: the per-image and chunked products, the weight gradient's per-core chunks (split
+// by batch and by column buffer size) and im2col's shifted-plane copy (unit strides,
+// output lines as long as the input's) each meet some of them.
+func TestConvPathsMatchDirectLoops(t *testing.T) {
+	checkLeaks(t)
+	type geom struct {
+		n, c, f, g     int
+		in, k, s, d, p []int
+	}
+	geoms := []geom{
+		{5, 1, 8, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},   // the first layer of bench_autograd's CNN
+		{9, 16, 4, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},  // weight chunks cut by buffer size
+		{67, 8, 16, 1, []int{14, 14}, []int{3, 3}, nil, nil, []int{1, 1}}, // its second, an odd batch
+		{3, 4, 4, 2, []int{6, 7}, []int{3, 3}, nil, []int{1, 2}, []int{1, 2}},
+		{9, 16, 4, 1, []int{4, 4, 4}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}}, // weight chunks of chunkImages' width, past weightBuf
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for len(geoms) < 20 {
+		nd := []int{1, 2, 2, 2, 3}[rng.IntN(5)]
+		g := []int{1, 1, 2, 4}[rng.IntN(4)]
+		ge := geom{n: []int{1, 2, 3, 4, 5, 8, 9}[rng.IntN(7)], c: g * (1 + rng.IntN(4)), f: g * (1 + rng.IntN(4)), g: g}
+		ok := true
+		for range nd {
+			in, k, s, d, p := 1+rng.IntN(9), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(2), rng.IntN(3)
+			ok = ok && d*(k-1)+1 <= in+2*p
+			ge.in, ge.k, ge.s, ge.d, ge.p = append(ge.in, in), append(ge.k, k), append(ge.s, s), append(ge.d, d), append(ge.p, p)
+		}
+		if ok {
+			geoms = append(geoms, ge)
+		}
+	}
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	for _, ge := range geoms {
+		nd := len(ge.k)
+		in, k, s, d, p := pad3(ge.in, 1), pad3(ge.k, 1), pad3(ge.s, 1), pad3(ge.d, 1), pad3(ge.p, 0)
+		var out [3]int
+		for i := range 3 {
+			out[i] = (in[i]+2*p[i]-d[i]*(k[i]-1)-1)/s[i] + 1
+		}
+		window := fmt.Sprintf("kernel=%s;num_group=%d", joinInts(ge.k), ge.g) + nnAttrList("stride", ge.s) +
+			nnAttrList("dilate", ge.d) + nnAttrList("pad", ge.p)
+		adj := make([]int, nd) // as convGrad computes it
+		for i := range nd {
+			j := 3 - nd + i
+			adj[i] = in[j] + 2*p[j] - (d[j]*(k[j]-1) + 1) - s[j]*(out[j]-1)
+		}
+		for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+			xshape := append([]int{ge.n, ge.c}, ge.in...)
+			x, xv := nnRandom(t, dt, 1, xshape...)
+			w, wv := nnRandom(t, dt, 2, append([]int{ge.f, ge.c / ge.g}, ge.k...)...)
+			b, bv := nnRandom(t, dt, 3, ge.f)
+			gy, gv := nnRandom(t, dt, 4, append([]int{ge.n, ge.f}, out[3-nd:]...)...)
+			y := nnConvRef(xv, wv, bv, ge.n, ge.c, ge.f, ge.g, in, k, s, d, p, out)
+			dw, dx := make([]float64, len(wv)), make([]float64, len(xv))
+			convTaps(ge.n, ge.c, ge.f, ge.g, in, k, s, d, p, out, func(xi, wi, yi int) {
+				dw[wi] += gv[yi] * xv[xi]
+				dx[xi] += gv[yi] * wv[wi]
+			})
+			tol := map[ndarray.DType]float64{ndarray.Float32: 2e-5, ndarray.Float64: 1e-12}[dt]
+			for _, cores := range []int{1, procs} {
+				runtime.GOMAXPROCS(cores)
+				what := fmt.Sprintf("%+v %v on %d cores", ge, dt, cores)
+				nnClose(t, mustOp(t, "Convolution", window+fmt.Sprintf(";num_filter=%d", ge.f), x, w, b), y, tol, "forward of "+what)
+				nnClose(t, mustOp(t, "_backward_Convolution_weight", window+fmt.Sprintf(";num_filter=%d", ge.f), x, gy), dw, 10*tol,
+					"weight gradient of "+what)
+				nnClose(t, mustOp(t, "Deconvolution", window+fmt.Sprintf(";num_filter=%d;no_bias=1;adj=%s", ge.c, joinInts(adj)), gy, w),
+					dx, tol, "data gradient of "+what)
+			}
+		}
+	}
+}
