@@ -26,8 +26,11 @@ static void* mxgo_host_alloc(size_t n) {
 // Freed blocks stay in malloc's arenas up to 256 MiB instead of going back to the
 // kernel: a training step frees and reallocates the same few MB of activations, and
 // handing them back made every step fault them in again (1,300 page faults, a fifth of
-// a small CNN's step). MXNet's CPU storage pool keeps its blocks the same way.
+// a small CNN's step). MXNet's CPU storage pool keeps its blocks the same way. The
+// setting is the process's (glibc has one malloc): MXGO_MALLOC_KEEP=0 leaves glibc's.
 __attribute__((constructor)) static void mxgo_malloc_keep(void) {
+	const char* keep = getenv("MXGO_MALLOC_KEEP");
+	if (keep && strcmp(keep, "0") == 0) return;
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 }
