@@ -267,7 +267,8 @@ def _make_binary(name):
 
     def fn(x1, x2, /, out=None):
         if out is None and isinstance(x1, array):
-            if isinstance(x2, array) and x1._code == x2._code and x1._code in same:  # method's first case, inline
+            code = x1._code
+            if isinstance(x2, array) and code == x2._code and code in same:  # method's first case, inline
                 r = invoke_c(op_id, (x1, x2), None, "", _class[0])
                 if r is not NotImplemented:
                     return r
