@@ -328,7 +328,7 @@ BENCH_OPS_FLAGS ?= --budget 300
 bench: setup build
 	$(PY) bench/bench_exchange.py
 	$(PY) bench/bench_ops.py $(BENCH_OPS_FLAGS)
-	for b in shape math sort layout lapack nn index tvm autograd optim; do $(PY) bench/bench_$$b.py || exit 1; done
+	for b in shape math sort layout lapack nn index tvm autograd optim elemwise np; do $(PY) bench/bench_$$b.py || exit 1; done
 	$(MAKE) --no-print-directory soak
 
 # A million round trips per exchange path against the installed wheel (about 2 minutes):
