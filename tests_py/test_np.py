@@ -239,6 +239,23 @@ def test_one_call_path_gives_the_promoting_paths_bits(name):
                 assert y.asnumpy().tobytes() == want.asnumpy().tobytes(), (name, dtype, other)
 
 
+def test_c_invoke_makes_the_class_and_checks_the_dtypes_it_is_given():
+    """fastpath.invoke's cls and same arguments (mx.np's one-call paths): the result is of
+    cls; unless every operand is an mxgo array of one dtype in the mask, NotImplemented."""
+    from mxgo._core.registry import OPS
+    from mxgo.base import fastpath
+    add, f32, i32 = OPS["add"]["id"], np.ones(3), np.ones(3, dtype="int32")
+    both = (1 << f32._code) | (1 << i32._code)
+    r = fastpath.invoke(add, (f32, f32), None, "", np.ndarray, 1 << f32._code)
+    assert type(r) is np.ndarray and r.tolist() == [2.0, 2.0, 2.0]
+    assert type(fastpath.invoke(add, (f32.as_nd_ndarray(), f32), None, "", np.ndarray)) is np.ndarray
+    for operands, mask in (((f32, i32), both), ((i32, i32), 1 << f32._code), ((f32, 1.0), both),
+                           ((f32, onp.ones(3, "float32")), both), ((f32, f32), 0)):
+        assert fastpath.invoke(add, operands, None, "", np.ndarray, mask) is NotImplemented
+    with pytest.raises(TypeError):
+        fastpath.invoke(add, (f32, f32), None, "", np.ndarray, "mask")
+
+
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean"])
 def test_whole_reduction_one_call_path_gives_the_axes_paths_bits(name):
     """x.<name>() and x.<name>(axis=int) (the registry's NumPy-shaped form in one call where

@@ -126,6 +126,10 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 	return 0;
 }
 
+int mxgo_array_dtype(PyObject* o) {
+	return PyObject_TypeCheck(o, &mxgo_array_base_type) ? ((ArrayObject*)o)->src.dtype : -1;
+}
+
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {
 		PyErr_Format(mxgo_error_class(MXGO_KIND_TYPE), "%s must be NDArrays, got %.100s", what, Py_TYPE(o)->tp_name);

@@ -122,6 +122,8 @@ PyObject* mxgo_new_array_of(PyTypeObject* cls, int64_t h, const mxgo_desc* d);
 PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner);
 // The handle of NDArrayBase o into *h; TypeError naming what (an argument) otherwise.
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
+// The dtype code of mxgo array o (-1 when o is something else).
+int mxgo_array_dtype(PyObject* o);
 // The number of elements of NDArrayBase o.
 int64_t mxgo_array_size(PyObject* o);
 // The first byte and byte count of o, a C-contiguous host NDArrayBase; -1 with an

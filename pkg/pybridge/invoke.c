@@ -35,6 +35,17 @@ static int tiny(PyObject* arrays, const int64_t* hs, const DLTensor* ts, PyObjec
 	return total <= TINY;
 }
 
+// Whether every operand is an mxgo array of one dtype whose bit is set in mask.
+static int same_dtype(PyObject* arrays, uint64_t mask) {
+	int first = -1;
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(arrays); i++) {
+		int code = mxgo_array_dtype(PyTuple_GET_ITEM(arrays, i));
+		if (code < 0 || code > 63 || (first >= 0 && code != first) || !(mask >> code & 1)) return 0;
+		first = code;
+	}
+	return first >= 0;
+}
+
 // Operands of other frameworks (exchange.c's consumer): each becomes a DLTensor that Go
 // borrows for the call, which finishes (Go waits) before invoke returns, since their
 // memory is not tracked by mxgo's engine. keep holds what must outlive the call.
@@ -83,8 +94,11 @@ static int input(foreign_args* f, Py_ssize_t i, PyObject* o, int64_t* h) {
 	return -1;
 }
 
-// invoke(op_id, arrays, out, attrs[, cls]) -> NDArray (an instance of cls when given: mx.np
-// makes its own arrays in the one call), None when out is an NDArray, or NotImplemented. arrays is a tuple of operands, out one or None, attrs the parameters'
+// invoke(op_id, arrays, out, attrs[, cls[, same]]) -> NDArray (an instance of cls when given:
+// mx.np makes its own arrays in the one call), None when out is an NDArray, or
+// NotImplemented. same (a bit mask of dtype codes): unless every operand is an mxgo array
+// of one dtype whose bit is set, NotImplemented at once (mx.np's one-call path, whose
+// promotion then happens in Python). arrays is a tuple of operands, out one or None, attrs the parameters'
 // wire form. Operands are NDArrays or objects whose type has a DLPack C exchange API;
 // for anything else it returns NotImplemented, and op.py's Python path takes the call
 // (as it does when a result would view another framework's memory mxgo only borrowed).
@@ -94,14 +108,21 @@ static int input(foreign_args* f, Py_ssize_t i, PyObject* o, int64_t* h) {
 // waiting for the GIL), though a tiny ready operation on NDArrays computes right there.
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	PyTypeObject* cls = mxgo_array_class;
-	if (n == 5 && PyType_Check(args[4]) && PyType_IsSubtype((PyTypeObject*)args[4], &mxgo_array_base_type)) {
+	uint64_t same = 0;
+	int check_same = n == 6;
+	if (check_same) {
+		same = PyLong_AsUnsignedLongLong(args[5]);
+		if (same == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+	}
+	if ((n == 5 || n == 6) && PyType_Check(args[4]) && PyType_IsSubtype((PyTypeObject*)args[4], &mxgo_array_base_type)) {
 		cls = (PyTypeObject*)args[4];
 		n = 4;
 	}
 	if (n != 4 || !PyTuple_Check(args[1]) || !PyUnicode_Check(args[3])) {
-		PyErr_SetString(PyExc_TypeError, "invoke(op_id, arrays: tuple, out, attrs: str[, cls: NDArrayBase subclass])");
+		PyErr_SetString(PyExc_TypeError, "invoke(op_id, arrays: tuple, out, attrs: str[, cls: NDArrayBase subclass[, same: int]])");
 		return NULL;
 	}
+	if (check_same && !same_dtype(args[1], same)) return Py_NewRef(Py_NotImplemented);
 	if (mxgo_forked) return mxgo_raise_forked();
 	long op = PyLong_AsLong(args[0]);
 	if (op == -1 && PyErr_Occurred()) return NULL;

@@ -36,7 +36,7 @@ static PyMethodDef methods[] = {
 	{"numpy_locks", mxgo_numpy_locks, METH_NOARGS, "numpy_locks() -> size of the lock registry (for tests)"},
 	{"set_numpy", (PyCFunction)(void (*)(void))mxgo_set_numpy, METH_FASTCALL, "set_numpy(...): see numpy.c"},
 	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
-	 "invoke(op_id, arrays, out, attrs[, cls]) -> NDArray (of class cls), or None when out is given (see op.py)"},
+	 "invoke(op_id, arrays, out, attrs[, cls[, same]]) -> NDArray (of class cls), or None when out is given (see invoke.c)"},
 	{"autograd_set", (PyCFunction)(void (*)(void))mxgo_autograd_set, METH_FASTCALL,
 	 "autograd_set(flag, on) -> whether flag was set (the calling thread's recording or training flag)"},
 	{"autograd_mode", mxgo_autograd_mode, METH_NOARGS, "autograd_mode() -> the calling thread's autograd flags"},

@@ -248,11 +248,11 @@ def inplace_method(name):
 
 
 def _make_unary(name):
-    op_id, same, invoke_c, array = _UNARY_IDS[name], _UNARY_SAME[name], fastpath.invoke, fastpath.NDArrayBase
+    op_id, same, invoke_c = _UNARY_IDS[name], _mask(_UNARY_SAME[name]), fastpath.invoke
 
     def fn(x, /, out=None):
-        if out is None and isinstance(x, array) and x._code in same:  # no cast: one C call
-            r = invoke_c(op_id, (x,), None, "", _class[0])
+        if out is None:  # an array of a dtype it takes as it is: C checks, and runs it
+            r = invoke_c(op_id, (x,), None, "", _class[0], same)
             if r is not NotImplemented:
                 return r
         return unary(name, x, out)
@@ -261,17 +261,21 @@ def _make_unary(name):
     return fn
 
 
+def _mask(codes):
+    """The dtype codes as the bit mask C's invoke checks the operands against (``same``)."""
+    return sum(1 << c for c in codes)
+
+
 def _make_binary(name):
     method, array, invoke_c = _METHODS[name], fastpath.NDArrayBase, fastpath.invoke
-    op_id, same = OPS[BINARY[name][0]]["id"], _codes(*BINARY[name])
+    op_id, same = OPS[BINARY[name][0]]["id"], _mask(_codes(*BINARY[name]))
 
     def fn(x1, x2, /, out=None):
+        if out is None:  # two arrays of one dtype it takes as it is: C checks, and runs it
+            r = invoke_c(op_id, (x1, x2), None, "", _class[0], same)
+            if r is not NotImplemented:
+                return r
         if out is None and isinstance(x1, array):
-            code = x1._code
-            if isinstance(x2, array) and code == x2._code and code in same:  # method's first case, inline
-                r = invoke_c(op_id, (x1, x2), None, "", _class[0])
-                if r is not NotImplemented:
-                    return r
             r = method(x1, x2)
             if r is not NotImplemented:
                 return r
