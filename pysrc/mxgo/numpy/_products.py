@@ -9,9 +9,10 @@ import math
 
 from ..base import MXNetTypeError, MXNetValueError
 from . import _dtypes
-from ._array import SCALARS, astype, full, invoke, operand, reshape
+from ._array import SCALARS, astype, invoke, operand, reshape
 from ._manip import FUNCTIONS as _MANIP
-from ._reduce import FUNCTIONS as _REDUCE, _into, normalize_axis
+from ._reduce import FUNCTIONS as _REDUCE, _into
+from ._stack import FUNCTIONS as _STACK
 from ._ufuncs import binary, unary
 
 __all__ = ["FUNCTIONS", "dot"]
@@ -65,17 +66,7 @@ def trace(a, offset=0, axis1=0, axis2=1, out=None):
     """The sum along diagonal ``offset`` of the axes axis1 and axis2, in a's dtype (MXNet's;
     NumPy's sums small integers in int64)."""
     a = operand(a, "a")
-    if a.ndim < 2:
-        raise MXNetValueError("trace needs an array of at least 2 dimensions")
-    ax1, ax2 = normalize_axis(axis1, a.ndim), normalize_axis(axis2, a.ndim)
-    if ax1 == ax2:
-        raise MXNetValueError("trace: axis1 and axis2 cannot be the same")
-    rows, cols = a.shape[ax1], a.shape[ax2]
-    if offset >= cols or -offset >= rows:  # an empty diagonal (diag refuses it): the sums are 0
-        rest = tuple(d for i, d in enumerate(a.shape) if i not in (ax1, ax2))
-        return _into(full(rest, 0, _dtypes.as_dtype(a.dtype), a.context), out)
-    d = invoke("diag", [a], {"k": int(offset), "axis1": ax1, "axis2": ax2})
-    return _into(_REDUCE["sum"](d, axis=-1, dtype=a.dtype), out)
+    return _into(_REDUCE["sum"](_STACK["diagonal"](a, offset, axis1, axis2), axis=-1, dtype=a.dtype), out)
 
 
 def einsum(*operands, out=None, optimize=False):

@@ -160,6 +160,11 @@ def _codes(op, kind, kinds, letters="biufc"):
     return frozenset(out)
 
 
+def _mask(codes):
+    """The dtype codes as the bit mask C's invoke checks the operands against (``same``)."""
+    return sum(1 << c for c in codes)
+
+
 def _fast_ids(name):
     """What the one-call paths of binary function ``name`` need: the registry ids of its
     operator and of its scalar form (None without one), and the dtype codes it takes as
@@ -179,18 +184,16 @@ def _method(name, reverse=False):
     array, as mx.nd's. Anything else that an mx.np function takes (promotion, a cast, another
     scalar) goes through ``binary``; the rest is NotImplemented."""
     op_id, scalar_id, same, floats, numbers = _fast_ids(name)
-    invoke_c, array, cls, tail = fastpath.invoke, fastpath.NDArrayBase, _class, ";reverse=%d" % reverse
+    invoke_c, array, cls, tail, mask = fastpath.invoke, fastpath.NDArrayBase, _class, ";reverse=%d" % reverse, _mask(same)
 
     def method(self, other):
-        code = self._code
-        if isinstance(other, array):
-            if code == other._code and code in same:
-                r = invoke_c(op_id, (other, self) if reverse else (self, other), None, "", cls[0])
-                if r is not NotImplemented:
-                    return r
-        elif type(other) is float and code in floats:
+        if isinstance(other, array):  # C checks the dtypes (mask) and runs it, or declines
+            r = invoke_c(op_id, (other, self) if reverse else (self, other), None, "", cls[0], mask)
+            if r is not NotImplemented:
+                return r
+        elif type(other) is float and self._code in floats:
             return invoke_c(scalar_id, (self,), None, "scalar=f:%r%s" % (other, tail), cls[0])
-        elif type(other) is int and 0 <= other < 128 and code in numbers:
+        elif type(other) is int and 0 <= other < 128 and self._code in numbers:
             return invoke_c(scalar_id, (self,), None, "scalar=i:%d%s" % (other, tail), cls[0])
         elif not isinstance(other, SCALARS):
             return NotImplemented
@@ -218,13 +221,12 @@ def inplace_method(name):
     one C call writing into the array; anything else is computed, then copied in where
     NumPy's same-kind casting allows."""
     op_id, scalar_id, same, floats, numbers = _fast_ids(name)
-    invoke_c, array = fastpath.invoke, fastpath.NDArrayBase
+    invoke_c, array, mask = fastpath.invoke, fastpath.NDArrayBase, _mask(same)
 
     def method(self, other):
         code = self._code
-        if isinstance(other, array):
-            if code == other._code and code in same and other.shape == self.shape:
-                invoke_c(op_id, (self, other), self, "")
+        if isinstance(other, array):  # C checks the dtypes (mask): None once written
+            if other.shape == self.shape and invoke_c(op_id, (self, other), self, "", _class[0], mask) is None:
                 return self
         elif type(other) is float and code in floats:
             invoke_c(scalar_id, (self,), self, "scalar=f:%r;reverse=0" % other)
@@ -261,11 +263,6 @@ def _make_unary(name):
     return fn
 
 
-def _mask(codes):
-    """The dtype codes as the bit mask C's invoke checks the operands against (``same``)."""
-    return sum(1 << c for c in codes)
-
-
 def _make_binary(name):
     method, array, invoke_c = _METHODS[name], fastpath.NDArrayBase, fastpath.invoke
     op_id, same = OPS[BINARY[name][0]]["id"], _mask(_codes(*BINARY[name]))
@@ -275,10 +272,10 @@ def _make_binary(name):
             r = invoke_c(op_id, (x1, x2), None, "", _class[0], same)
             if r is not NotImplemented:
                 return r
-        if out is None and isinstance(x1, array):
-            r = method(x1, x2)
-            if r is not NotImplemented:
-                return r
+            if isinstance(x1, array) and not isinstance(x2, array):  # a scalar: the method's paths
+                r = method(x1, x2)
+                if r is not NotImplemented:
+                    return r
         return binary(name, x1, x2, out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = "Elementwise %s of x1 and x2, broadcast (registry operator %s)." % (name, BINARY[name][0])

@@ -21,6 +21,7 @@ from ..base import MXNetTypeError, MXNetValueError
 from . import _dtypes
 from ._array import asarray, astype, full, invoke, invoke_all, is_array, operand, reshape as _reshape
 from ._manip import FUNCTIONS as _MANIP
+from ._products import FUNCTIONS as _PRODUCTS
 from ._reduce import FUNCTIONS as _REDUCE, normalize_axes, normalize_axis
 from ._ufuncs import FUNCTIONS as _UFUNCS, binary, unary
 
@@ -445,7 +446,7 @@ def outer(x1, x2, /):
     x1, x2 = operand(x1, "x1"), operand(x2, "x2")
     if x1.ndim != 1 or x2.ndim != 1:
         raise MXNetValueError("outer: both operands must be 1-d")
-    return binary("multiply", _reshape(x1, (x1.shape[0], 1)), _reshape(x2, (1, x2.shape[0])))
+    return _PRODUCTS["outer"](x1, x2)
 
 
 def cross(x1, x2, /, *, axis=-1):
