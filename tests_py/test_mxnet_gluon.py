@@ -288,6 +288,34 @@ def test_initializer_agrees(config):
         np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
 
 
+
+@pytest.mark.parametrize("mode, bidirectional, layers", [("lstm", False, 1), ("lstm", True, 2), ("gru", True, 2),
+                                                         ("rnn_tanh", False, 3), ("rnn_relu", True, 1)])
+@pytest.mark.parametrize("inner", [["constant", {"value": 0.5}], None, ["xavier", {}]], ids=str)
+def test_fused_rnn_initializer_agrees(mode, bidirectional, layers, inner):
+    """Each gate's piece of the blob filled by the inner (else the global) initializer, forget
+    biases by forget_bias; Xavier's pieces compared by their bounds (its draws differ)."""
+    h, n_in, b = 4, 3, 1 + bidirectional
+    m = {"lstm": 4, "gru": 3}.get(mode, 1)
+    size = (n_in + h + 2) * h * m * b + (layers - 1) * m * h * (h + b * h + 2) * b
+    blobs = []
+    for lib in (mx, mxnet):
+        init = lib.init.create(json.dumps(inner)) if inner else None
+        fused = lib.init.FusedRNN(init, h, layers, mode, bidirectional, forget_bias=2.5)
+        blob = lib.nd.zeros((size,))
+        fused._init_weight(lib.init.InitDesc("rnn_parameters", global_init=lib.init.One()), blob)
+        blobs.append((fused.dumps(), blob.asnumpy()))
+    (ours_cfg, ours), (theirs_cfg, theirs) = blobs
+    assert ours_cfg == theirs_cfg
+    if inner and inner[0] == "xavier":
+        np.testing.assert_array_equal(ours == 0, theirs == 0)  # the biases, and only they
+        assert np.abs(ours).max() <= np.abs(theirs).max() * 1.5 + 1e-6
+    else:
+        np.testing.assert_array_equal(ours, theirs)
+    with pytest.raises(ValueError, match="not a"):
+        mx.init.FusedRNN(None, h, layers, mode, bidirectional)._init_weight(
+            mx.init.InitDesc("p", global_init=mx.init.One()), mx.nd.zeros((size + 1,)))
+
 # ---- model files: export / SymbolBlock.imports, both ways ----------------------------------
 
 MODELS = {

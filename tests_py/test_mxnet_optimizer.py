@@ -71,6 +71,14 @@ CASES = [
     ("lars", {"momentum": 0.9, "wd": 0.01, "eta": 0.01, "param_idx2name": {0: "fc_weight", 1: "fc_bias"}}, "float32"),
     ("lars", {"eta": 0.01, "wd": 0.01}, "float32"),
     ("dcasgd", {"wd": 0.01, "lamda": 0.1}, "float32"), ("test", {"rescale_grad": 0.5}, "float32"),
+    # LBSGD's warmups; batch_scale > 1 applies every batch_scale-th call, the running sum of all gradients
+    ("lbsgd", {"momentum": 0.9, "wd": 0.01}, "float32"),
+    ("lbsgd", {"batch_scale": 2, "warmup_epochs": 1, "updates_per_epoch": 4, "clip_gradient": 0.5}, "float32"),
+    ("lbsgd", {"momentum": 0.5, "batch_scale": 3, "warmup_strategy": "power2", "warmup_epochs": 2,
+               "updates_per_epoch": 2, "begin_epoch": 1}, "float32"),
+    ("lbsgd", {"batch_scale": 4, "warmup_strategy": "sqrt", "warmup_epochs": 1, "updates_per_epoch": 8}, "float32"),
+    ("lbsgd", {"momentum": 0.9, "warmup_strategy": "lars", "wd": 0.01}, "float32"),
+    ("lbsgd", {"momentum": 0.9, "wd": 0.01, **MP}, "float16"),
 ]
 SCHEDULES = {"sgd": ("FactorScheduler", (2, 0.5), {"base_lr": 0.1}), "lamb": ("PolyScheduler", (6,), {"base_lr": 0.01}),
              "adam": ("CosineScheduler", (6,), {"base_lr": 0.01, "warmup_steps": 2})}

@@ -36,7 +36,8 @@ MODULES = ["gluon", "gluon.nn", "gluon.rnn", "gluon.loss", "gluon.data", "gluon.
 #: reason -> name patterns ("module.Name", fnmatch)
 OUT_OF_SCOPE = {
     "the symbolic API beyond model files (mx.sym is what files, export and SymbolBlock need)": ["symbol.*"],
-    "the mx.np namespace (issue 28)": ["*.is_np_array", "*.is_np_shape"],
+    "mx.util's NumPy-mode flags, which MXNet's modules import (mxgo has them in mx.util)": [
+        "*.is_np_array", "*.is_np_shape"],
     "MXNet's internals (helpers, and names of other modules that these import)": [
         "gluon.utils.replace_file", "gluon.utils.shape_is_known", "*.c_str", "*.check_call", "initializer.NDArray",
         "initializer.load"],

@@ -340,3 +340,62 @@ class LSTMBias(Initializer):
         arr[:] = 0.0
         num_hidden = arr.shape[0] // 4
         arr[num_hidden:2 * num_hidden] = self.forget_bias
+
+
+#: the gates of each fused RNN mode, in the order of the packed blob
+_GATES = {"rnn_relu": [""], "rnn_tanh": [""], "lstm": ["_i", "_f", "_c", "_o"], "gru": ["_r", "_z", "_o"]}
+
+
+@register
+class FusedRNN(Initializer):
+    """Fills the one flat parameter blob of a fused RNN (MXNet's cuDNN layout: every layer's
+    and direction's per-gate i2h then h2h weights, then their biases) by applying ``init``
+    (the global initializer when None) to each named piece, as ``l0_i2h_f_weight``; LSTM
+    forget-gate biases get ``forget_bias``."""
+
+    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False, forget_bias=1.0):
+        if isinstance(init, str):
+            klass, kwargs = json.loads(init)
+            init = create(klass.lower(), **kwargs)
+        if mode not in _GATES:
+            raise ValueError("FusedRNN: mode must be one of %s, got %r" % (", ".join(_GATES), mode))
+        super().__init__(init=init.dumps() if init is not None else None, num_hidden=num_hidden,
+                         num_layers=num_layers, mode=mode, bidirectional=bidirectional, forget_bias=forget_bias)
+        self._init = init
+        self._num_hidden = num_hidden
+        self._num_layers = num_layers
+        self._mode = mode
+        self._bidirectional = bidirectional
+        self._forget_bias = forget_bias
+
+    def _pieces(self, size):
+        """(name, shape) of each piece of a blob of ``size`` elements, in the blob's order."""
+        gates, h, layers = _GATES[self._mode], self._num_hidden, self._num_layers
+        dirs = ["l", "r"] if self._bidirectional else ["l"]
+        b, m = len(dirs), len(gates)
+        num_input = size // b // h // m - (layers - 1) * (h + b * h + 2) - h - 2
+        weights, biases = [], []
+        for layer in range(layers):
+            for d in dirs:
+                for kind, shape in (("i2h", (h, num_input if layer == 0 else b * h)), ("h2h", (h, h))):
+                    weights += [("%s%d_%s%s_weight" % (d, layer, kind, g), shape) for g in gates]
+                    biases += [("%s%d_%s%s_bias" % (d, layer, kind, g), (h,)) for g in gates]
+        pieces = weights + biases
+        if num_input <= 0 or sum(int(np.prod(s)) for _, s in pieces) != size:
+            raise ValueError("FusedRNN: a blob of %d elements is not a %d-layer %s%s of %d hidden units"
+                             % (size, layers, "bidirectional " if b == 2 else "", self._mode, h))
+        return pieces
+
+    def _init_weight(self, desc, arr):
+        if arr.ndim != 1:
+            raise ValueError("FusedRNN fills a flat parameter blob, got shape %s" % (arr.shape,))
+        start = 0
+        for name, shape in self._pieces(arr.size):
+            n = int(np.prod(shape))
+            piece = arr[start:start + n].reshape(shape).copy()
+            if self._mode == "lstm" and name.endswith("_f_bias"):
+                piece[:] = self._forget_bias
+            else:
+                (self._init or desc.global_init)(InitDesc(name, global_init=desc.global_init), piece)
+            arr[start:start + n] = piece.reshape((n,))
+            start += n

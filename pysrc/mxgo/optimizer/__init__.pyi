@@ -9,6 +9,7 @@ from .adaptive import Ftrl as Ftrl
 from .adaptive import Nadam as Nadam
 from .adaptive import RMSProp as RMSProp
 from .adaptive import Test as Test
+from .lbsgd import LBSGD as LBSGD
 from .optimizer import Optimizer as Optimizer
 from .optimizer import Updater as Updater
 from .optimizer import create as create
@@ -22,6 +23,6 @@ from .sgd import SGLD as SGLD
 from .sgd import Signum as Signum
 from .sgd import ccSGD as ccSGD
 
-__all__ = ["AdaDelta", "AdaGrad", "Adam", "Adamax", "DCASGD", "FTML", "Ftrl", "LARS", "NAG", "Nadam", "Optimizer",
+__all__ = ["AdaDelta", "AdaGrad", "Adam", "Adamax", "DCASGD", "FTML", "Ftrl", "LARS", "LBSGD", "NAG", "Nadam", "Optimizer",
            "RMSProp", "SGD", "SGLD", "Signum", "LAMB", "Test", "Updater", "ccSGD", "create", "get_updater",
            "register", "optimizer"]
