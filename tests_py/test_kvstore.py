@@ -145,6 +145,18 @@ def test_local_store_object_in_the_trainer_updates_as_without_it():
         kv_workers.net_and_trainer(3)
 
 
+
+def test_trainer_all_reduces_the_last_parameters_first():
+    """Backward writes the last layers' gradients first: the Trainer hands them to the store
+    first, so their all-reduce overlaps the earlier layers' backward (bench_dist.py measures it)."""
+    kv = mx.kv.create("local")
+    net, trainer = kv_workers.net_and_trainer(kv)
+    keys = []
+    pushpull = kv.pushpull
+    kv.pushpull = lambda key, *args, **kwargs: (keys.append(key), pushpull(key, *args, **kwargs))[1]
+    kv_workers.train(net, trainer, kv_workers.shard_batches(0, 1)[:1])
+    assert len(keys) == len(trainer._params) > 1 and keys == sorted(keys, reverse=True)
+
 def test_split_sampler_shards_and_refuses_bad_parts():
     parts = [list(mx.gluon.data.SplitSampler(10, 3, i, shuffle=False)) for i in range(3)]
     assert parts == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]

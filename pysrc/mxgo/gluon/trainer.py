@@ -152,7 +152,10 @@ class Trainer:
 
     def _allreduce_grads(self):
         if self._kvstore is not None:
-            for i, param in enumerate(self._params):
+            # Last Parameters first: backward writes their gradients first, so each one's
+            # all-reduce (which waits only for its own array) runs while the engine still
+            # computes the earlier layers' gradients.
+            for i, param in reversed(list(enumerate(self._params))):
                 if param.grad_req != "null":
                     out = param.list_data() if self._update_on_kvstore else None
                     self._kvstore.pushpull(i, param.list_grad(), out=out, priority=-i)
