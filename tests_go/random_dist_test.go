@@ -3,6 +3,7 @@ package mxgotest
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -121,4 +122,47 @@ func TestMultinomialFollowsTheRunningSum(t *testing.T) {
 	r := mustOp(t, "sample_multinomial", "", neg)
 	require.Error(t, ops.WaitToRead(r))
 	require.NoError(t, ops.WaitAll(), "raised by the wait")
+}
+
+// The random operators draw each block of ops.SeedBlock elements from a generator of its
+// own, spread over the cores: the values depend on the seed only (not on the number of
+// cores, nor on the layout of out=), a result of one block draws the single stream of
+// smaller results, and the blocks' streams differ.
+func TestSeededBlocksIndependentOfCoresAndLayout(t *testing.T) {
+	checkLeaks(t)
+	const rows, cols = 3, ops.SeedBlock
+	draw := func(op, attrs, shape string, procs int, out *ndarray.NDArray) []float64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		ops.Seed(5)
+		var outs []*ndarray.NDArray
+		if out != nil {
+			outs = []*ndarray.NDArray{out}
+		}
+		res, err := runOps(t, op, nil, outs, attrs+";shape="+shape)
+		require.NoError(t, err)
+		require.NoError(t, ops.WaitToRead(res[0]))
+		return decode(res[0])
+	}
+	for _, c := range []struct {
+		op, attrs string
+		dt        ndarray.DType
+	}{
+		{"random_uniform", "low=-1;high=3;dtype=float32", ndarray.Float32},
+		{"random_exponential", "lam=2;dtype=float64", ndarray.Float64},
+		{"random_normal", "dtype=float16", ndarray.Float16},
+		{"random_randint", "low=-5;high=1000000;dtype=int64", ndarray.Int64},
+		{"random_randint", "low=0;high=7;dtype=int32", ndarray.Int32},
+	} {
+		shape := fmt.Sprintf("%d,%d", rows, cols)
+		one := draw(c.op, c.attrs, shape, 1, nil)
+		assert.Equal(t, one, draw(c.op, c.attrs, shape, 2, nil), "%s: 2 cores", c.op)
+		assert.Equal(t, one, draw(c.op, c.attrs, shape, 4, nil), "%s: 4 cores", c.op)
+		assert.Equal(t, one[:cols], draw(c.op, c.attrs, fmt.Sprint(cols), 2, nil), "%s: the first block", c.op)
+		assert.NotEqual(t, one[:64], one[cols:cols+64], "%s: blocks 0 and 1", c.op)
+		base := empty(t, c.dt, cols, rows)
+		view, err := base.Transpose([]int{1, 0})
+		require.NoError(t, err)
+		t.Cleanup(view.Release)
+		assert.Equal(t, one, draw(c.op, c.attrs, shape, 2, view), "%s: a strided out=", c.op)
+	}
 }

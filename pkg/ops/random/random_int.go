@@ -13,6 +13,16 @@ import (
 
 // The random operators with integer results or inputs: randint, shuffle and multinomial.
 
+// drawInts fills v with draw's values (two's complement), from ops.SeededBlocks' generators.
+func drawInts[T int32 | int64](v []T, seed [2]uint64, draw func(*rand.Rand) uint64) {
+	ops.SeededBlocks(len(v), seed, func(g *rand.PCG, lo, hi int) {
+		r := rand.New(g)
+		for i := lo; i < hi; i++ {
+			v[i] = T(draw(r))
+		}
+	})
+}
+
 func init() {
 	ops.Register(&ops.Op{
 		Name: "random_randint", Doc: "Samples integers uniformly from [low, high). The generator is seeded with mx.random.seed.",
@@ -39,16 +49,27 @@ func init() {
 		},
 		Prepare: func(at ops.Attrs) { at["seed"] = ops.DrawSeed() },
 		Kernel: func(_, out []*ndarray.NDArray, at ops.Attrs) error {
-			seed, low := at["seed"].([2]uint64), int64(at.Int("low"))
-			span := uint64(at.Int("high")) - uint64(low) // exact even for the widest int64 range
-			r := rand.New(rand.NewPCG(seed[0], seed[1]))
+			low := uint64(at.Int("low"))
+			span := uint64(at.Int("high")) - low // exact even for the widest int64 range
+			draw := func(r *rand.Rand) uint64 { return low + r.Uint64N(span) }
 			a := out[0]
-			store, size, base := ops.IOTable[a.DType()].StoreI, a.DType().Size(), a.Storage().Ptr()
-			ndarray.Rows(a.Shape(), ops.Operands(a), func(offs []int, n int, steps []int) {
-				for i := 0; i < n; i++ {
-					store(unsafe.Add(base, (offs[0]+i*steps[0])*size), uint64(low)+r.Uint64N(span))
-				}
-			})
+			switch n := a.Size(); {
+			case a.Contiguous() && a.DType() == ndarray.Int32:
+				drawInts(unsafe.Slice((*int32)(a.Data()), n), at["seed"].([2]uint64), draw)
+			case a.Contiguous():
+				drawInts(unsafe.Slice((*int64)(a.Data()), n), at["seed"].([2]uint64), draw)
+			default: // a strided out=: drawn in order, then stored
+				v := make([]int64, n)
+				drawInts(v, at["seed"].([2]uint64), draw)
+				store, size, base := ops.IOTable[a.DType()].StoreI, a.DType().Size(), a.Storage().Ptr()
+				i := 0
+				ndarray.Rows(a.Shape(), ops.Operands(a), func(offs []int, n int, steps []int) {
+					for k := 0; k < n; k++ {
+						store(unsafe.Add(base, (offs[0]+k*steps[0])*size), uint64(v[i]))
+						i++
+					}
+				})
+			}
 			return nil
 		},
 	})
