@@ -15,7 +15,7 @@ from ....base import MXNetError
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
-__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CropResize", "CenterCrop", "RandomResizedCrop",
            "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
@@ -202,6 +202,26 @@ def _center_crop(x, size):
         cw, ch = w, ch * w / cw
     cw, ch = int(cw), int(ch)
     return _crop(x, (w - cw) // 2, (h - ch) // 2, cw, ch, size)
+
+
+class CropResize(_Imperative):
+    """The ``width`` x ``height`` crop at (``x``, ``y``) of an image (or batch), resized
+    to ``size`` ((width, height) or one int) when given, as MXNet's."""
+
+    def __init__(self, x, y, width, height, size=None, interpolation=None):
+        super().__init__()
+        if interpolation is not None:
+            _check_interpolation(interpolation)
+        self._box, self._size = (x, y, width, height), size
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, "CropResize")
+        x0, y0, w, h = self._box
+        if x0 < 0 or y0 < 0 or w <= 0 or h <= 0 or x0 + w > x.shape[-2] or y0 + h > x.shape[-3]:
+            raise MXNetError("CropResize: the crop (x=%d, y=%d, width=%d, height=%d) must lie inside the image of "
+                             "shape %s" % (x0, y0, w, h, x.shape))
+        out = x[:, y0:y0 + h, x0:x0 + w] if x.ndim == 4 else x[y0:y0 + h, x0:x0 + w]
+        return _resize(F, out, *_pair(self._size)) if self._size else out
 
 
 class CenterCrop(Block):

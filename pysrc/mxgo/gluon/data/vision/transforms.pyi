@@ -3,7 +3,7 @@ from typing import Any
 from ...block import Block, HybridBlock
 from ...nn import Sequential
 
-__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CropResize", "CenterCrop", "RandomResizedCrop",
            "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
@@ -29,6 +29,11 @@ class Normalize(_Imperative):
 
 class Resize(_Imperative):
     def __init__(self, size: int | tuple[int, int], keep_ratio: bool = False, interpolation: int = 1) -> None: ...
+    def hybrid_forward(self, F: Any, x: Any) -> Any: ...
+
+class CropResize(_Imperative):
+    def __init__(self, x: int, y: int, width: int, height: int, size: int | tuple[int, int] | None = None,
+                 interpolation: int | None = None) -> None: ...
     def hybrid_forward(self, F: Any, x: Any) -> Any: ...
 
 class CenterCrop(Block):
