@@ -72,8 +72,8 @@ func TestImgcodecBadInput(t *testing.T) {
 	require.Equal(t, mxerr.Value, mxerr.KindOf(err))
 	for _, c := range []struct {
 		h, w, ch int
-		format  string
-		quality int
+		format   string
+		quality  int
 	}{{0, 3, 3, ".png", 95}, {2, 2, 2, ".png", 95}, {2, 2, 3, ".bmp", 95}, {2, 2, 3, ".jpg", 0}} {
 		_, err := imgcodec.Encode(make([]byte, c.h*c.w*c.ch), c.h, c.w, c.ch, true, c.format, c.quality)
 		require.Equal(t, mxerr.Value, mxerr.KindOf(err), "%+v", c)

@@ -69,7 +69,7 @@ def test_pack_img_bad_input():
         mx.recordio.pack_img(HEADER, IMG, quality=0)
 
 
-@pytest.mark.parametrize("interp", [0, 1, 2, 3, 9, 10])
+@pytest.mark.parametrize("interp", [0, 1, 2, 3, 4, 9, 10])
 @pytest.mark.parametrize("dtype", ["uint8", "float32"])
 def test_imresize_shapes(interp, dtype):
     a = mx.nd.array(IMG, dtype=dtype)
@@ -80,7 +80,7 @@ def test_imresize_shapes(interp, dtype):
 
 def test_imresize_constant_image_stays_constant():
     a = mx.nd.full((9, 7, 3), 200, dtype="uint8")
-    for interp in (0, 1, 2, 3):
+    for interp in (0, 1, 2, 3, 4):
         assert (mx.image.imresize(a, 4, 13, interp=interp).asnumpy() == 200).all()
 
 
@@ -92,7 +92,7 @@ def test_imresize_bad_input(args, err):
         mx.image.imresize(*args)
 
 
-@pytest.mark.parametrize("interp, err", [(5, ValueError), (4, NotImplementedError)])
+@pytest.mark.parametrize("interp, err", [(5, ValueError), (-1, ValueError), ("1", ValueError)])
 def test_imresize_bad_interp(interp, err):
     with pytest.raises(err):
         mx.image.imresize(mx.nd.array(IMG, dtype="uint8"), 3, 3, interp=interp)
@@ -121,3 +121,35 @@ def test_random_crops_reproducible():
     assert out.shape == (5, 5, 3) and 0 <= x0 <= 7 and 0 <= y0 <= 5
     with pytest.raises(TypeError, match="unexpected"):
         mx.image.random_size_crop(a, (4, 4), 0.2, (0.5, 2), bogus=1)
+
+
+def test_augmenters_dump_and_shapes():
+    augs = mx.image.CreateAugmenter((3, 6, 5), resize=8, rand_crop=True, rand_mirror=True, mean=True, std=True,
+                                    brightness=0.2, hue=0.1)
+    assert [type(a).__name__ for a in augs] == ["ResizeAug", "RandomCropAug", "HorizontalFlipAug", "CastAug",
+                                                "ColorJitterAug", "HueJitterAug", "ColorNormalizeAug"]
+    assert augs[0].dumps() == '["resizeaug", {"size": 8, "interp": 2}]'
+    assert augs[4].dumps() == ["colorjitteraug", ['["brightnessjitteraug", {"brightness": 0.2}]']]
+    x = mx.nd.array(IMG, dtype="uint8")
+    for a in augs:
+        x = a(x)
+    assert x.shape == (6, 5, 3) and x.dtype == np.float32
+    with pytest.raises(ValueError, match="rand_crop"):
+        mx.image.CreateAugmenter((3, 6, 5), rand_resize=True)
+    with pytest.raises(ValueError, match="mean"):
+        mx.image.CreateAugmenter((3, 6, 5), mean=[1, 2])
+
+
+def test_image_iter_errors(tmp_path):
+    (tmp_path / "good.png").write_bytes(png())
+    (tmp_path / "bad.png").write_bytes(b"broken")
+    it = mx.image.ImageIter(2, (3, 4, 4), imglist=[[0, "good.png"], [1, "bad.png"]], path_root=str(tmp_path))
+    assert it.provide_data == [("data", (2, 3, 4, 4))] and it.provide_label == [("softmax_label", (2,))]
+    with pytest.raises(RuntimeError, match="Broken image filename: bad.png"):
+        it.next()
+    for kwargs in (dict(), dict(imglist=[], data_shape=(1, 4, 4)), dict(imglist=[], data_shape=(3, 4)),
+                   dict(imglist=[], last_batch_handle="keep"), dict(imglist=[], dtype="uint8")):
+        args = dict(batch_size=2, data_shape=(3, 4, 4))
+        args.update(kwargs)
+        with pytest.raises(ValueError):
+            mx.image.ImageIter(**args)

@@ -23,14 +23,17 @@ from .image import fixed_crop as fixed_crop
 from .image import imdecode as imdecode
 from .image import imread as imread
 from .image import imresize as imresize
+from .image import imrotate as imrotate
 from .image import random_crop as random_crop
+from .image import random_rotate as random_rotate
 from .image import random_size_crop as random_size_crop
 from .image import resize_short as resize_short
 from .image import scale_down as scale_down
 from .imageiter import ImageIter as ImageIter
 
 __all__ = ["imdecode", "imread", "imresize", "scale_down", "resize_short", "fixed_crop", "random_crop", "center_crop",
-           "color_normalize", "random_size_crop", "Augmenter", "SequentialAug", "ResizeAug", "ForceResizeAug",
-           "RandomCropAug", "RandomSizedCropAug", "CenterCropAug", "RandomOrderAug", "BrightnessJitterAug",
-           "ContrastJitterAug", "SaturationJitterAug", "HueJitterAug", "ColorJitterAug", "LightingAug",
-           "ColorNormalizeAug", "RandomGrayAug", "HorizontalFlipAug", "CastAug", "CreateAugmenter", "ImageIter"]
+           "color_normalize", "random_size_crop", "imrotate", "random_rotate", "Augmenter", "SequentialAug",
+           "ResizeAug", "ForceResizeAug", "RandomCropAug", "RandomSizedCropAug", "CenterCropAug", "RandomOrderAug",
+           "BrightnessJitterAug", "ContrastJitterAug", "SaturationJitterAug", "HueJitterAug", "ColorJitterAug",
+           "LightingAug", "ColorNormalizeAug", "RandomGrayAug", "HorizontalFlipAug", "CastAug", "CreateAugmenter",
+           "ImageIter"]

@@ -1,16 +1,19 @@
 """Decoding, resizing and cropping of (height, width, channels) images, as MXNet 1.9.1's
 mx.image functions.
 
-Decoding is Go's image/jpeg and image/png (pkg/imgcodec), chosen over Pillow because it
-needs nothing installed beside mxgo, although Pillow (libjpeg-turbo) decodes JPEG about
-2-4 times faster. PNG decodes exactly as MXNet's OpenCV; JPEG differs in IDCT and chroma
-upsampling rounding (Go replicates chroma samples, libjpeg interpolates them).
+Decoding is Go's image/jpeg and image/png (pkg/imgcodec), chosen over Pillow (or OpenCV)
+because it needs nothing installed beside mxgo, although Pillow (libjpeg-turbo, zlib)
+decodes 1.5 to 5 times faster (64x64 to 1080p, JPEG and PNG). PNG decodes exactly as
+MXNet's OpenCV does; JPEG within a few levels (IDCT rounding), since imgcodec reproduces
+libjpeg's chroma upsampling and colour conversion.
 
-Resizing follows OpenCV's resize for the interpolation codes MXNet passes on: 0 nearest,
-1 bilinear, 2 bicubic, 3 area; for uint8 images with OpenCV's 11-bit fixed-point weights.
-The random functions draw from Python's ``random``, as MXNet's, so that ``random.seed``
-reproduces MXNet's crops.
+Resizing follows OpenCV's resize for the interpolation codes MXNet passes on (0 nearest,
+1 bilinear, 2 bicubic, 3 area, 4 Lanczos), for uint8 images with OpenCV's 11-bit fixed-
+point weights, computed in NumPy (float64, whose integers are exact). The random
+functions draw from Python's ``random``, as MXNet's, so that ``random.seed`` reproduces
+MXNet's crops.
 """
+import numbers
 import os
 import random
 
@@ -21,7 +24,7 @@ from ..base import MXNetError
 from ..recordio import _decode_img
 
 __all__ = ["imdecode", "imread", "imresize", "scale_down", "resize_short", "fixed_crop", "random_crop", "center_crop",
-           "color_normalize", "random_size_crop"]
+           "color_normalize", "random_size_crop", "imrotate", "random_rotate"]
 
 _COEF = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE
 
@@ -80,6 +83,25 @@ def _cubic_taps(out_len, in_len):
     return [(np.clip(i0 + k - 1, 0, in_len - 1), c) for k, c in enumerate((c0, c1, c2, 1 - c0 - c1 - c2))]
 
 
+def _lanczos_taps(out_len, in_len):
+    """OpenCV's Lanczos-4 weights (8 taps, normalised to sum 1) along one axis."""
+    pos = ((np.arange(out_len) + 0.5) * (np.float64(in_len) / out_len) - 0.5).astype(np.float32)
+    i0 = np.floor(pos).astype(np.int64)
+    x = (pos - i0).astype(np.float32).astype(np.float64)
+    s45 = np.sqrt(0.5)
+    cs = [(1, 0), (-s45, -s45), (0, 1), (s45, -s45), (-1, 0), (s45, s45), (0, -1), (-s45, s45)]
+    y0 = -(x + 3) * np.pi * 0.25
+    coeffs = []
+    for k, (a, b) in enumerate(cs):
+        d = (x + 3 - k).astype(np.float32)
+        y = -d.astype(np.float64) * np.pi * 0.25
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c = np.where(np.abs(d) >= 1e-6, (a * np.sin(y0) + b * np.cos(y0)) / (y * y), 1e30)
+        coeffs.append(c.astype(np.float32))
+    total = np.float32(1) / np.sum(coeffs, axis=0, dtype=np.float32)
+    return [(np.clip(i0 + k - 3, 0, in_len - 1), c * total) for k, c in enumerate(coeffs)]
+
+
 def _area_matrix(out_len, in_len):
     """INTER_AREA's shrinking weights: output pixel d averages source [d*s, (d+1)*s)."""
     s = in_len / out_len
@@ -116,14 +138,15 @@ def _resize_np(a, w, h, interp):
         out = np.moveaxis(np.tensordot(_area_matrix(h, ih), x, axes=(1, rows)), 0, rows)
         out = np.moveaxis(np.tensordot(_area_matrix(w, iw), out, axes=(1, cols)), 0, cols)
         return np.clip(np.rint(out), 0, 255).astype(np.uint8) if fixed else out.astype(a.dtype)
-    if interp == 2:
-        taps_w, taps_h = _cubic_taps(w, iw), _cubic_taps(h, ih)
+    if interp in (2, 4):
+        taps = _cubic_taps if interp == 2 else _lanczos_taps
+        taps_w, taps_h = taps(w, iw), taps(h, ih)
     else:
         taps_w, taps_h = _linear_taps(w, iw, interp == 3), _linear_taps(h, ih, interp == 3)
     horizontal = _apply(x, taps_w, cols, fixed)
     if not fixed:
         return _apply(horizontal, taps_h, rows, False).astype(a.dtype)
-    if interp == 2:  # OpenCV's VResizeCubic: (sum + 2^21) >> 22
+    if interp in (2, 4):  # OpenCV's VResizeCubic and VResizeLanczos4: (sum + 2^21) >> 22
         out = np.floor((_apply(horizontal, taps_h, rows, True) + (1 << 21)) / (1 << 22))
     else:  # OpenCV's SIMD bilinear: ((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2
         parts = [np.floor(_apply(np.floor(horizontal / 16), [t], rows, True) / 65536) for t in taps_h]
@@ -142,14 +165,12 @@ def _interp(interp, sizes=()):
         return random.randint(0, 4)
     if interp not in (0, 1, 2, 3, 4):
         raise ValueError("Unknown interp method %r" % (interp,))
-    if interp == 4:
-        raise NotImplementedError("mxgo has no Lanczos resize (interp=4); use 0 to 3")
     return interp
 
 
 def imresize(src, w, h, interp=1, out=None):
     """Resizes (H, W, C) image ``src`` to width ``w`` and height ``h`` as OpenCV's resize
-    with ``interp`` (0 nearest, 1 bilinear, 2 bicubic, 3 area)."""
+    with ``interp`` (0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos; 9 and 10 pick)."""
     if not isinstance(src, nd.NDArray):
         raise TypeError("imresize expects an NDArray, got %s" % type(src).__name__)
     if src.ndim != 3:
@@ -234,3 +255,52 @@ def random_size_crop(src, size, area, ratio, interp=2, **kwargs):
             y0 = random.randint(0, h - nh)
             return fixed_crop(src, x0, y0, nw, nh, size, interp), (x0, y0, nw, nh)
     return center_crop(src, size, interp)
+
+
+def _zoom(rad, h, w, zoom_out):
+    """The grid scale that fits the rotated image inside (zoom_in) or around (zoom_out)."""
+    rho, corner = np.sqrt(h * h + w * w), np.arctan(np.float32(h / w))
+    reach = [np.abs(rho * f(corner + sign * np.abs(rad))) for f in (np.cos, np.sin) for sign in (1, -1)]
+    max_x, max_y = np.maximum(reach[0], reach[1]), np.maximum(reach[2], reach[3])
+    if zoom_out:
+        return np.maximum(max_x / w, max_y / h)
+    return np.minimum(w / max_x, h / max_y)
+
+
+def imrotate(src, rotation_degrees, zoom_in=False, zoom_out=False):
+    """Rotates float32 (C, H, W) image ``src`` (or an (N, C, H, W) batch, one angle each or
+    one for all) by ``rotation_degrees`` anticlockwise about its centre, bilinearly, zeros
+    outside; ``zoom_in`` scales so that no outside shows, ``zoom_out`` so that all stays."""
+    if zoom_in and zoom_out:
+        raise ValueError("`zoom_in` and `zoom_out` cannot be both True")
+    if src.dtype != np.float32:
+        raise TypeError("Only `float32` images are supported by this function")
+    if src.ndim == 3:
+        if not isinstance(rotation_degrees, numbers.Number):
+            raise TypeError("When a single image is passed the rotation angle is required to be a scalar.")
+        return imrotate(src.expand_dims(axis=0), rotation_degrees, zoom_in, zoom_out)[0]
+    if src.ndim != 4:
+        raise ValueError("Only 3D and 4D are supported by this function")
+    n, _, h, w = src.shape
+    degrees = np.full(n, rotation_degrees, np.float32) if isinstance(rotation_degrees, numbers.Number) \
+        else np.asarray(rotation_degrees.asnumpy() if isinstance(rotation_degrees, nd.NDArray) else rotation_degrees,
+                        np.float32).reshape(-1)
+    if len(degrees) != n:
+        raise ValueError("The number of images must be equal to the number of rotation angles")
+    rad = (np.float32(np.pi) * degrees / np.float32(180)).reshape(n, 1, 1)
+    hs, ws = np.float32((h - 1) / 2), np.float32((w - 1) / 2)
+    rows, cols = np.mgrid[0:h, 0:w].astype(np.float32)
+    rows, cols = (rows - hs)[None], (cols - ws)[None]
+    cos, sin = np.cos(rad), np.sin(rad)
+    grid = np.stack([(cols * cos - rows * sin) / ws, (cols * sin + rows * cos) / hs], axis=1)
+    if zoom_in or zoom_out:
+        grid = grid * _zoom(rad, np.float32(h), np.float32(w), zoom_out)[:, None]
+    return nd.BilinearSampler(src, nd.array(grid, ctx=src.context))
+
+
+def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
+    """imrotate by angles drawn uniformly in ``angle_limits`` (NumPy's generator, as MXNet's),
+    one per image of a batch."""
+    degrees = np.random.uniform(*angle_limits) if src.ndim == 3 else nd.array(np.random.uniform(*angle_limits,
+                                                                                               size=src.shape[0]))
+    return imrotate(src, degrees, zoom_in=zoom_in, zoom_out=zoom_out)

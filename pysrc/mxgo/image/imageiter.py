@@ -132,6 +132,15 @@ class ImageIter:
         label, fname = self.imglist[idx]
         return label, self.read_image(fname)
 
+    def imdecode(self, s):
+        """The decoded image; an undecodable one raises RuntimeError naming it."""
+        try:
+            return imdecode(s)
+        except Exception as err:  # any decoding failure, reported with the image's name
+            idx = self.seq[self.cur - 1] if self.seq is not None else self.cur
+            name = "filename: %s" % self.imglist[idx][1] if self.imglist is not None else "index: %s" % idx
+            raise RuntimeError("Broken image %s, %s" % (name, err)) from None
+
     def read_image(self, fname):
         with open(os.path.join(self.path_root or "", fname), "rb") as f:
             return f.read()
@@ -149,7 +158,7 @@ class ImageIter:
         try:
             while i < self.batch_size:
                 lab, s = self.next_sample()
-                data[i] = self.postprocess_data(self.augmentation_transform(imdecode(s)))
+                data[i] = self.postprocess_data(self.augmentation_transform(self.imdecode(s)))
                 lab = lab.asnumpy() if isinstance(lab, nd.NDArray) else np.asarray(lab)
                 label[i] = lab.reshape(label.shape[1:]) if lab.size == int(np.prod(label.shape[1:])) else lab
                 i += 1

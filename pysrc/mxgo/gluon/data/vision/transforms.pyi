@@ -4,7 +4,7 @@ from ...block import Block, HybridBlock
 from ...nn import Sequential
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CropResize", "CenterCrop", "RandomResizedCrop",
-           "RandomFlipLeftRight", "RandomFlipTopBottom",
+           "Rotate", "RandomRotation", "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
 _Floats = float | tuple[float, ...] | list[float]
@@ -38,6 +38,15 @@ class CropResize(_Imperative):
 
 class CenterCrop(Block):
     def __init__(self, size: int | tuple[int, int], interpolation: int = 1) -> None: ...
+    def forward(self, x: Any) -> Any: ...
+
+class Rotate(Block):
+    def __init__(self, rotation_degrees: float, zoom_in: bool = False, zoom_out: bool = False) -> None: ...
+    def forward(self, x: Any) -> Any: ...
+
+class RandomRotation(Block):
+    def __init__(self, angle_limits: tuple[float, float], zoom_in: bool = False, zoom_out: bool = False,
+                 rotate_with_proba: float = 1.0) -> None: ...
     def forward(self, x: Any) -> Any: ...
 
 class RandomResizedCrop(Block):
