@@ -263,3 +263,48 @@ def test_imrotate_and_rotate_transforms(zoom):
         for lib in LIBS:
             with pytest.raises(err):
                 bad(lib)
+
+
+AUGMENTERS = [("ResizeAug", (14,)), ("ForceResizeAug", ((9, 7), 1)), ("RandomCropAug", ((8, 6),)),
+              ("RandomSizedCropAug", ((8, 6), 0.3, (0.8, 1.25))), ("CenterCropAug", ((8, 6), 3)),
+              ("BrightnessJitterAug", (0.4,)), ("ContrastJitterAug", (0.4,)), ("SaturationJitterAug", (0.4,)),
+              ("HueJitterAug", (0.3,)), ("ColorJitterAug", (0.2, 0.3, 0.4)),
+              ("LightingAug", (0.1, np.array([55.46, 4.794, 1.148]), np.eye(3))),
+              ("ColorNormalizeAug", (np.array([1.0, 2.0, 3.0]), np.array([2.0, 3.0, 4.0]))), ("RandomGrayAug", (0.9,)),
+              ("HorizontalFlipAug", (0.9,)), ("CastAug", ("float64",))]
+
+
+@pytest.mark.parametrize("name, args", AUGMENTERS)
+def test_augmenter(name, args):
+    outs = []
+    for lib in LIBS:
+        aug = getattr(lib.image, name)(*args)
+        random.seed(9)
+        np.random.seed(9)
+        x = lib.nd.array(picture(), dtype="float32")
+        outs.append((dumps(aug.dumps()), aug(x).asnumpy()))
+    assert outs[1][0] == outs[0][0]
+    assert outs[1][1].shape == outs[0][1].shape and outs[1][1].dtype == outs[0][1].dtype
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=1e-4, atol=1e-2)
+
+
+def test_sequential_and_random_order_aug():
+    outs = []
+    for lib in LIBS:
+        ts = [lib.image.BrightnessJitterAug(0.3), lib.image.CastAug("float64"), lib.image.HorizontalFlipAug(1.0)]
+        random.seed(2)
+        x = lib.nd.array(picture(), dtype="float32")
+        outs.append([lib.image.SequentialAug(ts)(x).asnumpy(), lib.image.RandomOrderAug(ts)(x).asnumpy(),
+                     dumps(lib.image.SequentialAug(ts).dumps())])
+    np.testing.assert_allclose(outs[1][0], outs[0][0], rtol=1e-5)
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=1e-5)
+    assert outs[1][2] == outs[0][2]
+
+
+def test_random_rotate():
+    outs = []
+    for lib in LIBS:
+        np.random.seed(6)
+        outs.append(lib.image.random_rotate(lib.nd.array(picture(8, 6).transpose(2, 0, 1).astype(np.float32)),
+                                            (-30, 30), zoom_in=True).asnumpy())
+    np.testing.assert_allclose(outs[1], outs[0], atol=1e-3)

@@ -208,6 +208,9 @@ class _Chance(Augmenter):
     def __call__(self, src):
         return self._apply(src) if random.random() < self.p else src
 
+    def _apply(self, src):
+        raise NotImplementedError("Must override implementation.")
+
 
 class RandomGrayAug(_Chance):
     """With probability ``p``, gray (0.21 R + 0.72 G + 0.07 B in every channel)."""
