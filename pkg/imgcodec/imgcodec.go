@@ -112,30 +112,28 @@ func fill(dst []byte, img image.Image, ch int, toRGB bool) {
 
 // ycbcr writes a decoded JPEG: its luma plane for gray (as libjpeg decodes a colour
 // JPEG to gray), else libjpeg's colour output (ycc.go); chroma subsamplings other than
-// 4:2:0 and 4:2:2 replicate their samples.
+// 4:2:0 and 4:2:2 replicate their samples. A decoded image's rectangle starts at the origin.
 func ycbcr(dst []byte, m *image.YCbCr, ch, ri, bi int) {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
-	var cb, cr []byte
-	fancy := false
-	if ch != 1 {
-		cb, cr, fancy = upsampled(m)
+	if ch == 1 {
+		for y := 0; y < h; y++ {
+			copy(dst[y*w:(y+1)*w], m.Y[y*m.YStride:])
+		}
+		return
 	}
+	cb, cr, fancy := upsampled(m)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			yi, i := m.YOffset(x+m.Rect.Min.X, y+m.Rect.Min.Y), y*w+x
-			if ch == 1 {
-				dst[i] = m.Y[yi]
-				continue
-			}
+		luma, out := m.Y[y*m.YStride:y*m.YStride+w], dst[y*w*3:(y+1)*w*3]
+		for x, l := range luma {
 			var u, v uint8
 			if fancy {
-				u, v = cb[i], cr[i]
+				u, v = cb[y*w+x], cr[y*w+x]
 			} else {
 				ci := m.COffset(x+m.Rect.Min.X, y+m.Rect.Min.Y)
 				u, v = m.Cb[ci], m.Cr[ci]
 			}
-			p := dst[i*ch : i*ch+3] // a YCbCr image is opaque: ch is 3
-			p[ri], p[1], p[bi] = yccToRGB(m.Y[yi], u, v)
+			p := out[3*x : 3*x+3] // a YCbCr image is opaque: ch is 3
+			p[ri], p[1], p[bi] = yccToRGB(l, u, v)
 		}
 	}
 }
