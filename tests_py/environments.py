@@ -159,6 +159,7 @@ NEEDS = {
     "test_io.py": _NUMPY_ONLY,
     "test_gluon_data.py": _NUMPY_ONLY,
     "test_gluon_zoo.py": _NUMPY_ONLY,
+    "test_image.py": _NUMPY_ONLY,
     "test_metric.py": _NUMPY_ONLY,
     "test_np_fft.py": _NUMPY_ONLY,
     "test_np_kernels.py": _NUMPY_ONLY,
@@ -192,6 +193,7 @@ NEEDS = {
     "test_mxnet_peer.py": ("numpy", "mxnet"),
     "test_mxnet_zoo.py": ("numpy", "mxnet"),
     "test_mxnet_as_mxnet.py": ("numpy", "mxnet"),
+    "test_mxnet_image.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")
 

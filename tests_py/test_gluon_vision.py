@@ -107,8 +107,8 @@ def test_transforms_refuse_bad_shapes():
     with pytest.raises(mx.base.MXNetError, match="RandomBrightness"):
         T.RandomBrightness(0.1)(mx.nd.zeros((1, 2, 2, 3)))
     for make in (T.Resize, T.CenterCrop, T.RandomResizedCrop):
-        with pytest.raises(ValueError, match="bilinearly only"):
-            make(4, interpolation=2)
+        with pytest.raises(ValueError, match="interp"):
+            make(4, interpolation=7)
     with pytest.raises(mx.base.MXNetError, match="positive"):
         T.Resize((0, 3))(mx.nd.zeros((2, 2, 3)))
     with pytest.raises(mx.base.MXNetError, match="CenterCrop"):

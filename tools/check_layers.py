@@ -25,7 +25,7 @@ LAYERS = {
     "pkg/device/cuda": 0.5,  # imports mxerr and proc; ndarray allocates through it
     "pkg/ndarray": 1,
     # the operator core (registry, attributes, invocation, engine glue, typed loops)
-    "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2, "pkg/ndfile": 2,
+    "pkg/ops": 2, "pkg/dlpack": 2, "pkg/dlpack/dlpacktest": 2, "pkg/wire": 2, "pkg/ndfile": 2, "pkg/imgcodec": 2,
     # kernels that more than one family calls: the unary table (elemwise, nn's Activation)
     # and the batched GEMM (linalg's dot, nn's FullyConnected and Convolution)
     "pkg/ops/unary": 2.5, "pkg/ops/gemm": 2.5,

@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 #: the modules compared (the same path under mxnet and mxgo)
 MODULES = ["gluon", "gluon.nn", "gluon.rnn", "gluon.loss", "gluon.data", "gluon.data.vision",
            "gluon.data.vision.transforms", "gluon.utils", "gluon.model_zoo.vision", "initializer", "optimizer",
-           "lr_scheduler", "metric", "recordio", "symbol"]
+           "lr_scheduler", "metric", "recordio", "image", "symbol"]
 #: reason -> name patterns ("module.Name", fnmatch)
 OUT_OF_SCOPE = {
     "the symbolic API beyond model files (mx.sym is what files, export and SymbolBlock need)": ["symbol.*"],

@@ -62,15 +62,23 @@ func LoadFile(path string) (out string, err error) {
 // alive and unchanged during the call. It returns what LoadFile returns.
 func LoadBuffer(addr, n int64) (out string, err error) {
 	defer guard(&err)
-	if n < 0 || (addr == 0 && n > 0) {
-		return "", pyErr(mxerr.ValueErr("invalid buffer (address %#x, %d bytes)", addr, n))
-	}
-	var b []byte
-	if n > 0 {
-		b = unsafe.Slice((*byte)(C.mxgo_buffer_at(C.uintptr_t(addr))), n)
+	b, err := pyBytes(addr, n)
+	if err != nil {
+		return "", pyErr(err)
 	}
 	arrs, names, err := ndfile.ReadBytes(b)
 	return loaded(arrs, names, err)
+}
+
+// pyBytes is the n bytes at addr of a buffer that Python keeps alive during the call.
+func pyBytes(addr, n int64) ([]byte, error) {
+	if n < 0 || (addr == 0 && n > 0) {
+		return nil, mxerr.ValueErr("invalid buffer (address %#x, %d bytes)", addr, n)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return unsafe.Slice((*byte)(C.mxgo_buffer_at(C.uintptr_t(addr))), n), nil
 }
 
 func loaded(arrs []*ndarray.NDArray, names []string, err error) (string, error) {

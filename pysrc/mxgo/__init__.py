@@ -12,7 +12,8 @@ import, allocation and NumPy copies, the operator registry), autograd (mx.autogr
 recording and gradients, which NDArray's attach_grad and backward call), ndarray (mx.nd),
 numpy (mx.np: MXNet's NumPy interface, the Array API standard's namespace), numpy_extension
 (mx.npx), util (mx.util: the NumPy-mode switches), registry (mx.registry: classes by name),
-initializer (mx.init), lr_scheduler, metric (mx.metric), symbol (mx.sym: graphs and MXNet's model files), optimizer (mx.optimizer:
+initializer (mx.init), lr_scheduler, metric (mx.metric), symbol (mx.sym: graphs and MXNet's model files),
+image (mx.image: decoding, resizing and augmenting images), optimizer (mx.optimizer:
 optimizers and their Updater), kvstore (mx.kv: KVStore, distributed over worker processes
 with torch.distributed, imported only then), gluon (mx.gluon), distributed (its launcher,
 ``python -m mxgo.distributed.launch``; not imported by ``import mxgo``), test_utils
@@ -23,13 +24,13 @@ and as_mxnet (``import mxgo.as_mxnet``: from then on ``import mxnet`` imports mx
 Import order (each module imports only those before it; tools/check_pyimports.py checks it):
 
     _gen ← base ← context, registry, util ← _core ← autograd ← ndarray ← numpy ←
-    numpy_extension, initializer, lr_scheduler, metric, recordio, symbol ← optimizer ← kvstore ← gluon ←
+    numpy_extension, initializer, lr_scheduler, metric, recordio, symbol ← image ← optimizer ← kvstore ← gluon ←
     distributed, test_utils, tvm_bridge, torch_bridge, as_mxnet
 
 Packages order their own modules in their docstrings (_core, ndarray, numpy). mx.np's
 arrays are the same Go arrays as mx.nd's, of a subclass.
 """
-from . import autograd, context, gluon, initializer, kvstore, lr_scheduler, metric, optimizer, recordio, registry, symbol
+from . import autograd, context, gluon, image, initializer, kvstore, lr_scheduler, metric, optimizer, recordio, registry, symbol
 from . import test_utils
 from . import kvstore as kv
 from . import symbol as sym
@@ -49,6 +50,6 @@ ndarray.np, ndarray.npx = numpy, numpy_extension  # F.np and F.npx in a Gluon bl
 
 __version__ = "0.1.0"
 
-__all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
+__all__ = ["autograd", "gluon", "image", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
            "registry", "sym", "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random",
            "test_utils", "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

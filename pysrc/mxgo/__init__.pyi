@@ -1,6 +1,7 @@
 from . import autograd as autograd
 from . import context as context
 from . import gluon as gluon
+from . import image as image
 from . import initializer as initializer
 from . import initializer as init
 from . import kvstore as kvstore
@@ -29,6 +30,6 @@ from .context import gpu as gpu
 from .ndarray import random as random
 
 __version__: str
-__all__ = ["autograd", "gluon", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
+__all__ = ["autograd", "gluon", "image", "init", "initializer", "kv", "kvstore", "lr_scheduler", "metric", "optimizer", "recordio",
            "registry", "sym", "symbol", "nd", "ndarray", "np", "numpy", "npx", "numpy_extension", "util", "context", "random",
            "test_utils", "Context", "cpu", "gpu", "cpu_pinned", "current_context", "MXNetError", "__version__"]

@@ -17,9 +17,10 @@ from multiprocessing import current_process
 
 import numpy as np
 
-from .base import MXNetError
+from .base import MXNetError, call, core
+from .ndarray import NDArray
 
-__all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack"]
+__all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img", "unpack_img"]
 
 _MAGIC = struct.pack("<I", 0xced7230a)
 _LEN_BITS = 29
@@ -247,3 +248,41 @@ def unpack(s):
         header = header._replace(label=np.frombuffer(s, np.float32, header.flag))
         s = s[header.flag * 4:]
     return header, s
+
+
+def _decode_img(buf, flag, to_rgb):
+    """The JPEG or PNG image in bytes-like or uint8 numpy ``buf`` decoded by Go
+    (pkg/imgcodec) into an (H, W, C) uint8 NDArray: mx.image.imdecode's decoder."""
+    if isinstance(buf, np.ndarray):
+        view = np.ascontiguousarray(buf).reshape(-1).view(np.uint8)
+    else:
+        view = np.frombuffer(buf, dtype=np.uint8)
+    return NDArray(call(core.DecodeImage, view.ctypes.data if view.size else 0, view.size, int(flag), bool(to_rgb)))
+
+
+def _encode_img(img, fmt, quality, rgb):
+    """The bytes of (H, W[, C]) uint8 numpy ``img`` encoded by Go as ``fmt``."""
+    a = np.ascontiguousarray(img)
+    if a.ndim == 2:
+        a = a[:, :, None]
+    if a.dtype != np.uint8 or a.ndim != 3:
+        raise MXNetError("pack_img expects an (height, width, channels) uint8 image, got %s of shape %s"
+                         % (a.dtype, a.shape))
+    fmt = fmt.lower()
+    h = call(core.EncodeImage, a.ctypes.data, a.shape[0], a.shape[1], a.shape[2], rgb, fmt,
+             int(quality) if fmt in (".jpg", ".jpeg") else 95)
+    return NDArray(h).asnumpy().tobytes()
+
+
+def unpack_img(s, iscolor=-1):
+    """(header, image) of a record that pack_img wrote: the image a numpy (H, W, C) uint8
+    array in OpenCV's B, G, R order (iscolor: 1 colour, 0 gray, -1 as stored)."""
+    header, s = unpack(s)
+    return header, _decode_img(s, iscolor, False).asnumpy()
+
+
+def pack_img(header, img, quality=95, img_fmt=".jpg"):
+    """A record of header and numpy image ``img`` ((H, W, C) uint8 in B, G, R order, as
+    OpenCV's) encoded as img_fmt, '.jpg' (at ``quality``) or '.png'; Go's encoders, whose
+    bytes differ from OpenCV's (PNG's compression level, ``quality`` there, is Go's own)."""
+    return pack(header, _encode_img(img, img_fmt, quality, False))

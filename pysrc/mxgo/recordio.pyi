@@ -3,7 +3,9 @@ from typing import IO, Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack"]
+from .ndarray import NDArray
+
+__all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img", "unpack_img"]
 
 _Bytes = bytes | bytearray | memoryview
 
@@ -44,3 +46,8 @@ class IRHeader(NamedTuple):
 
 def pack(header: IRHeader | tuple[Any, Any, int, int], s: bytes) -> bytes: ...
 def unpack(s: bytes) -> tuple[IRHeader, bytes]: ...
+
+def _decode_img(buf: _Bytes | np.ndarray[Any, Any], flag: int, to_rgb: bool) -> NDArray: ...
+def _encode_img(img: np.ndarray[Any, Any], fmt: str, quality: int, rgb: bool) -> bytes: ...
+def unpack_img(s: _Bytes, iscolor: int = -1) -> tuple[IRHeader, np.ndarray[Any, Any]]: ...
+def pack_img(header: IRHeader, img: np.ndarray[Any, Any], quality: int = 95, img_fmt: str = ".jpg") -> bytes: ...

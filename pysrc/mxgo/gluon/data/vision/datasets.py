@@ -5,16 +5,20 @@ and Fashion-MNIST's gzipped idx files, CIFAR-10/100's binary batches. A sample i
 mxgo does not download them (gluon.utils has no ``download`` yet): a missing file raises
 FileNotFoundError naming it and where MXNet fetches it from. Files that are there are
 used as they are (MXNet would re-download one whose SHA-1 differs).
+
+ImageRecordDataset and ImageFolderDataset decode JPEG/PNG images with mx.image.imdecode.
 """
 import gzip
 import os
+import warnings
 
 import numpy as np
 
+from .... import image, recordio
 from .... import ndarray as nd
-from ..dataset import Dataset
+from ..dataset import Dataset, RecordFileDataset
 
-__all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100"]
+__all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageRecordDataset", "ImageFolderDataset"]
 
 _REPO = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
 
@@ -142,3 +146,56 @@ class CIFAR100(CIFAR10):
 
     def _label_column(self):
         return int(bool(self._fine_label))
+
+
+def _sample(transform, img, label):
+    return (img, label) if transform is None else transform(img, label)
+
+
+class ImageRecordDataset(RecordFileDataset):
+    """The images of a RecordIO file that im2rec (or mx.recordio.pack_img) wrote:
+    ``(image, label)``, the image decoded with ``flag`` (1 colour, 0 gray) in RGB and the
+    label the record header's."""
+
+    def __init__(self, filename, flag=1, transform=None):
+        super().__init__(filename)
+        self._flag, self._transform = flag, transform
+
+    def __getitem__(self, idx):
+        header, img = recordio.unpack(super().__getitem__(idx))
+        return _sample(self._transform, image.imdecode(img, self._flag), header.label)
+
+
+class ImageFolderDataset(Dataset):
+    """The images under ``root``, one folder per class (``root/<class>/<image>``): labels
+    number the folders in sorted order (their names in ``synsets``), ``items`` lists
+    (path, label). Files other than .jpg, .jpeg and .png, and loose files in ``root``, are
+    skipped with a warning."""
+
+    _exts = (".jpg", ".jpeg", ".png")
+
+    def __init__(self, root, flag=1, transform=None):
+        self._root = os.path.expanduser(root)
+        self._flag, self._transform = flag, transform
+        self.synsets, self.items = [], []
+        for folder in sorted(os.listdir(self._root)):
+            path = os.path.join(self._root, folder)
+            if not os.path.isdir(path):
+                warnings.warn("Ignoring %s, which is not a directory." % path, stacklevel=2)
+                continue
+            label = len(self.synsets)
+            self.synsets.append(folder)
+            for name in sorted(os.listdir(path)):
+                ext = os.path.splitext(name)[1]
+                if ext.lower() not in self._exts:
+                    warnings.warn("Ignoring %s of type %s. Only support %s"
+                                  % (os.path.join(path, name), ext, ", ".join(self._exts)), stacklevel=2)
+                    continue
+                self.items.append((os.path.join(path, name), label))
+
+    def __getitem__(self, idx):
+        path, label = self.items[idx]
+        return _sample(self._transform, image.imread(path, self._flag), label)
+
+    def __len__(self):
+        return len(self.items)

@@ -1,9 +1,9 @@
 from collections.abc import Callable
 from typing import Any
 
-from ..dataset import Dataset
+from ..dataset import Dataset, RecordFileDataset
 
-__all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100"]
+__all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageRecordDataset", "ImageFolderDataset"]
 
 _Transform = Callable[[Any, Any], Any] | None
 
@@ -24,3 +24,14 @@ class CIFAR10(_DownloadedDataset):
 class CIFAR100(CIFAR10):
     def __init__(self, root: str = ..., fine_label: bool = False, train: bool = True,
                  transform: _Transform = None) -> None: ...
+
+class ImageRecordDataset(RecordFileDataset):
+    def __init__(self, filename: str, flag: int = 1, transform: _Transform = None) -> None: ...
+    def __getitem__(self, idx: Any) -> Any: ...
+
+class ImageFolderDataset(Dataset):
+    synsets: list[str]
+    items: list[tuple[str, int]]
+    def __init__(self, root: str, flag: int = 1, transform: _Transform = None) -> None: ...
+    def __getitem__(self, idx: Any) -> Any: ...
+    def __len__(self) -> int: ...

@@ -1,6 +1,6 @@
 """Image transforms as Gluon Blocks, as MXNet 1.9.1's gluon.data.vision.transforms, built
-on mx.nd operators (mxgo has no mx.nd.image). Images are (height, width, channels) or
-batches of them (N, H, W, C); ToTensor turns them into (C, H, W) float32 in [0, 1].
+on mx.nd operators and mx.image's resizing and crops (mxgo has no mx.nd.image). Images
+are (height, width, channels) or batches of them (N, H, W, C); ToTensor turns them into (C, H, W) float32 in [0, 1].
 
 The random transforms draw from mxgo's generator (``mx.random.seed`` pins them) and
 decide in Python, and most transforms need their input's shape: so they run on NDArrays
@@ -10,13 +10,15 @@ import random
 
 import numpy as np
 
+from .... import image
 from .... import ndarray as nd
 from ....base import MXNetError
+from ....image.image import _interp, _resize_np
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
-__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
-           "RandomFlipLeftRight", "RandomFlipTopBottom",
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CropResize", "CenterCrop", "RandomResizedCrop",
+           "Rotate", "RandomRotation", "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
 
@@ -112,57 +114,14 @@ class Normalize(_Imperative):
         return F.broadcast_div(F.broadcast_sub(x, mean), std)
 
 
-def _taps(out_len, in_len):
-    """OpenCV's bilinear taps along one axis (half-pixel centres, edges clamped, in
-    float32 as OpenCV computes them): source indices i0, i1 and the weight of i1."""
-    pos = ((np.arange(out_len) + 0.5) * (in_len / out_len) - 0.5).astype(np.float32)
-    i0 = np.floor(pos).astype(np.int64)
-    frac = (pos - i0).astype(np.float32)
-    frac[(i0 < 0) | (i0 >= in_len - 1)] = 0
-    i0 = np.clip(i0, 0, in_len - 1)
-    return i0, np.minimum(i0 + 1, in_len - 1), frac
-
-
-def _along(v, axis, ndim, ctx):
-    """1-D ``v`` as a float64 array shaped to broadcast along ``axis`` of an ndim array."""
-    shape = [1] * ndim
-    shape[axis] = len(v)
-    return nd.array(np.asarray(v, np.float64).reshape(shape), ctx=ctx, dtype=np.float64)
-
-
-def _resize(F, x, width, height):
-    """Bilinear resize of (H, W, C) or (N, H, W, C) ``x`` as OpenCV's INTER_LINEAR: exact
-    in floating point; for uint8, OpenCV's 11-bit fixed-point weights and its SIMD rounding,
-    emulated in float64 (whose integers are exact)."""
-    rows, cols = x.ndim - 3, x.ndim - 2
-    ctx, fixed = x.context, x.dtype == np.uint8
-    xd = F.cast(x, "float64")
-    (r0, r1, fr), (c0, c1, fc) = _taps(height, x.shape[rows]), _taps(width, x.shape[cols])
-
-    def mix(a, i0, i1, frac, axis):
-        w0, w1 = (np.round((1 - frac) * np.float32(2048)), np.round(frac * np.float32(2048))) if fixed \
-            else (1 - frac.astype(np.float64), frac.astype(np.float64))
-        take = [F.take(a, nd.array(i, ctx=ctx, dtype=np.int64), axis=axis) for i in (i0, i1)]
-        return [F.broadcast_mul(t, _along(w, axis, a.ndim, ctx)) for t, w in zip(take, (w0, w1))]
-
-    h0, h1 = mix(xd, c0, c1, fc, cols)
-    horizontal = h0 + h1
-    if not fixed:
-        v0, v1 = mix(horizontal, r0, r1, fr, rows)
-        return F.cast(v0 + v1, x.dtype)
-    # OpenCV: ((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2
-    v0, v1 = mix(F.floor(horizontal / 16), r0, r1, fr, rows)
-    out = F.floor((F.floor(v0 / 65536) + F.floor(v1 / 65536) + 2) / 4)
-    return F.cast(F.clip(out, 0, 255), x.dtype)
+def _resize(x, width, height, interpolation):
+    """(H, W, C) or (N, H, W, C) ``x`` resized as OpenCV's resize (mx.image's)."""
+    out = _resize_np(x.asnumpy(), width, height, _interp(1 if interpolation is None else interpolation))
+    return nd.array(out, ctx=x.context, dtype=x.dtype)
 
 
 def _pair(size):
     return (size, size) if isinstance(size, (int, np.integer)) else tuple(size)
-
-
-def _check_interpolation(interpolation):
-    if interpolation != 1:
-        raise ValueError("mxgo resizes bilinearly only (interpolation=1), got interpolation=%r" % (interpolation,))
 
 
 class Resize(_Imperative):
@@ -171,7 +130,7 @@ class Resize(_Imperative):
 
     def __init__(self, size, keep_ratio=False, interpolation=1):
         super().__init__()
-        _check_interpolation(interpolation)
+        _interp(interpolation)
         self._size, self._keep, self._interpolation = size, keep_ratio, interpolation
 
     def hybrid_forward(self, F, x):
@@ -183,63 +142,92 @@ class Resize(_Imperative):
             size = _pair(self._size)
         if min(size) <= 0:
             raise MXNetError("Resize: the output size %s must be positive" % (size,))
-        return _resize(F, x, *size)
+        return _resize(x, *size, self._interpolation)
 
 
-def _crop(x, x0, y0, w, h, size):
-    """The w x h crop of (H, W, C) ``x`` at (x0, y0), resized to ``size`` unless it has it."""
-    out = x[y0:y0 + h, x0:x0 + w]
-    return out if (w, h) == size else _resize(nd, out, *size)
+class CropResize(_Imperative):
+    """The ``width`` x ``height`` crop at (``x``, ``y``) of an image (or batch), resized
+    to ``size`` ((width, height) or one int) when given, as MXNet's (whose default
+    interpolation=None fails there; here it is bilinear)."""
 
+    def __init__(self, x, y, width, height, size=None, interpolation=None):
+        super().__init__()
+        if interpolation is not None:
+            _interp(interpolation)
+        self._box, self._size, self._interpolation = (x, y, width, height), size, interpolation
 
-def _center_crop(x, size):
-    """MXNet's image.center_crop: the central crop of ``size``, shrunk to the image keeping
-    its aspect ratio (then resized to ``size``)."""
-    (w, h), (cw, ch) = (x.shape[1], x.shape[0]), size
-    if h < ch:
-        cw, ch = cw * h / ch, h
-    if w < cw:
-        cw, ch = w, ch * w / cw
-    cw, ch = int(cw), int(ch)
-    return _crop(x, (w - cw) // 2, (h - ch) // 2, cw, ch, size)
+    def hybrid_forward(self, F, x):
+        _check_image(x, "CropResize")
+        x0, y0, w, h = self._box
+        if x0 < 0 or y0 < 0 or w <= 0 or h <= 0 or x0 + w > x.shape[-2] or y0 + h > x.shape[-3]:
+            raise MXNetError("CropResize: the crop (x=%d, y=%d, width=%d, height=%d) must lie inside the image of "
+                             "shape %s" % (x0, y0, w, h, x.shape))
+        out = x[:, y0:y0 + h, x0:x0 + w] if x.ndim == 4 else x[y0:y0 + h, x0:x0 + w]
+        return _resize(out, *_pair(self._size), self._interpolation) if self._size else out
 
 
 class CenterCrop(Block):
     """Crops the centre of an (H, W, C) image to ``size`` ((width, height) or one int);
-    an image smaller than that is cropped to its aspect ratio and scaled up, as MXNet's."""
+    an image smaller than that is cropped to its aspect ratio and scaled up, as MXNet's
+    (mx.image.center_crop)."""
 
     def __init__(self, size, interpolation=1):
         super().__init__()
-        _check_interpolation(interpolation)
-        self._size = _pair(size)
+        _interp(interpolation)
+        self._size, self._interpolation = _pair(size), interpolation
 
     def forward(self, x):
         _check_image(x, "CenterCrop", (3,))
-        return _center_crop(x, self._size)
+        return image.center_crop(x, self._size, self._interpolation)[0]
 
 
 class RandomResizedCrop(Block):
     """A crop of random area (a fraction in ``scale`` of the image's) and aspect ratio
     (log-uniform in ``ratio``) at a random place, resized to ``size``; after 10 draws that
-    do not fit, the centre crop. Draws from Python's ``random``, as MXNet's."""
+    do not fit, the centre crop (mx.image.random_size_crop, drawing from Python's ``random``)."""
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
         super().__init__()
-        _check_interpolation(interpolation)
-        self._size, self._ratio = _pair(size), ratio
-        self._scale = (scale, 1.0) if isinstance(scale, (int, float)) else scale
+        _interp(interpolation)
+        self._args = (_pair(size), scale, ratio, interpolation)
 
     def forward(self, x):
         _check_image(x, "RandomResizedCrop", (3,))
-        h, w = x.shape[0], x.shape[1]
-        for _ in range(10):
-            area = random.uniform(*self._scale) * h * w
-            aspect = np.exp(random.uniform(np.log(self._ratio[0]), np.log(self._ratio[1])))
-            cw, ch = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
-            if cw <= w and ch <= h:
-                x0 = random.randint(0, w - cw)
-                return _crop(x, x0, random.randint(0, h - ch), cw, ch, self._size)
-        return _center_crop(x, self._size)
+        return image.random_size_crop(x, *self._args)[0]
+
+
+class Rotate(Block):
+    """Rotates float32 (C, H, W) images (or batches) by ``rotation_degrees`` about their
+    centre (mx.image.imrotate)."""
+
+    def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
+        super().__init__()
+        self._args = (rotation_degrees, zoom_in, zoom_out)
+
+    def forward(self, x):
+        if x.dtype != np.float32:
+            raise TypeError("This transformation only supports float32. Consider calling it after ToTensor")
+        return image.imrotate(x, *self._args)
+
+
+class RandomRotation(Block):
+    """With probability ``rotate_with_proba``, rotates by angles uniform in
+    ``angle_limits`` (mx.image.random_rotate; NumPy's generator draws, as MXNet's)."""
+
+    def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
+        super().__init__()
+        if angle_limits[0] >= angle_limits[1]:
+            raise ValueError("`angle_limits` must be an ordered tuple")
+        if not 0 <= rotate_with_proba <= 1:
+            raise ValueError("Probability of rotating the image should be between 0 and 1")
+        self._args, self._p = (angle_limits, zoom_in, zoom_out), rotate_with_proba
+
+    def forward(self, x):
+        if np.random.random() > self._p:
+            return x
+        if x.dtype != np.float32:
+            raise TypeError("This transformation only supports float32. Consider calling it after ToTensor")
+        return image.random_rotate(x, *self._args)
 
 
 def _chance(p):

@@ -3,8 +3,8 @@ from typing import Any
 from ...block import Block, HybridBlock
 from ...nn import Sequential
 
-__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CenterCrop", "RandomResizedCrop",
-           "RandomFlipLeftRight", "RandomFlipTopBottom",
+__all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CropResize", "CenterCrop", "RandomResizedCrop",
+           "Rotate", "RandomRotation", "RandomFlipLeftRight", "RandomFlipTopBottom",
            "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
 
 _Floats = float | tuple[float, ...] | list[float]
@@ -31,8 +31,22 @@ class Resize(_Imperative):
     def __init__(self, size: int | tuple[int, int], keep_ratio: bool = False, interpolation: int = 1) -> None: ...
     def hybrid_forward(self, F: Any, x: Any) -> Any: ...
 
+class CropResize(_Imperative):
+    def __init__(self, x: int, y: int, width: int, height: int, size: int | tuple[int, int] | None = None,
+                 interpolation: int | None = None) -> None: ...
+    def hybrid_forward(self, F: Any, x: Any) -> Any: ...
+
 class CenterCrop(Block):
     def __init__(self, size: int | tuple[int, int], interpolation: int = 1) -> None: ...
+    def forward(self, x: Any) -> Any: ...
+
+class Rotate(Block):
+    def __init__(self, rotation_degrees: float, zoom_in: bool = False, zoom_out: bool = False) -> None: ...
+    def forward(self, x: Any) -> Any: ...
+
+class RandomRotation(Block):
+    def __init__(self, angle_limits: tuple[float, float], zoom_in: bool = False, zoom_out: bool = False,
+                 rotate_with_proba: float = 1.0) -> None: ...
     def forward(self, x: Any) -> Any: ...
 
 class RandomResizedCrop(Block):
