@@ -147,6 +147,47 @@ def test_random_colour(name):
         np.testing.assert_array_equal(as_uint8, np.clip(out, 0, 255).astype(np.uint8))
 
 
+
+@pytest.mark.parametrize("stage", [0, 1, 2])
+def test_random_color_jitter_one_stage(stage):
+    """With one amount set, the jitter is that stage's blend with one alpha in range, in both
+    libraries; with several, both give images of the input's shape and dtype (the order of
+    the stages is random)."""
+    x = IMAGES[0].astype(np.float32)
+    ref = [np.zeros_like(x), np.full_like(x, (x * [0.299, 0.587, 0.114]).sum(-1).mean()),
+           np.broadcast_to(x[..., 2:] * 0.114, x.shape)][stage]
+    args = [0.0, 0.0, 0.0, 0.0]
+    args[stage] = 0.3
+    for lib in LIBS:
+        jitter = lib.gluon.data.vision.transforms.RandomColorJitter(*args)
+        assert 0.7 <= blend_alpha(jitter(lib.nd.array(x)).asnumpy(), x, ref) <= 1.3
+        out = lib.gluon.data.vision.transforms.RandomColorJitter(0.2, 0.2, 0.2, 0.1)(
+            lib.nd.array(IMAGES[0], dtype=np.uint8))
+        assert out.shape == x.shape and out.dtype == np.uint8
+        with pytest.raises(lib.base.MXNetError):
+            lib.gluon.data.vision.transforms.RandomColorJitter(0.2)(lib.nd.array(x[..., :2])).wait_to_read()
+
+
+def test_random_color_jitter_hue_and_order():
+    """Hue alone turns by a factor drawn from [-hue, hue] (replayed from mxgo's generator:
+    the stages' order, then the factor), as MXNet's operator pinned to it turns; mxgo's
+    seeded draws repeat; with every amount 0 mxgo gives the image back (MXNet leaves its
+    output unwritten)."""
+    x = IMAGES[0].astype(np.float32)
+    mx.random.seed(5)
+    ours = mx.gluon.data.vision.transforms.RandomColorJitter(hue=0.2)(mx.nd.array(x)).asnumpy()
+    mx.random.seed(5)
+    mx.nd.random.shuffle(mx.nd.arange(4)).wait_to_read()
+    f = mx.nd.random.uniform(-0.2, 0.2, shape=(1,)).asscalar() % 1.0  # MXNet's factors are >= 0: -f is 1 - f
+    np.testing.assert_allclose(ours, mxnet.nd.image.random_hue(mxnet.nd.array(x), f, f).asnumpy(), atol=1e-3)
+    assert np.abs(ours - x).max() > 1.0
+    jitter = mx.gluon.data.vision.transforms.RandomColorJitter(0.3, 0.3, 0.3)
+    mx.random.seed(9)
+    first = [jitter(mx.nd.array(x)).asnumpy() for _ in range(3)]
+    mx.random.seed(9)
+    np.testing.assert_array_equal(np.stack(first), np.stack([jitter(mx.nd.array(x)).asnumpy() for _ in range(3)]))
+    np.testing.assert_array_equal(mx.gluon.data.vision.transforms.RandomColorJitter()(mx.nd.array(x)).asnumpy(), x)
+
 def test_random_lighting():
     """MXNet's offset: the PCA eigenvectors times eigenvalues times N(0, alpha) weights, the
     same for every pixel (the weights recovered here are within 5 alpha)."""

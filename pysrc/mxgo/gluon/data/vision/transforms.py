@@ -19,7 +19,8 @@ from ...nn import HybridSequential, Sequential
 
 __all__ = ["Compose", "Cast", "ToTensor", "Normalize", "Resize", "CropResize", "CenterCrop", "RandomResizedCrop",
            "Rotate", "RandomRotation", "RandomFlipLeftRight", "RandomFlipTopBottom",
-           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomLighting", "RandomApply"]
+           "RandomBrightness", "RandomContrast", "RandomSaturation", "RandomHue", "RandomColorJitter", "RandomLighting",
+           "RandomApply"]
 
 
 def _check_image(x, what, ndims=(3, 4)):
@@ -252,23 +253,15 @@ class RandomFlipTopBottom(_RandomFlip):
     _axis = 0
 
 
-class _RandomFactor(_Imperative):
-    """``alpha * x + (1 - alpha) * reference`` (``_blend_with``) for alpha drawn from
-    [1 - amount, 1 + amount], as MXNet's random colour operators; a uint8 image's result
-    is clipped to [0, 255] and truncated, as theirs."""
+def _uniform(low, high):
+    return nd.random.uniform(low, high, shape=(1,)).asscalar()
 
-    def __init__(self, amount):
-        super().__init__()
-        self._amount = float(amount)
 
-    def _blend_with(self, F, x):
-        raise NotImplementedError
-
-    def hybrid_forward(self, F, x):
-        _check_image(x, type(self).__name__, (3,))
-        alpha = 1.0 + nd.random.uniform(-self._amount, self._amount, shape=(1,)).asscalar()
-        xf = F.cast(x, "float32")
-        return _saturate(F, F.broadcast_add(xf * alpha, self._blend_with(F, xf) * (1.0 - alpha)), x.dtype)
+def _blend(F, x, alpha, reference):
+    """``alpha * x + (1 - alpha) * reference(F, x)`` in float32, as x's dtype (a uint8
+    result clipped to [0, 255] and truncated, as MXNet's random colour operators)."""
+    xf = F.cast(x, "float32")
+    return _saturate(F, F.broadcast_add(xf * alpha, reference(F, xf) * (1.0 - alpha)), x.dtype)
 
 
 def _saturate(F, out, dtype):
@@ -286,27 +279,53 @@ def _gray(F, xf):
     return F.sum(F.broadcast_mul(xf, nd.array(_GRAY, ctx=xf.context).reshape(1, 1, 3)), axis=2, keepdims=True)
 
 
+def _black(F, xf):
+    """Brightness blends with black."""
+    return F.zeros((1, 1, 1), ctx=xf.context)
+
+
+def _mean_gray(F, xf):
+    """Contrast blends with the image's mean gray level."""
+    return F.mean(_gray(F, xf)).reshape(1, 1, 1)
+
+
+def _last_gray(F, xf):
+    """Saturation blends with a gray level: MXNet 1.9.1's kernel overwrites the weighted sum
+    instead of adding to it, which leaves 0.114 times the last channel; mxgo gives the
+    same numbers."""
+    return F.slice_axis(xf, axis=2, begin=2, end=3) * _GRAY[2]
+
+
+class _RandomFactor(_Imperative):
+    """``_blend(x, alpha, _reference)`` for alpha drawn from [1 - amount, 1 + amount], as
+    MXNet's random colour operators."""
+
+    _reference = staticmethod(_black)
+
+    def __init__(self, amount):
+        super().__init__()
+        self._amount = float(amount)
+
+    def hybrid_forward(self, F, x):
+        _check_image(x, type(self).__name__, (3,))
+        return _blend(F, x, 1.0 + _uniform(-self._amount, self._amount), self._reference)
+
+
 class RandomBrightness(_RandomFactor):
     """Multiplies the image by a factor in [1 - brightness, 1 + brightness]."""
-
-    def _blend_with(self, F, xf):
-        return F.zeros((1, 1, 1), ctx=xf.context)
 
 
 class RandomContrast(_RandomFactor):
     """Blends the image with its mean gray level by a factor in [1 - contrast, 1 + contrast]."""
 
-    def _blend_with(self, F, xf):
-        return F.mean(_gray(F, xf)).reshape(1, 1, 1)
+    _reference = staticmethod(_mean_gray)
 
 
 class RandomSaturation(_RandomFactor):
-    """Blends the image with a gray level by a factor in [1 - saturation, 1 + saturation].
-    The gray level is MXNet 1.9.1's: its kernel overwrites the weighted sum instead of
-    adding to it, which leaves 0.114 times the last channel; mxgo gives the same numbers."""
+    """Blends the image with a gray level (``_last_gray``: MXNet 1.9.1's) by a factor in
+    [1 - saturation, 1 + saturation]."""
 
-    def _blend_with(self, F, xf):
-        return F.slice_axis(xf, axis=2, begin=2, end=3) * _GRAY[2]
+    _reference = staticmethod(_last_gray)
 
 
 #: per hue sector (of 6), the (b, g, r) entries of the table [p2, p1, falling, rising]
@@ -347,8 +366,34 @@ class RandomHue(_Imperative):
 
     def hybrid_forward(self, F, x):
         _check_rgb(x, "RandomHue")
-        factor = nd.random.uniform(*self._range, shape=(1,)).asscalar()
-        return _saturate(F, _shift_hue(F, F.cast(x, "float32"), factor), x.dtype)
+        return _saturate(F, _shift_hue(F, F.cast(x, "float32"), _uniform(*self._range)), x.dtype)
+
+
+class RandomColorJitter(_Imperative):
+    """Brightness, contrast, saturation and hue jitter in a random order, as MXNet's
+    ``image.random_color_jitter``: each stage whose amount is > 0 blends (or, for hue,
+    turns by a fraction of a full turn) by a factor drawn from 1 + [-amount, amount]
+    (hue: [-hue, hue]), the result of each stage cast to the image's dtype. With every
+    amount 0 the image comes back unchanged (MXNet's kernel leaves its output unwritten)."""
+
+    #: per stage (brightness, contrast, saturation, hue): the blend's reference (None: the
+    #: hue turn) and the centre of its factor's range
+    _STAGES = ((_black, 1.0), (_mean_gray, 1.0), (_last_gray, 1.0), (None, 0.0))
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        super().__init__()
+        self._args = (brightness, contrast, saturation, hue)
+
+    def hybrid_forward(self, F, x):
+        _check_rgb(x, "RandomColorJitter")
+        out = x.copy()
+        for stage in nd.random.shuffle(nd.arange(4)).asnumpy().astype(int):
+            amount, (reference, centre) = self._args[stage], self._STAGES[stage]
+            if amount > 0:
+                factor = centre + _uniform(-amount, amount)
+                out = _blend(F, out, factor, reference) if reference else \
+                    _saturate(F, _shift_hue(F, F.cast(out, "float32"), factor), x.dtype)
+        return out
 
 
 def _check_rgb(x, what):
