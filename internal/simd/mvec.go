@@ -6,7 +6,10 @@ package simd
 */
 import "C"
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // float32 transcendental functions (arccos ... erf of MXNet's elementwise math) by
 // glibc's libmvec, 16 AVX-512 or 8 AVX2 lanes at a time (mvec.c), loaded with dlopen on
@@ -35,6 +38,9 @@ const (
 	MvLog2  MvecFn = C.MXGO_MV_LOG2
 	MvLog10 MvecFn = C.MXGO_MV_LOG10
 	MvErf   MvecFn = C.MXGO_MV_ERF
+	MvLog   MvecFn = C.MXGO_MV_LOG
+	MvSin   MvecFn = C.MXGO_MV_SIN
+	MvCos   MvecFn = C.MXGO_MV_COS
 )
 
 var (
@@ -60,5 +66,20 @@ func Mvec(fn MvecFn, dst, src []float32) bool {
 		return false
 	}
 	C.mxgo_mvec(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
+	return true
+}
+
+// MvecPow sets dst[i] = powf(a[i], b[i]) with libmvec and reports true, or reports false
+// (doing nothing) as Mvec does. dst may be a or b; len(dst), len(b) >= len(a).
+func MvecPow(dst, a, b []float32) bool {
+	pd, pa, ok := rows32(mvecFamily(), dst, a)
+	if !ok || len(b) < len(a) {
+		return false
+	}
+	pb := unsafe.Pointer(&b[0])
+	if Misaligned(4, pb, nil, nil) {
+		return false
+	}
+	C.mxgo_mvec_pow((*C.float)(pd), (*C.float)(pa), (*C.float)(pb), C.long(len(a)))
 	return true
 }

@@ -48,10 +48,10 @@ var Defs = []Def{
 	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
 		uRelu, ops.RealNumericDTypes, reluFloat, nil, relu32Rows, ops.GradExpr("_relu_backward(g, y)")},
 	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows, ops.GradExpr("g * y")},
-	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil, ops.GradExpr("g / x")},
+	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, MvecRows(simd.MvLog, math.Log), ops.GradExpr("g / x")},
 	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, sqrt32Rows, ops.GradExpr("g / (2 * y)")},
-	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil, ops.GradExpr("g * cos(x)")},
-	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil, ops.GradExpr("-g * sin(x)")},
+	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, MvecRows(simd.MvSin, math.Sin), ops.GradExpr("g * cos(x)")},
+	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, MvecRows(simd.MvCos, math.Cos), ops.GradExpr("-g * sin(x)")},
 	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, ctanh, tanh32Rows, ops.GradExpr("g * (1 - y * y)")},
 	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", FloatFn, ops.RealDTypes, sigmoid, nil, sigmoid32Rows, ops.GradExpr("g * y * (1 - y)")},
 }
@@ -209,3 +209,20 @@ func square32Rows(dst, src []float32) {
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// MvecRows is the float32 row kernel of a transcendental function f: glibc's libmvec
+// (internal/simd's mvec.c, within 4 ulp, measured in tests_go/ops_mvec_ulp_test.go) for
+// rows of 32 elements and more where it loads, f in float64 rounded to float32 (within
+// 1 ulp) for the rest, so that results may differ in their last bits between the two
+// (MXNet's own float32 functions are libm's, within its own few ulp).
+func MvecRows(fn simd.MvecFn, f func(float64) float64) func(dst, src []float32) {
+	return func(dst, src []float32) {
+		if simd.Mvec(fn, dst, src) {
+			return
+		}
+		dst = dst[:len(src)]
+		for i, x := range src {
+			dst[i] = float32(f(float64(x)))
+		}
+	}
+}
