@@ -55,6 +55,36 @@ LOOPS(double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, _mm256_cmp_pd, _mm256
 AVX2 void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int ys, long n) { DISPATCH(float) }
 AVX2 void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int ys, long n) { DISPATCH(double) }
 
+// Four vectors a step, one test of their OR'd masks; the match itself is found in scalar
+// code (after the step that has it, the loop below stops at it).
+AVX2 long mxgo_find_eq_f32(const float *x, long n, float v) {
+	const __m256 c = _mm256_set1_ps(v);
+	long i = 0;
+	for (; i + 32 <= n; i += 32) {
+		__m256 m = _mm256_or_ps(_mm256_cmp_ps(_mm256_loadu_ps(x + i), c, _CMP_EQ_OQ), _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8), c, _CMP_EQ_OQ));
+		m = _mm256_or_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(x + i + 16), c, _CMP_EQ_OQ));
+		m = _mm256_or_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(x + i + 24), c, _CMP_EQ_OQ));
+		if (_mm256_movemask_ps(m)) break;
+	}
+	for (; i < n; i++)
+		if (x[i] == v) return i;
+	return n;
+}
+
+AVX2 long mxgo_find_eq_f64(const double *x, long n, double v) {
+	const __m256d c = _mm256_set1_pd(v);
+	long i = 0;
+	for (; i + 16 <= n; i += 16) {
+		__m256d m = _mm256_or_pd(_mm256_cmp_pd(_mm256_loadu_pd(x + i), c, _CMP_EQ_OQ), _mm256_cmp_pd(_mm256_loadu_pd(x + i + 4), c, _CMP_EQ_OQ));
+		m = _mm256_or_pd(m, _mm256_cmp_pd(_mm256_loadu_pd(x + i + 8), c, _CMP_EQ_OQ));
+		m = _mm256_or_pd(m, _mm256_cmp_pd(_mm256_loadu_pd(x + i + 12), c, _CMP_EQ_OQ));
+		if (_mm256_movemask_pd(m)) break;
+	}
+	for (; i < n; i++)
+		if (x[i] == v) return i;
+	return n;
+}
+
 #else
 
 int mxgo_cmp_supported(void) { return 0; }
@@ -64,5 +94,7 @@ void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int ys, long
 void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int ys, long n) {
 	(void)op, (void)o, (void)x, (void)y, (void)ys, (void)n;
 }
+long mxgo_find_eq_f32(const float *x, long n, float v) { return (void)x, (void)v, n; }
+long mxgo_find_eq_f64(const double *x, long n, double v) { return (void)x, (void)v, n; }
 
 #endif

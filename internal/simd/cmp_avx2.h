@@ -16,4 +16,9 @@ int mxgo_cmp_supported(void);
 void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int yscalar, long n);
 void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int yscalar, long n);
 
+// mxgo_find_eq_f32 is the first i < n with x[i] == v (n if none): argmax's and argmin's
+// index of a maximum found without NaN.
+long mxgo_find_eq_f32(const float *x, long n, float v);
+long mxgo_find_eq_f64(const double *x, long n, double v);
+
 #endif

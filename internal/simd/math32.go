@@ -25,6 +25,10 @@ const (
 	Scale     Math32Op = C.MXGO_M32_SCALE
 	Softsign  Math32Op = C.MXGO_M32_SOFTSIGN
 	Sqrt      Math32Op = C.MXGO_M32_SQRT
+	Abs       Math32Op = C.MXGO_M32_ABS
+	Neg       Math32Op = C.MXGO_M32_NEG
+	Square    Math32Op = C.MXGO_M32_SQUARE
+	Sign      Math32Op = C.MXGO_M32_SIGN // 1, -1, or +0 for zeros and NaN
 	// HardSigmoid is p[0]*x + p[1] in float64 clipped to [0, 1] (NaN passing).
 	HardSigmoid Math32Op = C.MXGO_M32_HARD_SIGMOID
 	// SmoothL1 is, in float64, x - p[1] above p[0], -x - p[1] below -p[0], else

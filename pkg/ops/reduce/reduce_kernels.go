@@ -232,8 +232,11 @@ func redArgMinBetter[A redOrdered](x A, i int64, m A, mi int64) bool {
 // larger than all before it (or the first NaN), merged into the accumulator once.
 func redArgMaxFold[A redOrdered](acc []A, ai []int64, aoff, astep int, v []A, ioff, istep int) {
 	if astep == 0 {
-		m, mi := v[0], 0
-		if m == m {
+		m, mi, ok := redArgLanes(v, true)
+		if !ok {
+			m, mi = v[0], 0
+		}
+		if m == m && !ok {
 			for i := 1; i < len(v); i++ {
 				if x := v[i]; !(x <= m) {
 					m, mi = x, i
@@ -258,8 +261,11 @@ func redArgMaxFold[A redOrdered](acc []A, ai []int64, aoff, astep int, v []A, io
 
 func redArgMinFold[A redOrdered](acc []A, ai []int64, aoff, astep int, v []A, ioff, istep int) {
 	if astep == 0 {
-		m, mi := v[0], 0
-		if m == m {
+		m, mi, ok := redArgLanes(v, false)
+		if !ok {
+			m, mi = v[0], 0
+		}
+		if m == m && !ok {
 			for i := 1; i < len(v); i++ {
 				if x := v[i]; !(x >= m) {
 					m, mi = x, i

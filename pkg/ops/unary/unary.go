@@ -3,6 +3,7 @@ package unary
 import (
 	"math"
 	"math/cmplx"
+	"unsafe"
 
 	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -42,7 +43,7 @@ var Defs = []Def{
 	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
 		uAbs, ops.AllDTypes, math.Abs, nil, abs32Rows, ops.GradExpr("g * sign(x)")},
 	{"sign", "Sign of each element: -1, 0 or 1 (NaN gives 0, as in MXNet), in the input's dtype. Not defined for bool or complex arrays.",
-		uSign, ops.RealNumericDTypes, signFloat, nil, nil, ops.ZeroGrad},
+		uSign, ops.RealNumericDTypes, signFloat, nil, sign32Rows, ops.ZeroGrad},
 	{"square", "Square of each element, in the input's dtype (integers wrap).",
 		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, square32Rows, ops.GradExpr("2 * x * g")},
 	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
@@ -179,12 +180,18 @@ func relu32Rows(dst, src []float32) {
 }
 
 func neg32Rows(dst, src []float32) {
+	if simd.Math32(simd.Neg, dst, src, &noParams) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = -x
 	}
 }
 
 func abs32Rows(dst, src []float32) {
+	if simd.Math32(simd.Abs, dst, src, &noParams) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = math.Float32frombits(math.Float32bits(x) &^ (1 << 31))
 	}
@@ -194,7 +201,7 @@ func abs32Rows(dst, src []float32) {
 // where it runs: a float64 square root rounded to float32 is the correctly rounded
 // float32 one, which is what the CPU's float32 square root gives, NaNs included.
 func sqrt32Rows(dst, src []float32) {
-	if simd.Math32(simd.Sqrt, dst, src, &simd.Math32Params{}) {
+	if simd.Math32(simd.Sqrt, dst, src, &noParams) {
 		return
 	}
 	for i, x := range src {
@@ -203,10 +210,26 @@ func sqrt32Rows(dst, src []float32) {
 }
 
 func square32Rows(dst, src []float32) {
+	if simd.Math32(simd.Square, dst, src, &noParams) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = x * x
 	}
 }
+
+// sign32Rows is signFloat over a row, without its branches (random signs mispredict).
+func sign32Rows(dst, src []float32) {
+	if simd.Math32(simd.Sign, dst, src, &noParams) {
+		return
+	}
+	for i, x := range src {
+		p, n := x > 0, x < 0
+		dst[i] = float32(*(*uint8)(unsafe.Pointer(&p))) - float32(*(*uint8)(unsafe.Pointer(&n)))
+	}
+}
+
+var noParams simd.Math32Params
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
