@@ -162,7 +162,7 @@ func TestFastRowsAcrossCores(t *testing.T) {
 }
 
 // TestFastUnaryRowsMatchFloat64: the float32 rows of sqrt, sign, abs, negative and
-// square, in C and in Go, give the bits of the float32 operations (sqrt: float64's
+// square, in C and in Go, and float64 sqrt's, give the bits of the float32 operations (sqrt: float64's
 // rounded; sign: 0 for ±0 and NaN, as MXNet's; abs and negative: the sign bit alone,
 // NaN payloads kept).
 func TestFastUnaryRowsMatchFloat64(t *testing.T) {
@@ -197,6 +197,15 @@ func TestFastUnaryRowsMatchFloat64(t *testing.T) {
 						require.Equal(t, math.Float32bits(f(v)), got[i], "%s(%x) n=%d C=%v", name, math.Float32bits(v), n, c)
 					}
 				}
+			}
+		}
+		x64 := index(t, fastData(t, rng, ndarray.Float64, nil, 2*n), S(nil, nil, 2)) // float64 sqrt's rows
+		for _, in := range []*ndarray.NDArray{x64, fastData(t, rng, ndarray.Float64, nil, n)} {
+			r := invokeNew(t, "sqrt", nil, in)
+			got := rawValues[uint64](r)
+			r.Release()
+			for i, v := range rawValues[float64](in) {
+				require.Equal(t, math.Float64bits(math.Sqrt(v)), got[i], "sqrt(%x) n=%d", math.Float64bits(v), n)
 			}
 		}
 	}

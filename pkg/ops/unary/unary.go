@@ -81,6 +81,8 @@ func (d *Def) Run(out, in *ndarray.NDArray) {
 		ops.ComplexMap(out, in, d.cplx)
 	case dt == ndarray.Float32 && d.f32 != nil:
 		ops.MapRows(out, in, d.f32)
+	case dt == ndarray.Float64 && f64Rows[d.Name] != nil:
+		ops.MapRows(out, in, f64Rows[d.Name])
 	case ops.IsFloat(dt) || dt == ndarray.Bool && d.Kind == FloatFn:
 		ops.RealMap(out, in, d.real)
 	case d.Kind == FloatFn:
@@ -208,6 +210,13 @@ func sqrt32Rows(dst, src []float32) {
 		dst[i] = float32(math.Sqrt(float64(x)))
 	}
 }
+
+// f64Rows are float64 row kernels, where RealMap's call per element dominates.
+var f64Rows = map[string]func(dst, src []float64){"sqrt": func(dst, src []float64) {
+	for i, x := range src {
+		dst[i] = math.Sqrt(x)
+	}
+}}
 
 func square32Rows(dst, src []float32) {
 	if simd.Math32(simd.Square, dst, src, &noParams) {
