@@ -107,7 +107,7 @@ func TestMvecPowULPBound(t *testing.T) {
 			xs, ys = append(xs, x, -x), append(ys, y, y)
 		}
 	}
-	special := []float32{0, -0.0, 1, -1, 2, -2, 0.5, inf, -inf, nan}
+	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, 3, -3, 0.5, -0.5, inf, -inf, nan}
 	for _, x := range special {
 		for _, y := range special {
 			xs, ys = append(xs, x), append(ys, y)
