@@ -168,20 +168,13 @@ func TestFastRowsAcrossCores(t *testing.T) {
 func TestFastUnaryRowsMatchFloat64(t *testing.T) {
 	checkLeaks(t)
 	rng := rand.New(rand.NewSource(3))
+	one := map[bool]float32{true: 1}
 	fns := map[string]func(float32) float32{
 		"sqrt":     func(x float32) float32 { return float32(math.Sqrt(float64(x))) },
 		"abs":      func(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) },
 		"negative": func(x float32) float32 { return -x },
 		"square":   func(x float32) float32 { return x * x },
-		"sign": func(x float32) float32 {
-			switch {
-			case x > 0:
-				return 1
-			case x < 0:
-				return -1
-			}
-			return 0
-		},
+		"sign":     func(x float32) float32 { return one[x > 0] - one[x < 0] },
 	}
 	for _, n := range fastLens {
 		x := fastData(t, rng, ndarray.Float32, nil, n)

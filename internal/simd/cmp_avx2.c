@@ -57,33 +57,23 @@ AVX2 void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int 
 
 // Four vectors a step, one test of their OR'd masks; the match itself is found in scalar
 // code (after the step that has it, the loop below stops at it).
-AVX2 long mxgo_find_eq_f32(const float *x, long n, float v) {
-	const __m256 c = _mm256_set1_ps(v);
-	long i = 0;
-	for (; i + 32 <= n; i += 32) {
-		__m256 m = _mm256_or_ps(_mm256_cmp_ps(_mm256_loadu_ps(x + i), c, _CMP_EQ_OQ), _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8), c, _CMP_EQ_OQ));
-		m = _mm256_or_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(x + i + 16), c, _CMP_EQ_OQ));
-		m = _mm256_or_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(x + i + 24), c, _CMP_EQ_OQ));
-		if (_mm256_movemask_ps(m)) break;
+#define FIND(name, T, V, W, load, set1, cmp, or, movemask)                                        \
+	AVX2 long mxgo_find_eq_##name(const T *x, long n, T v) {                             \
+		const V c = set1(v);                                                        \
+		long i = 0;                                                                 \
+		for (; i + 4 * W <= n; i += 4 * W) {                                        \
+			V m = or(cmp(load(x + i), c, _CMP_EQ_OQ), cmp(load(x + i + W), c, _CMP_EQ_OQ)); \
+			m = or(m, cmp(load(x + i + 2 * W), c, _CMP_EQ_OQ));                 \
+			m = or(m, cmp(load(x + i + 3 * W), c, _CMP_EQ_OQ));                 \
+			if (movemask(m)) break;                                             \
+		}                                                                           \
+		for (; i < n; i++)                                                          \
+			if (x[i] == v) return i;                                            \
+		return n;                                                                   \
 	}
-	for (; i < n; i++)
-		if (x[i] == v) return i;
-	return n;
-}
 
-AVX2 long mxgo_find_eq_f64(const double *x, long n, double v) {
-	const __m256d c = _mm256_set1_pd(v);
-	long i = 0;
-	for (; i + 16 <= n; i += 16) {
-		__m256d m = _mm256_or_pd(_mm256_cmp_pd(_mm256_loadu_pd(x + i), c, _CMP_EQ_OQ), _mm256_cmp_pd(_mm256_loadu_pd(x + i + 4), c, _CMP_EQ_OQ));
-		m = _mm256_or_pd(m, _mm256_cmp_pd(_mm256_loadu_pd(x + i + 8), c, _CMP_EQ_OQ));
-		m = _mm256_or_pd(m, _mm256_cmp_pd(_mm256_loadu_pd(x + i + 12), c, _CMP_EQ_OQ));
-		if (_mm256_movemask_pd(m)) break;
-	}
-	for (; i < n; i++)
-		if (x[i] == v) return i;
-	return n;
-}
+FIND(f32, float, __m256, 8, _mm256_loadu_ps, _mm256_set1_ps, _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps)
+FIND(f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd)
 
 #else
 
