@@ -194,11 +194,15 @@ func TestFastUnaryRowsMatchFloat64(t *testing.T) {
 		}
 		x64 := index(t, fastData(t, rng, ndarray.Float64, nil, 2*n), S(nil, nil, 2)) // float64 sqrt's rows
 		for _, in := range []*ndarray.NDArray{x64, fastData(t, rng, ndarray.Float64, nil, n)} {
-			r := invokeNew(t, "sqrt", nil, in)
-			got := rawValues[uint64](r)
-			r.Release()
-			for i, v := range rawValues[float64](in) {
-				require.Equal(t, math.Float64bits(math.Sqrt(v)), got[i], "sqrt(%x) n=%d", math.Float64bits(v), n)
+			for _, c := range []bool{false, true} {
+				was := simd.SetMath32(c)
+				r := invokeNew(t, "sqrt", nil, in)
+				got := rawValues[uint64](r)
+				r.Release()
+				simd.SetMath32(was)
+				for i, v := range rawValues[float64](in) {
+					require.Equal(t, math.Float64bits(math.Sqrt(v)), got[i], "sqrt(%x) n=%d C=%v", math.Float64bits(v), n, c)
+				}
 			}
 		}
 	}

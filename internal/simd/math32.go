@@ -57,6 +57,20 @@ func Math32(fn Math32Op, dst, src []float32, p *Math32Params) bool {
 	return true
 }
 
+// Sqrt64 sets dst[i] = math.Sqrt(src[i]) in C (4 lanes) and reports true, or reports
+// false (doing nothing) where Math32 would. dst may be src; len(dst) >= len(src).
+func Sqrt64(dst, src []float64) bool {
+	if len(src) < Unary32Min || !math32.enabled() {
+		return false
+	}
+	pd, ps := unsafe.Pointer(&dst[:len(src)][0]), unsafe.Pointer(&src[0])
+	if Misaligned(8, pd, ps, nil) {
+		return false
+	}
+	C.mxgo_sqrt_f64((*C.double)(pd), (*C.double)(ps), C.long(len(src)))
+	return true
+}
+
 // rows32 is the C pointers of dst and src, and whether family f takes them: rows of
 // Unary32Min elements and more, aligned operands, kernels on.
 func rows32(f *family, dst, src []float32) (pd, ps unsafe.Pointer, ok bool) {

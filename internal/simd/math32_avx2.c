@@ -166,11 +166,18 @@ AVX2 void mxgo_math32(int op, float *dst, const float *src, long n, const double
 	}
 }
 
+AVX2 void mxgo_sqrt_f64(double *dst, const double *src, long n) {
+	long i = 0;
+	for (; i + 4 <= n; i += 4) _mm256_storeu_pd(dst + i, _mm256_sqrt_pd(_mm256_loadu_pd(src + i)));
+	for (; i < n; i++) _mm_store_sd(dst + i, _mm_sqrt_sd(_mm_setzero_pd(), _mm_load_sd(src + i)));
+}
+
 #else
 
 int mxgo_math32_supported(void) { return 0; }
 void mxgo_math32(int op, float *dst, const float *src, long n, const double *p) {
 	(void)op, (void)dst, (void)src, (void)n, (void)p;
 }
+void mxgo_sqrt_f64(double *dst, const double *src, long n) { (void)dst, (void)src, (void)n; }
 
 #endif

@@ -32,4 +32,8 @@ int mxgo_math32_supported(void);
 // p[0..2] (where it has any); dst may be src itself (not otherwise overlapping).
 void mxgo_math32(int op, float *dst, const float *src, long n, const double *p);
 
+// mxgo_sqrt_f64 sets dst[i] = sqrt(src[i]) for i < n (correctly rounded, as Go's
+// math.Sqrt); dst may be src.
+void mxgo_sqrt_f64(double *dst, const double *src, long n);
+
 #endif

@@ -211,8 +211,12 @@ func sqrt32Rows(dst, src []float32) {
 	}
 }
 
-// f64Rows are float64 row kernels, where RealMap's call per element dominates.
+// f64Rows are float64 row kernels, where RealMap's call per element dominates (in C
+// where it runs: the same correctly rounded root).
 var f64Rows = map[string]func(dst, src []float64){"sqrt": func(dst, src []float64) {
+	if simd.Sqrt64(dst, src) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = math.Sqrt(x)
 	}
