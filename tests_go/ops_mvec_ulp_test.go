@@ -77,21 +77,35 @@ func requireLibmvec(t *testing.T) {
 	}
 }
 
+// mvecWidths runs f with libmvec's AVX-512 functions, where the CPU has them, and with
+// its AVX2 ones.
+func mvecWidths(t *testing.T, f func(wide bool)) {
+	wide := simd.SetMvecWide(true)
+	defer simd.SetMvecWide(wide)
+	if wide {
+		f(true)
+	}
+	simd.SetMvecWide(false)
+	f(false)
+}
+
 func TestMvecULPBounds(t *testing.T) {
 	requireLibmvec(t)
 	xs := mvecSample()
 	got := make([]float32, len(xs))
-	for fn, c := range mvecULP {
-		require.True(t, simd.Mvec(fn, got, xs))
-		worst, at := 0.0, float32(0)
-		for i, x := range xs {
-			if e := ulpErr(got[i], c.f(float64(x))); e > worst {
-				worst, at = e, x
+	mvecWidths(t, func(wide bool) {
+		for fn, c := range mvecULP {
+			require.True(t, simd.Mvec(fn, got, xs))
+			worst, at := 0.0, float32(0)
+			for i, x := range xs {
+				if e := ulpErr(got[i], c.f(float64(x))); e > worst {
+					worst, at = e, x
+				}
 			}
+			t.Logf("%s (AVX-512 %v): at most %.2f ulp (at %g)", c.name, wide, worst, at)
+			require.LessOrEqual(t, worst, c.bound, "%s(%g) = %g", c.name, at, c.f(float64(at)))
 		}
-		t.Logf("%s: at most %.2f ulp (at %g)", c.name, worst, at)
-		require.LessOrEqual(t, worst, c.bound, "%s(%g) = %g", c.name, at, c.f(float64(at)))
-	}
+	})
 }
 
 // TestMvecPowULPBound: powf (at most 1 ulp) over bases of every 65521st bit pattern and of
@@ -114,13 +128,15 @@ func TestMvecPowULPBound(t *testing.T) {
 		}
 	}
 	got := make([]float32, len(xs))
-	require.True(t, simd.MvecPow(got, xs, ys))
-	worst, at := 0.0, 0
-	for i := range xs {
-		if e := ulpErr(got[i], math.Pow(float64(xs[i]), float64(ys[i]))); e > worst {
-			worst, at = e, i
+	mvecWidths(t, func(wide bool) {
+		require.True(t, simd.MvecPow(got, xs, ys))
+		worst, at := 0.0, 0
+		for i := range xs {
+			if e := ulpErr(got[i], math.Pow(float64(xs[i]), float64(ys[i]))); e > worst {
+				worst, at = e, i
+			}
 		}
-	}
-	t.Logf("pow: at most %.2f ulp", worst)
-	require.LessOrEqual(t, worst, 1.0, "pow(%g, %g) = %g", xs[at], ys[at], got[at])
+		t.Logf("pow (AVX-512 %v): at most %.2f ulp", wide, worst)
+		require.LessOrEqual(t, worst, 1.0, "pow(%g, %g) = %g", xs[at], ys[at], got[at])
+	})
 }

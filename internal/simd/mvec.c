@@ -24,6 +24,7 @@ static vec16 fns16[MXGO_MV_COUNT];
 static vec8x2 pow8;
 static vec16x2 pow16;
 static int use16; // the CPU runs AVX-512 and libmvec has every 16-lane function
+static int have16; // use16 as loaded (mxgo_mvec_wide turns use16 off and back)
 
 static const char *const names[MXGO_MV_COUNT] = {
 	"acosf", "asinf", "atanf", "acoshf", "asinhf", "atanhf", "coshf", "sinhf",
@@ -54,7 +55,14 @@ int mxgo_mvec_load(void) {
 	}
 	if (!(pow8 = (vec8x2)dlsym(lib, "_ZGVdN8vv_powf"))) return 0;
 	if (!(pow16 = (vec16x2)dlsym(lib, "_ZGVeN16vv_powf"))) use16 = 0;
+	have16 = use16;
 	return 1;
+}
+
+int mxgo_mvec_wide(int on) {
+	int was = use16;
+	use16 = on && have16;
+	return was;
 }
 
 // rows16 does the leading multiple of 16 elements with AVX-512 and returns how many.
@@ -118,5 +126,6 @@ void mxgo_mvec(int fn, float *dst, const float *src, long n) {
 void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n) {
 	(void)dst, (void)a, (void)b, (void)n;
 }
+int mxgo_mvec_wide(int on) { return (void)on, 0; }
 
 #endif

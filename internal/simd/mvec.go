@@ -57,6 +57,18 @@ func mvecFamily() *family {
 // were on: a hook for tests of the Go loops, to call with no operation in flight.
 func SetMvec(on bool) (was bool) { return mvecFamily().set(on) }
 
+// SetMvecWide turns libmvec's 16-lane AVX-512 functions on (where they load) or off,
+// leaving its 8-lane AVX2 ones for whole rows, and returns whether they were on: a
+// hook for tests, to call with no operation in flight.
+func SetMvecWide(on bool) (was bool) {
+	mvecFamily()
+	w := C.int(0)
+	if on {
+		w = 1
+	}
+	return C.mxgo_mvec_wide(w) != 0
+}
+
 // Mvec sets dst[i] = fn(src[i]) with libmvec and reports true, or reports false (doing
 // nothing): rows shorter than Unary32Min, misaligned operands, no libmvec, kernels off.
 // dst may be src; len(dst) >= len(src).

@@ -38,6 +38,10 @@ int mxgo_mvec_load(void);
 // itself (not otherwise overlapping).
 void mxgo_mvec(int fn, float *dst, const float *src, long n);
 
+// mxgo_mvec_wide turns the AVX-512 functions on (where they loaded) or off, leaving the
+// AVX2 ones for every row, and returns whether they were on: a hook for tests.
+int mxgo_mvec_wide(int on);
+
 // mxgo_mvec_pow sets dst[i] = powf(a[i], b[i]) for i < n (libmvec's, C99's special
 // cases); dst may be a or b (not otherwise overlapping).
 void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n);
