@@ -14,9 +14,9 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// The typed row loops of comparisons, maximum/minimum, sqrt and the max/min reductions
-// (pkg/ops/elemwise/fast_rows.go, pkg/ops/reduce/reduce_lanes.go, internal/simd's
-// maxmin and sqrt) against the general paths (ops.SetFastKernels(false)): the same
+// The typed row loops of comparisons, maximum/minimum, sqrt, sign, abs, negative,
+// square and the max/min/argmax/argmin reductions (pkg/ops/elemwise/fast_rows.go,
+// pkg/ops/reduce/reduce_lanes.go, internal/simd's cmp, maxmin and math32) against the general paths (ops.SetFastKernels(false)): the same
 // bits on every dtype, layout (contiguous, strided, broadcast, scalar) and length around
 // the loops' chunks (C's 8 lanes and 128-element minimum, rows2's 512-element buffer,
 // the reductions' 32-element minimum, ParallelRows' split at 2**20), with NaN (quiet,
@@ -80,12 +80,13 @@ func bothPaths(t *testing.T, what string, f func() *ndarray.NDArray) {
 	t.Helper()
 	run := func(fast, c bool) []byte {
 		require.NoError(t, ops.WaitAll())
-		wasF, wasM, wasS := ops.SetFastKernels(fast), simd.SetMaxMin(c), simd.SetMath32(c)
+		wasF, wasM, wasS, wasC := ops.SetFastKernels(fast), simd.SetMaxMin(c), simd.SetMath32(c), simd.SetCmp(c)
 		defer func() {
 			require.NoError(t, ops.WaitAll())
 			ops.SetFastKernels(wasF)
 			simd.SetMaxMin(wasM)
 			simd.SetMath32(wasS)
+			simd.SetCmp(wasC)
 		}()
 		r := f()
 		defer r.Release()
@@ -146,12 +147,12 @@ func TestFastRowsAcrossCores(t *testing.T) {
 	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Int16} {
 		x := fastData(t, rng, dt, nil, 1<<20+5)
 		y := fastData(t, rng, dt, x, 1<<20+5)
-		for _, name := range []string{"greater", "maximum", "sqrt", "max"} {
+		for _, name := range []string{"greater", "maximum", "sqrt", "max", "argmax"} {
 			bothPaths(t, name+" "+dt.String(), func() *ndarray.NDArray {
 				switch name {
 				case "sqrt":
 					return invokeNew(t, name, nil, x)
-				case "max":
+				case "max", "argmax":
 					return mustReduce(t, name, x, "").Share()
 				}
 				return invokeNew(t, name, nil, x, y)
@@ -160,21 +161,47 @@ func TestFastRowsAcrossCores(t *testing.T) {
 	}
 }
 
-func TestFastSqrtMatchesFloat64Root(t *testing.T) {
+// TestFastUnaryRowsMatchFloat64: the float32 rows of sqrt, sign, abs, negative and
+// square, in C and in Go, and float64 sqrt's, give the bits of the float32 operations (sqrt: float64's
+// rounded; sign: 0 for ±0 and NaN, as MXNet's; abs and negative: the sign bit alone,
+// NaN payloads kept).
+func TestFastUnaryRowsMatchFloat64(t *testing.T) {
 	checkLeaks(t)
 	rng := rand.New(rand.NewSource(3))
+	one := map[bool]float32{true: 1}
+	fns := map[string]func(float32) float32{
+		"sqrt":     func(x float32) float32 { return float32(math.Sqrt(float64(x))) },
+		"abs":      func(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) },
+		"negative": func(x float32) float32 { return -x },
+		"square":   func(x float32) float32 { return x * x },
+		"sign":     func(x float32) float32 { return one[x > 0] - one[x < 0] },
+	}
 	for _, n := range fastLens {
 		x := fastData(t, rng, ndarray.Float32, nil, n)
 		for _, in := range []*ndarray.NDArray{x, index(t, fastData(t, rng, ndarray.Float32, nil, 2*n), S(nil, nil, 2))} {
+			for name, f := range fns {
+				for _, c := range []bool{false, true} {
+					was := simd.SetMath32(c)
+					r := invokeNew(t, name, nil, in)
+					got := rawValues[uint32](r)
+					r.Release()
+					simd.SetMath32(was)
+					for i, v := range rawValues[float32](in) {
+						require.Equal(t, math.Float32bits(f(v)), got[i], "%s(%x) n=%d C=%v", name, math.Float32bits(v), n, c)
+					}
+				}
+			}
+		}
+		x64 := index(t, fastData(t, rng, ndarray.Float64, nil, 2*n), S(nil, nil, 2)) // float64 sqrt's rows
+		for _, in := range []*ndarray.NDArray{x64, fastData(t, rng, ndarray.Float64, nil, n)} {
 			for _, c := range []bool{false, true} {
 				was := simd.SetMath32(c)
 				r := invokeNew(t, "sqrt", nil, in)
-				got := rawValues[uint32](r)
+				got := rawValues[uint64](r)
 				r.Release()
 				simd.SetMath32(was)
-				for i, v := range rawValues[float32](in) {
-					want := math.Float32bits(float32(math.Sqrt(float64(v))))
-					require.Equal(t, want, got[i], "sqrt(%x) n=%d C=%v", math.Float32bits(v), n, c)
+				for i, v := range rawValues[float64](in) {
+					require.Equal(t, math.Float64bits(math.Sqrt(v)), got[i], "sqrt(%x) n=%d C=%v", math.Float64bits(v), n, c)
 				}
 			}
 		}
@@ -200,7 +227,7 @@ func TestFastMaxMinReductionsMatchGeneral(t *testing.T) {
 			for i := range ramp {
 				ramp[i] = float64(i + 1)
 			}
-			for _, name := range []string{"max", "min"} {
+			for _, name := range []string{"max", "min", "argmax", "argmin"} {
 				bothPaths(t, fmt.Sprintf("%s of a ramp %s n=%d", name, dt, n), func() *ndarray.NDArray {
 					return mustReduce(t, name, fromValues(t, dt, ramp, n), "").Share()
 				})

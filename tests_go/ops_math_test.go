@@ -245,7 +245,7 @@ func TestMathHypot(t *testing.T) {
 	assert.Equal(t, []float64{2, 4}, values(t, ewInvoke(t, "broadcast_hypot", nil, i, fromValues(t, ndarray.Int16, []float64{2, 3}))))
 }
 
-// TestMathMvecMatchesGo: the float32 rows of arccos ... erf go to glibc's libmvec where
+// TestMathMvecMatchesGo: the float32 rows of arccos ... erf, log, sin, cos and power go to glibc's libmvec where
 // it loads (glibc 2.35+ with AVX2); its results stay within 4 ulp of the Go kernels'
 // (float64 functions rounded) and agree on every special value.
 func TestMathMvecMatchesGo(t *testing.T) {
@@ -263,13 +263,22 @@ func TestMathMvecMatchesGo(t *testing.T) {
 		}
 	}
 	x := fromValues(t, ndarray.Float32, vals)
+	exps := make([]float64, len(vals)) // power's exponents: small integers and fractions
+	for i := range exps {
+		exps[i] = math.Mod(vals[(i+1)%len(vals)], 4)
+	}
+	y := fromValues(t, ndarray.Float32, exps)
 	for _, name := range []string{"arccos", "arcsin", "arctan", "arccosh", "arcsinh", "arctanh", "cosh", "sinh", "tan",
-		"cbrt", "rcbrt", "expm1", "log1p", "log2", "log10", "erf"} {
+		"cbrt", "rcbrt", "expm1", "log1p", "log2", "log10", "erf", "log", "sin", "cos", "power"} {
+		in := []*ndarray.NDArray{x}
+		if name == "power" {
+			in = append(in, y)
+		}
 		got := map[bool][]float32{}
 		for _, on := range []bool{true, false} {
 			require.NoError(t, ops.WaitAll())
 			simd.SetMvec(on)
-			got[on] = rawValues[float32](ewInvoke(t, name, nil, x))
+			got[on] = rawValues[float32](ewInvoke(t, name, nil, in...))
 		}
 		for i, g := range got[false] {
 			c := got[true][i]

@@ -6,7 +6,9 @@
 //	unary32.go float32 exp, sigmoid and tanh (exp32_avx2.c)
 //	sum.go     pairwise sums of a row (reduce_simd.c), bit for bit ops' order
 //	maxmin.go  NumPy's maximum/minimum of two rows; max/min of a row without NaN (maxmin_avx2.c)
-//	math32.go  float32 rounding, reciprocals, sqrt, softsign ... (math32_avx2.c)
+//	math32.go  float32 rounding, reciprocals, sqrt, softsign, sign, abs ... (math32_avx2.c)
+//	cmp.go     comparisons of float32/float64 rows into 1 and 0; a value's first index (cmp_avx2.c)
+//	mvec.go    float32 log, sin, pow, arccos ... by glibc's libmvec, loaded at run time (mvec.c)
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,

@@ -25,6 +25,10 @@ const (
 	Scale     Math32Op = C.MXGO_M32_SCALE
 	Softsign  Math32Op = C.MXGO_M32_SOFTSIGN
 	Sqrt      Math32Op = C.MXGO_M32_SQRT
+	Abs       Math32Op = C.MXGO_M32_ABS
+	Neg       Math32Op = C.MXGO_M32_NEG
+	Square    Math32Op = C.MXGO_M32_SQUARE
+	Sign      Math32Op = C.MXGO_M32_SIGN // 1, -1, or +0 for zeros and NaN
 	// HardSigmoid is p[0]*x + p[1] in float64 clipped to [0, 1] (NaN passing).
 	HardSigmoid Math32Op = C.MXGO_M32_HARD_SIGMOID
 	// SmoothL1 is, in float64, x - p[1] above p[0], -x - p[1] below -p[0], else
@@ -50,6 +54,20 @@ func Math32(fn Math32Op, dst, src []float32, p *Math32Params) bool {
 		return false
 	}
 	C.mxgo_math32(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)), (*C.double)(unsafe.Pointer(p)))
+	return true
+}
+
+// Sqrt64 sets dst[i] = math.Sqrt(src[i]) in C (4 lanes) and reports true, or reports
+// false (doing nothing) where Math32 would. dst may be src; len(dst) >= len(src).
+func Sqrt64(dst, src []float64) bool {
+	if len(src) < Unary32Min || !math32.enabled() {
+		return false
+	}
+	pd, ps := unsafe.Pointer(&dst[:len(src)][0]), unsafe.Pointer(&src[0])
+	if Misaligned(8, pd, ps, nil) {
+		return false
+	}
+	C.mxgo_sqrt_f64((*C.double)(pd), (*C.double)(ps), C.long(len(src)))
 	return true
 }
 

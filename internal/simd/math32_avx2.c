@@ -79,6 +79,17 @@ AVX2 INLINE __m256 apply(int op, __m256 x, __m256 c, const double *p) {
 		return _mm256_mul_ps(x, c);
 	case MXGO_M32_SQRT:
 		return _mm256_sqrt_ps(x);
+	case MXGO_M32_ABS:
+		return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
+	case MXGO_M32_NEG:
+		return _mm256_xor_ps(_mm256_set1_ps(-0.0f), x);
+	case MXGO_M32_SQUARE:
+		return _mm256_mul_ps(x, x);
+	case MXGO_M32_SIGN: {
+		__m256 z = _mm256_setzero_ps();
+		__m256 pos = _mm256_and_ps(_mm256_cmp_ps(x, z, _CMP_GT_OQ), _mm256_set1_ps(1.0f));
+		return _mm256_or_ps(pos, _mm256_and_ps(_mm256_cmp_ps(x, z, _CMP_LT_OQ), _mm256_set1_ps(-1.0f)));
+	}
 	case MXGO_M32_HARD_SIGMOID:
 	case MXGO_M32_SMOOTH_L1:
 		return _mm256_set_m128(in_double(op, _mm256_extractf128_ps(x, 1), p), in_double(op, _mm256_castps256_ps128(x), p));
@@ -134,6 +145,18 @@ AVX2 void mxgo_math32(int op, float *dst, const float *src, long n, const double
 	case MXGO_M32_SOFTSIGN:
 		rows(MXGO_M32_SOFTSIGN, dst, src, n, p);
 		break;
+	case MXGO_M32_ABS:
+		rows(MXGO_M32_ABS, dst, src, n, p);
+		break;
+	case MXGO_M32_NEG:
+		rows(MXGO_M32_NEG, dst, src, n, p);
+		break;
+	case MXGO_M32_SQUARE:
+		rows(MXGO_M32_SQUARE, dst, src, n, p);
+		break;
+	case MXGO_M32_SIGN:
+		rows(MXGO_M32_SIGN, dst, src, n, p);
+		break;
 	case MXGO_M32_HARD_SIGMOID:
 		rows(MXGO_M32_HARD_SIGMOID, dst, src, n, p);
 		break;
@@ -143,11 +166,18 @@ AVX2 void mxgo_math32(int op, float *dst, const float *src, long n, const double
 	}
 }
 
+AVX2 void mxgo_sqrt_f64(double *dst, const double *src, long n) {
+	long i = 0;
+	for (; i + 4 <= n; i += 4) _mm256_storeu_pd(dst + i, _mm256_sqrt_pd(_mm256_loadu_pd(src + i)));
+	for (; i < n; i++) _mm_store_sd(dst + i, _mm_sqrt_sd(_mm_setzero_pd(), _mm_load_sd(src + i)));
+}
+
 #else
 
 int mxgo_math32_supported(void) { return 0; }
 void mxgo_math32(int op, float *dst, const float *src, long n, const double *p) {
 	(void)op, (void)dst, (void)src, (void)n, (void)p;
 }
+void mxgo_sqrt_f64(double *dst, const double *src, long n) { (void)dst, (void)src, (void)n; }
 
 #endif

@@ -16,6 +16,10 @@ enum {
 	MXGO_M32_SCALE = 7,      // x*p[0], in float
 	MXGO_M32_SOFTSIGN = 8,   // x/(1 + |x|)
 	MXGO_M32_SQRT = 11,      // sqrtf(x), correctly rounded as Go's float32(math.Sqrt(float64(x)))
+	MXGO_M32_ABS = 12,       // x with its sign bit cleared
+	MXGO_M32_NEG = 13,       // x with its sign bit flipped (Go's -x)
+	MXGO_M32_SQUARE = 14,    // x*x
+	MXGO_M32_SIGN = 15,      // 1 above 0, -1 below, else +0 (zeros and NaN: MXNet's sign)
 	// in double, rounded once to float:
 	MXGO_M32_HARD_SIGMOID = 9, // p[0]*x + p[1] clipped to [0, 1], NaN passing
 	MXGO_M32_SMOOTH_L1 = 10,   // x - p[1] above p[0], -x - p[1] below -p[0], else 0.5*x*x*p[2]
@@ -27,5 +31,9 @@ int mxgo_math32_supported(void);
 // mxgo_math32 sets dst[i] = f(src[i]) for i < n, f one of MXGO_M32_* with parameters
 // p[0..2] (where it has any); dst may be src itself (not otherwise overlapping).
 void mxgo_math32(int op, float *dst, const float *src, long n, const double *p);
+
+// mxgo_sqrt_f64 sets dst[i] = sqrt(src[i]) for i < n (correctly rounded, as Go's
+// math.Sqrt); dst may be src.
+void mxgo_sqrt_f64(double *dst, const double *src, long n);
 
 #endif

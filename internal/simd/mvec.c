@@ -16,14 +16,19 @@
 // the C one for __m256 and __m512 in code built for those targets.
 typedef __m256 (*vec8)(__m256);
 typedef __m512 (*vec16)(__m512);
+typedef __m256 (*vec8x2)(__m256, __m256); // two arguments ("_ZGVdN8vv_")
+typedef __m512 (*vec16x2)(__m512, __m512);
 
 static vec8 fns8[MXGO_MV_COUNT];
 static vec16 fns16[MXGO_MV_COUNT];
+static vec8x2 pow8;
+static vec16x2 pow16;
 static int use16; // the CPU runs AVX-512 and libmvec has every 16-lane function
+static int have16; // use16 as loaded (mxgo_mvec_wide turns use16 off and back)
 
 static const char *const names[MXGO_MV_COUNT] = {
 	"acosf", "asinf", "atanf", "acoshf", "asinhf", "atanhf", "coshf", "sinhf",
-	"tanf", "cbrtf", "expm1f", "log1pf", "log2f", "log10f", "erff",
+	"tanf", "cbrtf", "expm1f", "log1pf", "log2f", "log10f", "erff", "logf", "sinf", "cosf",
 };
 
 // cpu_avx512f: the CPU has AVX-512F and the OS saves the ZMM state (XCR0 bits 1, 2, 5-7).
@@ -48,7 +53,16 @@ int mxgo_mvec_load(void) {
 		snprintf(name, sizeof name, "_ZGVeN16v_%s", names[i]);
 		if (!(fns16[i] = (vec16)dlsym(lib, name))) use16 = 0;
 	}
+	if (!(pow8 = (vec8x2)dlsym(lib, "_ZGVdN8vv_powf"))) return 0;
+	if (!(pow16 = (vec16x2)dlsym(lib, "_ZGVeN16vv_powf"))) use16 = 0;
+	have16 = use16;
 	return 1;
+}
+
+int mxgo_mvec_wide(int on) {
+	int was = use16;
+	use16 = on && have16;
+	return was;
 }
 
 // rows16 does the leading multiple of 16 elements with AVX-512 and returns how many.
@@ -81,11 +95,37 @@ AVX2 void mxgo_mvec(int fn, float *dst, const float *src, long n) {
 	}
 }
 
+AVX512 static long pow_rows16(float *dst, const float *a, const float *b, long n) {
+	long i = 0;
+	for (; i + 16 <= n; i += 16) {
+		_mm512_storeu_ps(dst + i, pow16(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
+	}
+	return i;
+}
+
+AVX2 void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n) {
+	long i = use16 ? pow_rows16(dst, a, b, n) : 0;
+	for (; i + 8 <= n; i += 8) {
+		_mm256_storeu_ps(dst + i, pow8(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
+	}
+	if (i < n) {
+		float ba[8] = {0}, bb[8] = {0};
+		memcpy(ba, a + i, (n - i) * sizeof(float));
+		memcpy(bb, b + i, (n - i) * sizeof(float));
+		_mm256_storeu_ps(ba, pow8(_mm256_loadu_ps(ba), _mm256_loadu_ps(bb)));
+		memcpy(dst + i, ba, (n - i) * sizeof(float));
+	}
+}
+
 #else
 
 int mxgo_mvec_load(void) { return 0; }
 void mxgo_mvec(int fn, float *dst, const float *src, long n) {
 	(void)fn, (void)dst, (void)src, (void)n;
 }
+void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n) {
+	(void)dst, (void)a, (void)b, (void)n;
+}
+int mxgo_mvec_wide(int on) { return (void)on, 0; }
 
 #endif

@@ -23,6 +23,9 @@ enum {
 	MXGO_MV_LOG2,
 	MXGO_MV_LOG10,
 	MXGO_MV_ERF,
+	MXGO_MV_LOG,
+	MXGO_MV_SIN,
+	MXGO_MV_COS,
 	MXGO_MV_COUNT,
 	MXGO_MV_RCBRT = MXGO_MV_COUNT, // 1/cbrtf(x), from CBRT
 };
@@ -34,5 +37,13 @@ int mxgo_mvec_load(void);
 // mxgo_mvec sets dst[i] = f(src[i]) for i < n, f one of MXGO_MV_*; dst may be src
 // itself (not otherwise overlapping).
 void mxgo_mvec(int fn, float *dst, const float *src, long n);
+
+// mxgo_mvec_wide turns the AVX-512 functions on (where they loaded) or off, leaving the
+// AVX2 ones for every row, and returns whether they were on: a hook for tests.
+int mxgo_mvec_wide(int on);
+
+// mxgo_mvec_pow sets dst[i] = powf(a[i], b[i]) for i < n (libmvec's, C99's special
+// cases); dst may be a or b (not otherwise overlapping).
+void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n);
 
 #endif

@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"strconv"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/ops/unary"
 
@@ -142,6 +143,10 @@ func runMath(op mathOp, out, a, b *ndarray.NDArray) {
 	if fastMaxMin(op, out, a, b) {
 		return
 	}
+	if op == mPow && a.DType() == ndarray.Float32 && ops.FastKernels() {
+		rows2(out, a, b, pow32Rows)
+		return
+	}
 	switch dt := a.DType(); {
 	case dt == ndarray.Bool: // maximum is or, minimum is and
 		if op == mMax {
@@ -223,6 +228,20 @@ func fmod(x, y float64) float64 {
 // glibc's correctly rounded powf.
 func ipow[T ops.IntElem](x, y T) T {
 	return ops.CToInt[T](float64(float32(math.Pow(float64(float32(x)), float64(float32(y))))))
+}
+
+// pow32Rows is float32 power over rows: glibc's libmvec powf (internal/simd, within 1
+// ulp, tests_go/ops_mvec_ulp_test.go) for rows of 32 and more where it loads, else the
+// general path's float64 power rounded (correctly rounded but for double rounding). The
+// special cases are C99's in both, which are Go's (pow(1, NaN) = pow(x, ±0) = 1).
+func pow32Rows(o, x, y []float32) {
+	if simd.MvecPow(o, x, y) {
+		return
+	}
+	x, y = x[:len(o)], y[:len(o)]
+	for i := range o {
+		o[i] = float32(math.Pow(float64(x[i]), float64(y[i])))
+	}
 }
 
 func floatMathFn(op mathOp) func(x, y float64) float64 {

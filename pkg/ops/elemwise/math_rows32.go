@@ -6,6 +6,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 
 	"github.com/mxgo/mxgo/internal/simd"
+	"github.com/mxgo/mxgo/pkg/ops/unary"
 )
 
 // float32 row kernels of the cheap MXNet math operators (math_unary.go). Long rows go
@@ -175,19 +176,8 @@ func softsign32Rows(dst, src []float32) {
 	}
 }
 
-// mvec32 is the float32 row kernel of a transcendental function: glibc's libmvec
-// (internal/simd's mvec.c, within 4 ulp) for rows of 32 elements and more where it
-// loads, f in float64 rounded to float32 (within 1 ulp) for the rest, so that results
-// may differ in their last bits between the two (MXNet's own tolerance is far wider).
+// mvec32 is unary.MvecRows as a row kernel of the table.
 func mvec32(fn simd.MvecFn, f func(float64) float64) func(ops.Attrs) func(dst, src []float32) {
-	rows := func(dst, src []float32) {
-		if simd.Mvec(fn, dst, src) {
-			return
-		}
-		dst = dst[:len(src)]
-		for i, x := range src {
-			dst[i] = float32(f(float64(x)))
-		}
-	}
+	rows := unary.MvecRows(fn, f)
 	return func(ops.Attrs) func(dst, src []float32) { return rows }
 }

@@ -3,6 +3,7 @@ package elemwise
 import (
 	"unsafe"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
@@ -144,6 +145,9 @@ func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 		a, b, op = b, a, op.flip()
 	}
 	rows2(out, a, b, func(o []O, x, y []T) {
+		if cmpSIMDRow(op, o, x, y, false) {
+			return
+		}
 		x, y = x[:len(o)], y[:len(o)]
 		switch op {
 		case cLt:
@@ -168,7 +172,11 @@ func cmpRows[T, O ops.OrderedElem](op cmpOp, out, a, b *ndarray.NDArray) {
 
 // cmpScalarRows sets out to a op c row by row, into O as cmpRows.
 func cmpScalarRows[T, O ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T) {
+	cs := []T{c}
 	rows2(out, a, a, func(o []O, x, _ []T) {
+		if cmpSIMDRow(op, o, x, cs, true) {
+			return
+		}
 		x = x[:len(o)]
 		switch op {
 		case cLt:
@@ -197,4 +205,29 @@ func cmpScalarRows[T, O ops.OrderedElem](op cmpOp, out, a *ndarray.NDArray, c T)
 			}
 		}
 	})
+}
+
+// The C kernels number the comparisons as cmpOp does.
+var (
+	_ [int(simd.CmpLe) - int(cLe)]struct{}
+	_ [int(cLe) - int(simd.CmpLe)]struct{}
+	_ [int(simd.CmpEq) - int(cEq)]struct{}
+	_ [int(cEq) - int(simd.CmpEq)]struct{}
+)
+
+// cmpSIMDRow runs a row of cmpRows or cmpScalarRows (y one element when yScalar) in C
+// and reports true, or reports false where Go is to run: results not in the operands'
+// float32 or float64, or whatever simd.Cmp declines.
+func cmpSIMDRow[T, O ops.OrderedElem](op cmpOp, o []O, x, y []T, yScalar bool) bool {
+	switch any(*new(O)).(type) {
+	case float32:
+		if _, ok := any(*new(T)).(float32); ok {
+			return simd.Cmp(simd.CmpOp(op), as[float32](o), as[float32](x), as[float32](y), yScalar)
+		}
+	case float64:
+		if _, ok := any(*new(T)).(float64); ok {
+			return simd.Cmp(simd.CmpOp(op), as[float64](o), as[float64](x), as[float64](y), yScalar)
+		}
+	}
+	return false
 }

@@ -229,17 +229,16 @@ func redArgMinBetter[A redOrdered](x A, i int64, m A, mi int64) bool {
 
 // redArgMaxFold folds values with logical indices ioff+i*istep. Along a reduced row
 // (astep 0) the indices grow, so the row's own best is the first value strictly
-// larger than all before it (or the first NaN), merged into the accumulator once.
+// larger than all before it (or the first NaN), merged into the accumulator once; C
+// finds it in lanes where the row has no NaN (redArgLanes).
 func redArgMaxFold[A redOrdered](acc []A, ai []int64, aoff, astep int, v []A, ioff, istep int) {
 	if astep == 0 {
-		m, mi := v[0], 0
-		if m == m {
-			for i := 1; i < len(v); i++ {
+		m, mi, ok := redArgLanes(v, true)
+		if !ok { // serially, up to the first NaN
+			m, mi = v[0], 0
+			for i := 1; m == m && i < len(v); i++ {
 				if x := v[i]; !(x <= m) {
 					m, mi = x, i
-					if x != x {
-						break
-					}
 				}
 			}
 		}
@@ -258,14 +257,12 @@ func redArgMaxFold[A redOrdered](acc []A, ai []int64, aoff, astep int, v []A, io
 
 func redArgMinFold[A redOrdered](acc []A, ai []int64, aoff, astep int, v []A, ioff, istep int) {
 	if astep == 0 {
-		m, mi := v[0], 0
-		if m == m {
-			for i := 1; i < len(v); i++ {
+		m, mi, ok := redArgLanes(v, false)
+		if !ok { // serially, up to the first NaN
+			m, mi = v[0], 0
+			for i := 1; m == m && i < len(v); i++ {
 				if x := v[i]; !(x >= m) {
 					m, mi = x, i
-					if x != x {
-						break
-					}
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package unary
 import (
 	"math"
 	"math/cmplx"
+	"unsafe"
 
 	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -42,16 +43,16 @@ var Defs = []Def{
 	{"abs", "Absolute value, elementwise. Complex arrays give their magnitude as float32 or float64; the most negative integer stays itself, as in NumPy.",
 		uAbs, ops.AllDTypes, math.Abs, nil, abs32Rows, ops.GradExpr("g * sign(x)")},
 	{"sign", "Sign of each element: -1, 0 or 1 (NaN gives 0, as in MXNet), in the input's dtype. Not defined for bool or complex arrays.",
-		uSign, ops.RealNumericDTypes, signFloat, nil, nil, ops.ZeroGrad},
+		uSign, ops.RealNumericDTypes, signFloat, nil, sign32Rows, ops.ZeroGrad},
 	{"square", "Square of each element, in the input's dtype (integers wrap).",
 		uSquare, ops.NumericDTypes, func(x float64) float64 { return x * x }, func(z complex128) complex128 { return z * z }, square32Rows, ops.GradExpr("2 * x * g")},
 	{"relu", "Rectified linear unit, elementwise: max(x, 0) in the input's dtype (NaN stays NaN). Not defined for bool or complex arrays.",
 		uRelu, ops.RealNumericDTypes, reluFloat, nil, relu32Rows, ops.GradExpr("_relu_backward(g, y)")},
 	{"exp", "Exponential, elementwise.", FloatFn, ops.AllDTypes, math.Exp, cmplx.Exp, Exp32Rows, ops.GradExpr("g * y")},
-	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, nil, ops.GradExpr("g / x")},
+	{"log", "Natural logarithm, elementwise (log 0 is -inf, log of a negative real is NaN).", FloatFn, ops.AllDTypes, math.Log, cmplx.Log, MvecRows(simd.MvLog, math.Log), ops.GradExpr("g / x")},
 	{"sqrt", "Square root, elementwise (NaN for negative reals).", FloatFn, ops.AllDTypes, math.Sqrt, cmplx.Sqrt, sqrt32Rows, ops.GradExpr("g / (2 * y)")},
-	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, nil, ops.GradExpr("g * cos(x)")},
-	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, nil, ops.GradExpr("-g * sin(x)")},
+	{"sin", "Sine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Sin, cmplx.Sin, MvecRows(simd.MvSin, math.Sin), ops.GradExpr("g * cos(x)")},
+	{"cos", "Cosine, elementwise (radians).", FloatFn, ops.AllDTypes, math.Cos, cmplx.Cos, MvecRows(simd.MvCos, math.Cos), ops.GradExpr("-g * sin(x)")},
 	{"tanh", "Hyperbolic tangent, elementwise.", FloatFn, ops.AllDTypes, math.Tanh, ctanh, tanh32Rows, ops.GradExpr("g * (1 - y * y)")},
 	{"sigmoid", "Logistic sigmoid, elementwise: 1 / (1 + exp(-x)). Not defined for complex arrays.", FloatFn, ops.RealDTypes, sigmoid, nil, sigmoid32Rows, ops.GradExpr("g * y * (1 - y)")},
 }
@@ -80,6 +81,8 @@ func (d *Def) Run(out, in *ndarray.NDArray) {
 		ops.ComplexMap(out, in, d.cplx)
 	case dt == ndarray.Float32 && d.f32 != nil:
 		ops.MapRows(out, in, d.f32)
+	case dt == ndarray.Float64 && f64Rows[d.Name] != nil:
+		ops.MapRows(out, in, f64Rows[d.Name])
 	case ops.IsFloat(dt) || dt == ndarray.Bool && d.Kind == FloatFn:
 		ops.RealMap(out, in, d.real)
 	case d.Kind == FloatFn:
@@ -179,12 +182,18 @@ func relu32Rows(dst, src []float32) {
 }
 
 func neg32Rows(dst, src []float32) {
+	if simd.Math32(simd.Neg, dst, src, &noParams) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = -x
 	}
 }
 
 func abs32Rows(dst, src []float32) {
+	if simd.Math32(simd.Abs, dst, src, &noParams) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = math.Float32frombits(math.Float32bits(x) &^ (1 << 31))
 	}
@@ -194,7 +203,7 @@ func abs32Rows(dst, src []float32) {
 // where it runs: a float64 square root rounded to float32 is the correctly rounded
 // float32 one, which is what the CPU's float32 square root gives, NaNs included.
 func sqrt32Rows(dst, src []float32) {
-	if simd.Math32(simd.Sqrt, dst, src, &simd.Math32Params{}) {
+	if simd.Math32(simd.Sqrt, dst, src, &noParams) {
 		return
 	}
 	for i, x := range src {
@@ -202,10 +211,54 @@ func sqrt32Rows(dst, src []float32) {
 	}
 }
 
+// f64Rows are float64 row kernels, where RealMap's call per element dominates (in C
+// where it runs: the same correctly rounded root).
+var f64Rows = map[string]func(dst, src []float64){"sqrt": func(dst, src []float64) {
+	if simd.Sqrt64(dst, src) {
+		return
+	}
+	for i, x := range src {
+		dst[i] = math.Sqrt(x)
+	}
+}}
+
 func square32Rows(dst, src []float32) {
+	if simd.Math32(simd.Square, dst, src, &noParams) {
+		return
+	}
 	for i, x := range src {
 		dst[i] = x * x
 	}
 }
 
+// sign32Rows is signFloat over a row, without its branches (random signs mispredict).
+func sign32Rows(dst, src []float32) {
+	if simd.Math32(simd.Sign, dst, src, &noParams) {
+		return
+	}
+	for i, x := range src {
+		p, n := x > 0, x < 0
+		dst[i] = float32(*(*uint8)(unsafe.Pointer(&p))) - float32(*(*uint8)(unsafe.Pointer(&n)))
+	}
+}
+
+var noParams simd.Math32Params
+
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// MvecRows is the float32 row kernel of a transcendental function f: glibc's libmvec
+// (internal/simd's mvec.c, within 4 ulp, measured in tests_go/ops_mvec_ulp_test.go) for
+// rows of 32 elements and more where it loads, f in float64 rounded to float32 (within
+// 1 ulp) for the rest, so that results may differ in their last bits between the two
+// (MXNet's own float32 functions are libm's, within its own few ulp).
+func MvecRows(fn simd.MvecFn, f func(float64) float64) func(dst, src []float32) {
+	return func(dst, src []float32) {
+		if simd.Mvec(fn, dst, src) {
+			return
+		}
+		dst = dst[:len(src)]
+		for i, x := range src {
+			dst[i] = float32(f(float64(x)))
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package simd
+
+/*
+#include "cmp_avx2.h"
+*/
+import "C"
+
+import "unsafe"
+
+// mx.nd's comparisons of float32 and float64 rows into 1 and 0 of their dtype
+// (cmp_avx2.c): one IEEE comparison a lane, the bits of pkg/ops/elemwise's Go loops.
+
+// CmpOp is a comparison; its values are C's MXGO_CMP_*, which number them as
+// pkg/ops/elemwise does.
+type CmpOp int
+
+// The comparisons.
+const (
+	CmpEq CmpOp = C.MXGO_CMP_EQ
+	CmpNe CmpOp = C.MXGO_CMP_NE
+	CmpGt CmpOp = C.MXGO_CMP_GT
+	CmpGe CmpOp = C.MXGO_CMP_GE
+	CmpLt CmpOp = C.MXGO_CMP_LT
+	CmpLe CmpOp = C.MXGO_CMP_LE
+)
+
+var cmp = newFamily(C.mxgo_cmp_supported() != 0)
+
+// SetCmp turns the comparison kernels on (where the CPU runs them) or off and returns
+// whether they were on: a hook for tests of the Go loops, to call with no operation in
+// flight.
+func SetCmp(on bool) (was bool) { return cmp.set(on) }
+
+// Cmp sets o[i] = 1 where x[i] op y[i] (y[0] for every i when yScalar), else 0, in C and
+// reports true, or reports false (doing nothing): rows shorter than ArithMin, misaligned
+// operands, kernels off. o may be x or y; len(x) (and len(y) unless yScalar) >= len(o).
+func Cmp[T float32 | float64](op CmpOp, o, x, y []T, yScalar bool) bool {
+	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
+	if len(o) < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(o[0]), po, px, py) {
+		return false
+	}
+	ys := C.int(0)
+	if yScalar {
+		ys = 1
+	}
+	if unsafe.Sizeof(o[0]) == 4 {
+		C.mxgo_cmp_f32(C.int(op), (*C.float)(po), (*C.float)(px), (*C.float)(py), ys, C.long(len(o)))
+	} else {
+		C.mxgo_cmp_f64(C.int(op), (*C.double)(po), (*C.double)(px), (*C.double)(py), ys, C.long(len(o)))
+	}
+	return true
+}
+
+// FindEq returns the first i with x[i] == v (len(x) if none) found in C, and true; or
+// false where C declines: x shorter than ArithMin, misaligned, kernels off.
+func FindEq[T float32 | float64](x []T, v T) (int, bool) {
+	px := unsafe.Pointer(unsafe.SliceData(x))
+	if len(x) < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(v), px, nil, nil) {
+		return 0, false
+	}
+	if unsafe.Sizeof(v) == 4 {
+		return int(C.mxgo_find_eq_f32((*C.float)(px), C.long(len(x)), C.float(v))), true
+	}
+	return int(C.mxgo_find_eq_f64((*C.double)(px), C.long(len(x)), C.double(v))), true
+}

@@ -1,0 +1,90 @@
+#include "cmp_avx2.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include "cpu.h"
+
+#define AVX2 __attribute__((target("avx2")))
+#define INLINE static inline __attribute__((always_inline))
+
+int mxgo_cmp_supported(void) { return mxgo_cpu_avx2(0); }
+
+// The predicates: ordered and quiet (false with NaN) but != (unordered: true with NaN),
+// as Go's operators.
+#define PRED(op)                                                                        \
+	((op) == MXGO_CMP_EQ ? _CMP_EQ_OQ : (op) == MXGO_CMP_NE ? _CMP_NEQ_UQ : (op) == MXGO_CMP_GT ? _CMP_GT_OQ \
+	 : (op) == MXGO_CMP_GE ? _CMP_GE_OQ : (op) == MXGO_CMP_LT ? _CMP_LT_OQ : _CMP_LE_OQ)
+
+// One loop per type and predicate (the predicate must be an immediate); the tail goes
+// element by element through the same instruction's scalar form.
+#define LOOPS(T, V, W, load, set1, cmp, and, store, scmp, sand)                                  \
+	AVX2 INLINE void rows_##T(const int p, T *o, const T *x, const T *y, int ys, long n) {   \
+		const V one = set1((T)1);                                                        \
+		long i = 0;                                                                       \
+		if (ys) {                                                                         \
+			const V c = set1(y[0]);                                                   \
+			for (; i + W <= n; i += W) store(o + i, and(cmp(load(x + i), c, p), one)); \
+		} else {                                                                          \
+			for (; i + W <= n; i += W) store(o + i, and(cmp(load(x + i), load(y + i), p), one)); \
+		}                                                                                 \
+		for (; i < n; i++) {                                                              \
+			T b = y[ys ? 0 : i];                                                      \
+			o[i] = sand(scmp(x[i], b, p), (T)1);                                      \
+		}                                                                                 \
+	}
+
+AVX2 INLINE float cmp_ss(float a, float b, const int p) { return _mm_cvtss_f32(_mm_cmp_ss(_mm_set_ss(a), _mm_set_ss(b), p)); }
+AVX2 INLINE double cmp_sd(double a, double b, const int p) { return _mm_cvtsd_f64(_mm_cmp_sd(_mm_set_sd(a), _mm_set_sd(b), p)); }
+AVX2 INLINE float and_ss(float m, float one) { return _mm_cvtss_f32(_mm_and_ps(_mm_set_ss(m), _mm_set_ss(one))); }
+AVX2 INLINE double and_sd(double m, double one) { return _mm_cvtsd_f64(_mm_and_pd(_mm_set_sd(m), _mm_set_sd(one))); }
+
+LOOPS(float, __m256, 8, _mm256_loadu_ps, _mm256_set1_ps, _mm256_cmp_ps, _mm256_and_ps, _mm256_storeu_ps, cmp_ss, and_ss)
+LOOPS(double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, _mm256_cmp_pd, _mm256_and_pd, _mm256_storeu_pd, cmp_sd, and_sd)
+
+#define DISPATCH(T)                                                      \
+	switch (op) {                                                    \
+	case MXGO_CMP_EQ: rows_##T(PRED(MXGO_CMP_EQ), o, x, y, ys, n); break; \
+	case MXGO_CMP_NE: rows_##T(PRED(MXGO_CMP_NE), o, x, y, ys, n); break; \
+	case MXGO_CMP_GT: rows_##T(PRED(MXGO_CMP_GT), o, x, y, ys, n); break; \
+	case MXGO_CMP_GE: rows_##T(PRED(MXGO_CMP_GE), o, x, y, ys, n); break; \
+	case MXGO_CMP_LT: rows_##T(PRED(MXGO_CMP_LT), o, x, y, ys, n); break; \
+	default: rows_##T(PRED(MXGO_CMP_LE), o, x, y, ys, n); break;          \
+	}
+
+AVX2 void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int ys, long n) { DISPATCH(float) }
+AVX2 void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int ys, long n) { DISPATCH(double) }
+
+// Four vectors a step, one test of their OR'd masks; the match itself is found in scalar
+// code (after the step that has it, the loop below stops at it).
+#define FIND(name, T, V, W, load, set1, cmp, or, movemask)                                        \
+	AVX2 long mxgo_find_eq_##name(const T *x, long n, T v) {                             \
+		const V c = set1(v);                                                        \
+		long i = 0;                                                                 \
+		for (; i + 4 * W <= n; i += 4 * W) {                                        \
+			V m = or(cmp(load(x + i), c, _CMP_EQ_OQ), cmp(load(x + i + W), c, _CMP_EQ_OQ)); \
+			m = or(m, cmp(load(x + i + 2 * W), c, _CMP_EQ_OQ));                 \
+			m = or(m, cmp(load(x + i + 3 * W), c, _CMP_EQ_OQ));                 \
+			if (movemask(m)) break;                                             \
+		}                                                                           \
+		for (; i < n; i++)                                                          \
+			if (x[i] == v) return i;                                            \
+		return n;                                                                   \
+	}
+
+FIND(f32, float, __m256, 8, _mm256_loadu_ps, _mm256_set1_ps, _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps)
+FIND(f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd)
+
+#else
+
+int mxgo_cmp_supported(void) { return 0; }
+void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int ys, long n) {
+	(void)op, (void)o, (void)x, (void)y, (void)ys, (void)n;
+}
+void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int ys, long n) {
+	(void)op, (void)o, (void)x, (void)y, (void)ys, (void)n;
+}
+long mxgo_find_eq_f32(const float *x, long n, float v) { return (void)x, (void)v, n; }
+long mxgo_find_eq_f64(const double *x, long n, double v) { return (void)x, (void)v, n; }
+
+#endif

@@ -1,0 +1,24 @@
+// The six comparisons of float32 and float64 rows, or of a row and a scalar, into 1.0
+// and 0.0 of the operands' type (mx.nd's comparison results), with AVX2 (cmp_avx2.c);
+// driven from Go by cmp.go. Each lane is one IEEE comparison (false with NaN; != true),
+// the Go loops' bits exactly.
+#ifndef MXGO_CMP_AVX2_H
+#define MXGO_CMP_AVX2_H
+
+// The operations, numbered as pkg/ops/elemwise's cmpOp.
+enum { MXGO_CMP_EQ = 0, MXGO_CMP_NE, MXGO_CMP_GT, MXGO_CMP_GE, MXGO_CMP_LT, MXGO_CMP_LE };
+
+// mxgo_cmp_supported reports whether the CPU (and OS) run AVX2.
+int mxgo_cmp_supported(void);
+
+// mxgo_cmp_f32 sets o[i] = x[i] op y[i] (y[0] for every i when yscalar) as 1.0f or
+// 0.0f, for i < n; o may be x or y.
+void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int yscalar, long n);
+void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int yscalar, long n);
+
+// mxgo_find_eq_f32 is the first i < n with x[i] == v (n if none): argmax's and argmin's
+// index of a maximum found without NaN.
+long mxgo_find_eq_f32(const float *x, long n, float v);
+long mxgo_find_eq_f64(const double *x, long n, double v);
+
+#endif
