@@ -231,6 +231,10 @@ func col2im[T nnFloat](g *convGeom, col, img []T, channels int) {
 // that several images' columns can sit side by side in one matrix (convChunk).
 func colTransfer[T nnFloat](g *convGeom, img, col []T, ld, channels int, back bool) {
 	cols, vol := g.outVol(), g.inVol()
+	if t := tapTable(g); t != nil {
+		tapsTransfer(t, img, col, ld, cols, vol, channels, back)
+		return
+	}
 	row := 0
 	for c := range channels {
 		for k0 := range g.k[0] {
