@@ -218,17 +218,19 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 func nnImages[T nnFloat](n, bufLen int, image func(n int, col []T, parallel bool)) {
 	if workers := runtime.GOMAXPROCS(0); n >= workers && n > 1 {
 		ndarray.ForChunks(n, min(workers, n), func(lo, hi int) {
-			col := make([]T, bufLen)
+			col := getScratch[T](bufLen)
 			for i := lo; i < hi; i++ {
 				image(i, col, false)
 			}
+			putScratch(col)
 		})
 		return
 	}
-	col := make([]T, bufLen)
+	col := getScratch[T](bufLen)
 	for i := range n {
 		image(i, col, true)
 	}
+	putScratch(col)
 }
 
 // newColGeom is the geometry of im2col on data of shape ds (or col2im into it).
