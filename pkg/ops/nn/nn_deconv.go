@@ -189,6 +189,13 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group // output and input channels per group
 	rows, cols, vol := cg*g.kernelVol(), g.outVol(), g.inVol()
 	w := x[1]
+	if tap := fcTap(g); tap >= 0 {
+		tapFCDeconv(g, x[0], w, y, tap)
+		if len(x) == 3 {
+			nnAddBias(y, x[2], g.n, g.c, vol)
+		}
+		return
+	}
 	if b := chunkImages(g.n, cols); b > 1 {
 		deconvForwardChunked(g, x, y, b)
 		if len(x) == 3 {
