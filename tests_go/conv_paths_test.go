@@ -26,12 +26,12 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 		{67, 8, 16, 1, []int{14, 14}, []int{3, 3}, nil, nil, []int{1, 1}}, // its second, an odd batch
 		{3, 4, 4, 2, []int{6, 7}, []int{3, 3}, nil, []int{1, 2}, []int{1, 2}},
 		{9, 16, 4, 1, []int{4, 4, 4}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}}, // weight chunks of chunkImages' width, past weightBuf
-		{5, 16, 8, 1, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}}, // 1x1 images: one live tap (tapFC*)
+		{5, 16, 8, 1, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},          // 1x1 images: one live tap (tapFC*)
 		{3, 4, 6, 1, []int{1, 1}, []int{3, 3}, nil, []int{2, 2}, []int{2, 2}},
 		{4, 8, 8, 1, []int{1}, []int{3}, []int{2}, nil, []int{1}},
 		{2, 3, 5, 1, []int{1, 1, 1}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}},
 		{2, 3, 4, 1, []int{1, 1}, []int{2, 2}, nil, []int{2, 2}, []int{1, 1}}, // no tap reads the image
-		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},           // groups: the general path
+		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},         // groups: the general path
 	}
 	rng := rand.New(rand.NewPCG(3, 5))
 	for len(geoms) < 20 {
