@@ -11,7 +11,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops/nn"
 )
 
-// The table path of im2col and col2im (output lines shorter than 16) gives the bits of
+// The table path of im2col and col2im (output lines shorter than 10) gives the bits of
 // colRow's lines: Convolution, its weight and data gradients, im2col and col2im, over
 // ResNet-18's deep layers and random geometries (kernel, stride, dilation, padding,
 // groups, batch, 1-D to 3-D), float32 and float64.

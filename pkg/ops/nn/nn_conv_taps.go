@@ -12,10 +12,12 @@ import (
 // one gather (or add) an element. The adds run tap by tap as colRow's do, so col2im sums
 // in the same order and gives the same bits.
 
-// tapsLine is the output line length below which the table path runs, and tapsMax the
-// most entries a table may have (larger kernels and planes keep colRow).
+// tapsLine is the output line length below which the table path runs (measured by
+// BenchmarkResNetConvs: tables win on lines of 8 and less; from 12, colRow's copies of
+// whole lines, or shiftedPlane's of whole planes, win), and tapsMax the most entries a
+// table may have (larger kernels and planes keep colRow).
 const (
-	tapsLine = 16
+	tapsLine = 10
 	tapsMax  = 1 << 15
 	tapsKept = 256 // geometries cached at most
 )
