@@ -17,32 +17,13 @@ import (
 // groups, batch, 1-D to 3-D), float32 and float64.
 func TestConvTapTablesMatchLines(t *testing.T) {
 	checkLeaks(t)
-	type geom struct {
-		n, c, f, g     int
-		in, k, s, d, p []int
-	}
-	geoms := []geom{
+	geoms := randomConvCases(rand.New(rand.NewPCG(11, 13)), []convCase{
 		{3, 8, 8, 1, []int{8, 8}, []int{3, 3}, nil, nil, []int{1, 1}},
 		{3, 8, 16, 1, []int{8, 8}, []int{3, 3}, []int{2, 2}, nil, []int{1, 1}},
 		{3, 8, 16, 1, []int{4, 4}, []int{1, 1}, []int{2, 2}, nil, nil},
 		{2, 4, 8, 1, []int{2, 2}, []int{3, 3}, nil, nil, []int{1, 1}},
-		{2, 3, 4, 1, []int{32, 32}, []int{7, 7}, []int{2, 2}, nil, []int{3, 3}},
-	}
-	rng := rand.New(rand.NewPCG(11, 13))
-	for len(geoms) < 24 {
-		nd := 1 + rng.IntN(3)
-		g := []int{1, 1, 2, 3}[rng.IntN(4)]
-		ge := geom{n: 1 + rng.IntN(5), c: g * (1 + rng.IntN(3)), f: g * (1 + rng.IntN(3)), g: g}
-		ok := true
-		for range nd {
-			in, k, s, d, p := 1+rng.IntN(12), 1+rng.IntN(4), 1+rng.IntN(3), 1+rng.IntN(2), rng.IntN(3)
-			ok = ok && d*(k-1)+1 <= in+2*p
-			ge.in, ge.k, ge.s, ge.d, ge.p = append(ge.in, in), append(ge.k, k), append(ge.s, s), append(ge.d, d), append(ge.p, p)
-		}
-		if ok {
-			geoms = append(geoms, ge)
-		}
-	}
+		{2, 3, 4, 1, []int{16, 16}, []int{7, 7}, []int{2, 2}, nil, []int{3, 3}},
+	}, 24, 12, 4, 3)
 	defer nn.SetTapTables(true)
 	for _, ge := range geoms {
 		nd := len(ge.k)
