@@ -1,6 +1,7 @@
 package mxgotest
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -9,17 +10,21 @@ import (
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/nn"
 )
+
+// filledF32 is a float32 array of shape filled with 0.01.
+func filledF32(b *testing.B, shape ...int) *ndarray.NDArray {
+	a, err := ndarray.Empty(ndarray.Float32, shape, device.Host)
+	require.NoError(b, err)
+	require.NoError(b, ops.Fill(a, ops.Scalar{Value: 0.01}))
+	return a
+}
 
 // The operators of BenchmarkCNNStep one by one (float32, the step's shapes), each into a
 // result allocated once: where a step's time goes.
 func BenchmarkCNNOps(b *testing.B) {
-	f32 := func(shape ...int) *ndarray.NDArray {
-		a, err := ndarray.Empty(ndarray.Float32, shape, device.Host)
-		require.NoError(b, err)
-		require.NoError(b, ops.Fill(a, ops.Scalar{Value: 0.01}))
-		return a
-	}
+	f32 := func(shape ...int) *ndarray.NDArray { return filledF32(b, shape...) }
 	pool := "kernel=2,2;stride=2,2;pool_type=max"
 	for _, l := range []struct {
 		name        string
@@ -77,5 +82,37 @@ func BenchmarkConvWeightDeep(b *testing.B) {
 		_, err := op.InvokeAll([]*ndarray.NDArray{x, gy}, []*ndarray.NDArray{dw}, at)
 		require.NoError(b, err)
 		require.NoError(b, ops.WaitToRead(dw))
+	}
+}
+
+// ResNet-18's 3x3 convolutions on 32x32 images (batch 64: 64 channels of 8x8 down to 512
+// of 1x1), forward and both gradients, by the tap tables and by colRow's lines.
+func BenchmarkResNetConvs(b *testing.B) {
+	f32 := func(shape ...int) *ndarray.NDArray { return filledF32(b, shape...) }
+	for _, l := range []struct{ c, hw int }{{64, 8}, {128, 4}, {256, 2}, {512, 1}} {
+		x, w := f32(64, l.c, l.hw, l.hw), f32(l.c, l.c, 3, 3)
+		conv := "kernel=3,3;pad=1,1;no_bias=1;num_filter=" + strconv.Itoa(l.c)
+		for _, c := range []struct {
+			name, op string
+			in       []*ndarray.NDArray
+			out      *ndarray.NDArray
+		}{{"forward", "Convolution", []*ndarray.NDArray{x, w}, f32(64, l.c, l.hw, l.hw)},
+			{"weight", "_backward_Convolution_weight", []*ndarray.NDArray{x, x}, f32(l.c, l.c, 3, 3)},
+			{"data", "Deconvolution", []*ndarray.NDArray{x, w}, f32(64, l.c, l.hw, l.hw)}} {
+			for _, tables := range []bool{true, false} {
+				b.Run(fmt.Sprintf("%dx%d/%s/tables=%v", l.c, l.hw, c.name, tables), func(b *testing.B) {
+					defer nn.SetTapTables(nn.SetTapTables(tables))
+					op, err := ops.Lookup(c.op)
+					require.NoError(b, err)
+					at, err := ops.ParseAttrs(op, conv)
+					require.NoError(b, err)
+					for range b.N {
+						_, err := op.InvokeAll(c.in, []*ndarray.NDArray{c.out}, at)
+						require.NoError(b, err)
+						require.NoError(b, ops.WaitToRead(c.out))
+					}
+				})
+			}
+		}
 	}
 }

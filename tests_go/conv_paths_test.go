@@ -9,6 +9,33 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
+// convCase is a convolution's geometry: batch, channels, filters, groups and per
+// spatial axis the input length, kernel, stride, dilation and padding (nil: defaults).
+type convCase struct {
+	n, c, f, g     int
+	in, k, s, d, p []int
+}
+
+// randomConvCases appends random valid 1-D to 3-D geometries to cases up to total, with
+// input lengths up to maxIn, kernels up to maxK and strides up to maxS.
+func randomConvCases(rng *rand.Rand, cases []convCase, total, maxIn, maxK, maxS int) []convCase {
+	for len(cases) < total {
+		nd := []int{1, 2, 2, 2, 3}[rng.IntN(5)]
+		g := []int{1, 1, 2, 4}[rng.IntN(4)]
+		ge := convCase{n: []int{1, 2, 3, 4, 5, 8, 9}[rng.IntN(7)], c: g * (1 + rng.IntN(4)), f: g * (1 + rng.IntN(4)), g: g}
+		ok := true
+		for range nd {
+			in, k, s, d, p := 1+rng.IntN(maxIn), 1+rng.IntN(maxK), 1+rng.IntN(maxS), 1+rng.IntN(2), rng.IntN(3)
+			ok = ok && d*(k-1)+1 <= in+2*p
+			ge.in, ge.k, ge.s, ge.d, ge.p = append(ge.in, in), append(ge.k, k), append(ge.s, s), append(ge.d, d), append(ge.p, p)
+		}
+		if ok {
+			cases = append(cases, ge)
+		}
+	}
+	return cases
+}
+
 // Convolution's forward, its weight gradient and its data gradient (Deconvolution, as
 // convGrad calls it) against direct loops over generated geometries, on one core and on
 // all: the per-image and chunked products, the weight gradient's per-core chunks (split
@@ -16,32 +43,20 @@ import (
 // output lines as long as the input's) each meet some of them.
 func TestConvPathsMatchDirectLoops(t *testing.T) {
 	checkLeaks(t)
-	type geom struct {
-		n, c, f, g     int
-		in, k, s, d, p []int
-	}
-	geoms := []geom{
+	geoms := []convCase{
 		{5, 1, 8, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},   // the first layer of bench_autograd's CNN
 		{9, 16, 4, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},  // weight chunks cut by buffer size
 		{67, 8, 16, 1, []int{14, 14}, []int{3, 3}, nil, nil, []int{1, 1}}, // its second, an odd batch
 		{3, 4, 4, 2, []int{6, 7}, []int{3, 3}, nil, []int{1, 2}, []int{1, 2}},
 		{9, 16, 4, 1, []int{4, 4, 4}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}}, // weight chunks of chunkImages' width, past weightBuf
+		{5, 16, 8, 1, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},          // 1x1 images: one live tap (tapFC*)
+		{3, 4, 6, 1, []int{1, 1}, []int{3, 3}, nil, []int{2, 2}, []int{2, 2}},
+		{4, 8, 8, 1, []int{1}, []int{3}, []int{2}, nil, []int{1}},
+		{2, 3, 5, 1, []int{1, 1, 1}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}},
+		{2, 3, 4, 1, []int{1, 1}, []int{2, 2}, nil, []int{2, 2}, []int{1, 1}}, // no tap reads the image
+		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},         // groups: the general path
 	}
-	rng := rand.New(rand.NewPCG(3, 5))
-	for len(geoms) < 20 {
-		nd := []int{1, 2, 2, 2, 3}[rng.IntN(5)]
-		g := []int{1, 1, 2, 4}[rng.IntN(4)]
-		ge := geom{n: []int{1, 2, 3, 4, 5, 8, 9}[rng.IntN(7)], c: g * (1 + rng.IntN(4)), f: g * (1 + rng.IntN(4)), g: g}
-		ok := true
-		for range nd {
-			in, k, s, d, p := 1+rng.IntN(9), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(2), rng.IntN(3)
-			ok = ok && d*(k-1)+1 <= in+2*p
-			ge.in, ge.k, ge.s, ge.d, ge.p = append(ge.in, in), append(ge.k, k), append(ge.s, s), append(ge.d, d), append(ge.p, p)
-		}
-		if ok {
-			geoms = append(geoms, ge)
-		}
-	}
+	geoms = randomConvCases(rand.New(rand.NewPCG(3, 5)), geoms, 26, 9, 3, 2)
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
 	for _, ge := range geoms {

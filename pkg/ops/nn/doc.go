@@ -4,6 +4,9 @@
 //	nn_common.go                shared checks, layouts and the float loop of the layers
 //	nn_fc.go, nn_conv.go, nn_deconv.go  FullyConnected, Convolution, Deconvolution
 //	nn_conv_chunk.go            several images per GEMM when each has few output positions
+//	nn_conv_taps.go             im2col/col2im by a per-geometry tap table for short output lines
+//	nn_conv_fc.go               1x1 images to 1x1 results: one GEMM on the one live tap
+//	nn_scratch.go               pooled scratch buffers of the convolution paths
 //	nn_pool.go, nn_upsample.go  Pooling, UpSampling
 //	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm
 //	nn_act.go                   Activation, LeakyReLU, Dropout
@@ -18,6 +21,7 @@
 //	nn_fc_grad.go, nn_conv_grad.go  FullyConnected; Convolution (_backward_Convolution_weight)
 //	nn_act_grad.go              Activation, LeakyReLU, Dropout (its mask redrawn from its seed)
 //	nn_norm_grad.go             BatchNorm in training and its moving statistics; LayerNorm, InstanceNorm, GroupNorm
+//	nn_norm_bngrad.go           BatchNorm's fused training gradient (_backward_BatchNorm_stats, _data)
 //	nn_embed_grad.go            Embedding's dense weight gradient (_backward_Embedding)
 //	softmax_grad.go             the softmax family, SoftmaxOutput (_backward_SoftmaxOutput), regression outputs,
 //	                            softmax_cross_entropy

@@ -186,6 +186,13 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
 	w := x[1]
+	if tap := fcTap(g); tap >= 0 {
+		tapFCForward(g, x[0], w, y, tap)
+		if len(x) == 3 {
+			nnAddBias(y, x[2], g.n, g.f, cols)
+		}
+		return
+	}
 	if b := chunkImages(g.n, cols); b > 1 {
 		convForwardChunked(g, x, y, b)
 		if len(x) == 3 {
@@ -231,6 +238,10 @@ func col2im[T nnFloat](g *convGeom, col, img []T, channels int) {
 // that several images' columns can sit side by side in one matrix (convChunk).
 func colTransfer[T nnFloat](g *convGeom, img, col []T, ld, channels int, back bool) {
 	cols, vol := g.outVol(), g.inVol()
+	if t := tapTable(g); t != nil {
+		tapsTransfer(t, img, col, ld, cols, vol, channels, back)
+		return
+	}
 	row := 0
 	for c := range channels {
 		for k0 := range g.k[0] {

@@ -30,17 +30,19 @@ func forChunks[T nnFloat](n, b, bufLen int, fn func(n0, n1 int, buf []T, paralle
 	chunks := (n + b - 1) / b
 	if workers := runtime.GOMAXPROCS(0); chunks >= workers && chunks > 1 {
 		ndarray.ForChunks(chunks, min(workers, chunks), func(lo, hi int) {
-			buf := make([]T, bufLen)
+			buf := getScratch[T](bufLen)
 			for c := lo; c < hi; c++ {
 				fn(c*b, min(n, (c+1)*b), buf, false)
 			}
+			putScratch(buf)
 		})
 		return
 	}
-	buf := make([]T, bufLen)
+	buf := getScratch[T](bufLen)
 	for c := range chunks {
 		fn(c*b, min(n, (c+1)*b), buf, true)
 	}
+	putScratch(buf)
 }
 
 // gatherRows copies rows [f0, f0+rows) of images [n0, n1) of x (images of channels rows
@@ -100,7 +102,9 @@ func convWeightGradChunks[T nnFloat](g *convGeom, x [][]T, dw []T, c0, c1, b int
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
 	clear(dw)
-	col, gy, tmp := make([]T, rows*b*cols), make([]T, fg*b*cols), make([]T, fg*rows)
+	buf := getScratch[T]((rows+fg)*b*cols + fg*rows)
+	defer putScratch(buf)
+	col, gy, tmp := buf[:rows*b*cols], buf[rows*b*cols:(rows+fg)*b*cols], buf[(rows+fg)*b*cols:]
 	for c := c0; c < c1; c++ {
 		n0, n1 := c*b, min(g.n, (c+1)*b)
 		ld := (n1 - n0) * cols

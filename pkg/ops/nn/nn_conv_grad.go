@@ -76,6 +76,10 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 		clear(dw)
 		return
 	}
+	if tap := fcTap(g); tap >= 0 {
+		tapFCWeightGrad(g, x[0], x[1], dw, tap)
+		return
+	}
 	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
 	chunks := (g.n + b - 1) / b
 	workers := runtime.GOMAXPROCS(0)

@@ -189,6 +189,13 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group // output and input channels per group
 	rows, cols, vol := cg*g.kernelVol(), g.outVol(), g.inVol()
 	w := x[1]
+	if tap := fcTap(g); tap >= 0 {
+		tapFCDeconv(g, x[0], w, y, tap)
+		if len(x) == 3 {
+			nnAddBias(y, x[2], g.n, g.c, vol)
+		}
+		return
+	}
 	if b := chunkImages(g.n, cols); b > 1 {
 		deconvForwardChunked(g, x, y, b)
 		if len(x) == 3 {
@@ -218,17 +225,19 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 func nnImages[T nnFloat](n, bufLen int, image func(n int, col []T, parallel bool)) {
 	if workers := runtime.GOMAXPROCS(0); n >= workers && n > 1 {
 		ndarray.ForChunks(n, min(workers, n), func(lo, hi int) {
-			col := make([]T, bufLen)
+			col := getScratch[T](bufLen)
 			for i := lo; i < hi; i++ {
 				image(i, col, false)
 			}
+			putScratch(col)
 		})
 		return
 	}
-	col := make([]T, bufLen)
+	col := getScratch[T](bufLen)
 	for i := range n {
 		image(i, col, true)
 	}
+	putScratch(col)
 }
 
 // newColGeom is the geometry of im2col on data of shape ds (or col2im into it).

@@ -106,6 +106,9 @@ var batchNormGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCt
 		return nil, err
 	}
 	ch := c.Shapes[0][axis]
+	if batchNormTrains(at) {
+		return batchNormTrainGrad(s, c, axis, ch)
+	}
 	bshape := make([]int, nd)
 	for i := range bshape {
 		bshape[i] = 1
@@ -114,16 +117,12 @@ var batchNormGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCt
 	param := func(a *ndarray.NDArray) *ndarray.NDArray { // (C,) as bshape, in x's dtype
 		return asDType(s, s.Call("reshape", "shape="+ops.WireInts(bshape), a), x.DType())
 	}
-	var gamma, mean, variance *ndarray.NDArray
+	var gamma *ndarray.NDArray
 	if !at.Bool("fix_gamma") {
 		gamma = param(c.In[1])
 	}
-	train := batchNormTrains(at)
-	if !train {
-		mean, variance = param(c.In[3]), param(c.In[4])
-	}
 	axes := normAxes(nd, axis)
-	xhat, dx := normCore(s, x, g, gamma, mean, variance, axes, nnEps(at), train)
+	xhat, dx := normCore(s, x, g, gamma, param(c.In[3]), param(c.In[4]), axes, nnEps(at), false)
 	sum := func(a *ndarray.NDArray) *ndarray.NDArray { // over axes, as (C,) in the parameters' dtype
 		return asDType(s, s.Call("reshape", "shape="+strconv.Itoa(ch), s.Call("sum", axes, a)), c.DTypes[1])
 	}
@@ -131,23 +130,38 @@ var batchNormGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCt
 	if !at.Bool("fix_gamma") && c.Need[1] {
 		dgamma = sum(s.Call("multiply", "", g, xhat))
 	}
-	dbeta := sum(g)
-	if train {
-		updateMoving(s, c, x, axes, ch)
-	}
-	return s.Done(dx, dgamma, dbeta, nil, nil)
+	return s.Done(dx, dgamma, sum(g), nil, nil)
 }}
 
-// updateMoving updates moving_mean and moving_var in place with the batch's statistics:
-// a side effect of the backward pass, as MXNet's (not recorded, not a gradient).
-func updateMoving(s *ops.GradCalls, c *ops.GradCtx, x *ndarray.NDArray, axes string, ch int) {
+// batchNormTrainGrad is BatchNorm's gradient with batch statistics, by the fused
+// kernels: the statistics' rows give dbeta, dgamma and the moving statistics' update.
+func batchNormTrainGrad(s *ops.GradCalls, c *ops.GradCtx, axis, ch int) ([]*ndarray.NDArray, error) {
+	at := c.Attrs
+	window := "axis=" + strconv.Itoa(axis) + ";eps=" + strconv.FormatFloat(nnEps(at), 'g', -1, 64)
+	x, g := c.In[0], c.OutGrad[0]
+	stats := s.Call("_backward_BatchNorm_stats", window, x, g)
+	row := func(i int) *ndarray.NDArray { // (C,) in the parameters' dtype
+		r := s.Call("slice_axis", "axis=0;begin="+strconv.Itoa(i)+";end="+strconv.Itoa(i+1), stats)
+		return asDType(s, s.Call("reshape", "shape="+strconv.Itoa(ch), r), c.DTypes[1])
+	}
+	dx := s.Call("_backward_BatchNorm_data", window+";fix_gamma="+strconv.FormatBool(at.Bool("fix_gamma")), x, g, stats, c.In[1])
+	var dgamma *ndarray.NDArray
+	if !at.Bool("fix_gamma") && c.Need[1] {
+		dgamma = row(3)
+	}
+	dbeta := row(2)
+	updateMoving(s, c, row(0), row(1))
+	return s.Done(dx, dgamma, dbeta, nil, nil)
+}
+
+// updateMoving updates moving_mean and moving_var in place with the batch's statistics
+// (channels,): a side effect of the backward pass, as MXNet's (not recorded, not a
+// gradient).
+func updateMoving(s *ops.GradCalls, c *ops.GradCtx, mean, variance *ndarray.NDArray) {
 	mom := float64(float32(c.Attrs.Float("momentum"))) // MXNet's float parameter, for float64 too
-	mean := s.Call("mean", axes, x)
-	xc := s.Call("subtract", "", x, mean)
-	variance := s.Call("mean", axes, s.Call("multiply", "", xc, xc))
 	for i, stat := range []*ndarray.NDArray{mean, variance} {
 		moving := c.In[3+i]
-		batch := asDType(s, s.Call("reshape", "shape="+strconv.Itoa(ch), stat), moving.DType())
+		batch := asDType(s, stat, moving.DType())
 		next := s.Call("add", "", s.Call("_multiply_scalar", nnScalar(mom), moving), s.Call("_multiply_scalar", nnScalar(1-mom), batch))
 		if next != nil {
 			if err := ops.Copy(moving, next); err != nil {
