@@ -56,7 +56,7 @@ AVX2 static inline void transpose8(const float *s, long step, long lines, float 
 // pack copies n lines (rows of a, or columns of b) of kc elements into slivers of w
 // lines stored k-step by k-step (w floats per step), zero-padding the last sliver. step
 // is the distance between lines, kstep between the k-steps of one line. Inlined with w a
-// constant, so the contiguous case is a fixed-length copy. Lines contiguous along k
+// constant, so the contiguous case is a fixed-length vector copy. Lines contiguous along k
 // (a row-major a, a transposed b) are transposed 8 k-steps at a time in registers.
 AVX2 static inline void pack(long n, long kc, const float *src, long step, long kstep, int w, float *dst) {
 	for (long l0 = 0; l0 < n; l0 += w, src += w * step) {
@@ -69,6 +69,8 @@ AVX2 static inline void pack(long n, long kc, const float *src, long step, long 
 			const float *s = src + p * kstep;
 			long l = 0;
 			if (lines == w && step == 1) { // the sliver's lines are neighbours in memory
+				for (; l + 8 <= w; l += 8)
+					_mm256_storeu_ps(dst + l, _mm256_loadu_ps(s + l));
 				for (; l < w; l++)
 					dst[l] = s[l];
 				continue;
