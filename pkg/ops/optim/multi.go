@@ -2,6 +2,7 @@ package optim
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -148,21 +149,18 @@ func detachGroups(in, out []*ndarray.NDArray, g int) ([]*ndarray.NDArray, func()
 			if i/g == k || !ndarray.Overlaps(o, a) {
 				continue
 			}
+			if len(copies) == 0 {
+				in = slices.Clone(in)
+			}
 			c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
 			if err == nil {
+				in[i], copies = c, append(copies, c) // released with the others, even on error
 				err = ndarray.CopyInto(c, a)
 			}
 			if err != nil {
-				if c != nil {
-					c.Release()
-				}
 				release()
 				return nil, nil, err
 			}
-			if len(copies) == 0 {
-				in = append([]*ndarray.NDArray(nil), in...)
-			}
-			in[i], copies = c, append(copies, c)
 			break
 		}
 	}

@@ -1,10 +1,10 @@
 package mxgotest
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mxgo/mxgo/internal/simd"
@@ -19,10 +19,7 @@ import (
 // weight decay; clipping and master copies stay on the Go loop.
 func TestSGDSIMDMatchesGoLoop(t *testing.T) {
 	checkLeaks(t)
-	require.NoError(t, ops.WaitAll())
-	was := simd.SetSGD(true)
-	defer simd.SetSGD(was)
-	require.False(t, !simd.SetSGD(true) && cpuHas("avx2"), "the CPU has AVX2, yet the SGD kernel is off")
+	simdFamilyOn(t, simd.SetSGD)
 	rng := rand.New(rand.NewPCG(5, 5))
 	specials := simdSpecials[float32]()
 	for run, n := range []int{simd.ReluMin - 1, simd.ReluMin, simd.ReluMin + 7, simd.ReluMin + 9, 1003} {
@@ -65,9 +62,44 @@ func TestSGDSIMDMatchesGoLoop(t *testing.T) {
 				}
 				goOut, goMom := run(false)
 				cOut, cMom := run(true)
-				assert.Equal(t, goOut, cOut, "%s(%s) weight, n %d, in place %v", c.op, c.attrs, n, inPlace)
-				assert.Equal(t, goMom, cMom, "%s(%s) momentum, n %d, in place %v", c.op, c.attrs, n, inPlace)
+				require.Equal(t, goOut, cOut, "%s(%s) weight, n %d, in place %v", c.op, c.attrs, n, inPlace)
+				require.Equal(t, goMom, cMom, "%s(%s) momentum, n %d, in place %v", c.op, c.attrs, n, inPlace)
 			}
 		}
 	}
+}
+
+// FullyConnected adds its bias row by row with internal/simd's AVX2 add: the same bits
+// as the Go loop, for float32 and float64, widths around the C minimum and its 8-lane
+// tail, and biases holding NaNs (with payloads), infinities and signed zeros.
+func TestFCBiasSIMDMatchesGoLoop(t *testing.T) {
+	checkLeaks(t)
+	simdFamilyOn(t, simd.SetArith)
+	rng := rand.New(rand.NewPCG(6, 6))
+	specials := simdSpecials[float64]()
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		for _, h := range []int{simd.ArithMin - 1, simd.ArithMin, simd.ArithMin + 7, 300} {
+			const m, k = 3, 5
+			x, w, b := randomFloats(rng, m*k), randomFloats(rng, h*k), randomFloats(rng, h)
+			for j := 0; j < h; j += 3 {
+				b[j] = specials[(j/3)%len(specials)]
+			}
+			run := func(on bool) []byte {
+				require.NoError(t, ops.WaitAll())
+				simd.SetArith(on)
+				in := []*ndarray.NDArray{fromValues(t, dt, x, m, k), fromValues(t, dt, w, h, k), fromValues(t, dt, b, h)}
+				return elemBytes(mustOp(t, "FullyConnected", fmt.Sprintf("num_hidden=%d", h), in...))
+			}
+			require.Equal(t, run(false), run(true), "%s, %d outputs", dt, h)
+		}
+	}
+}
+
+// simdFamilyOn turns a family of internal/simd kernels on for t (as they were after it)
+// and fails if the CPU has AVX2 yet they stay off.
+func simdFamilyOn(t *testing.T, set func(on bool) (was bool)) {
+	require.NoError(t, ops.WaitAll())
+	was := set(true)
+	t.Cleanup(func() { set(was) })
+	require.False(t, !set(true) && cpuHas("avx2"), "the CPU has AVX2, yet the kernels are off")
 }
