@@ -8,6 +8,7 @@
 //	maxmin.go  NumPy's maximum/minimum of two rows; max/min of a row without NaN (maxmin_avx2.c)
 //	math32.go  float32 rounding, reciprocals, sqrt, softsign ... (math32_avx2.c)
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
+//	sgd.go     SGD's float32 update, with or without momentum (sgd_avx2.c)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,
 // which happens when the CPU lacks the instructions, a row is too short to pay for the
