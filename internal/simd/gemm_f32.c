@@ -43,13 +43,14 @@ AVX2 static inline void transpose8(const float *s, long step, long lines, float 
 		u[l + 2] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0x44);
 		u[l + 3] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0xee);
 	}
-	__m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
 	for (int q = 0; q < 8; q++) {
 		__m256 col = _mm256_permute2f128_ps(u[q % 4], u[q % 4 + 4], q < 4 ? 0x20 : 0x31);
-		if (width == 8)
+		if (width == 8) {
 			_mm256_storeu_ps(d + q * w, col);
-		else
-			_mm256_maskstore_ps(d + q * w, six, col);
+		} else { // 4 + 2 floats (a masked store is slow on AMD)
+			_mm_storeu_ps(d + q * w, _mm256_castps256_ps128(col));
+			_mm_storel_pi((__m64 *)(d + q * w + 4), _mm256_extractf128_ps(col, 1));
+		}
 	}
 }
 
