@@ -291,3 +291,26 @@ func TestGemmF32IntoOutWithGarbageAndNeighbours(t *testing.T) {
 		}
 	}
 }
+
+// Packing reads every layout of the operands into the same packed slivers (lines
+// contiguous along k are transposed in registers, the others copied element by element),
+// so the product has the same bits whatever the layouts: shapes around the 8-step
+// transposes, the register tile and the k block.
+func TestGemmF32SameBitsEveryLayout(t *testing.T) {
+	checkLeaks(t)
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, s := range [][3]int{{2, 9, 17}, {5, 17, 15}, {6, 16, 16}, {7, 31, 17}, {13, 257, 33}, {64, 300, 40}} {
+		m, k, n := s[0], s[1], s[2]
+		av, bv := gemmF32Values(r, m*k), gemmF32Values(r, k*n)
+		var want []uint32
+		for _, la := range gemmF32Layouts {
+			for _, lb := range gemmF32Layouts {
+				got := f32Bits(t, mustOp(t, "dot", "", gemmF32Matrix(t, la, av, m, k), gemmF32Matrix(t, lb, bv, k, n)))
+				if want == nil {
+					want = got
+				}
+				require.Equal(t, want, got, "%v %s . %s", s, la, lb)
+			}
+		}
+	}
+}

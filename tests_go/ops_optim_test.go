@@ -67,6 +67,20 @@ func TestAggregatedUpdateMatchesOneByOne(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{5*(1-0.125) + 0.25, 6*(1-0.125) - 0.25}, values(t, w2), 1e-6)
 }
 
+// The weights of a multi_* update are its outs without a copy (the operator runs in
+// place); an out that is another group's weight still gets the update computed from that
+// group's old values, whichever group runs first.
+func TestMultiUpdateOutsSwapped(t *testing.T) {
+	checkLeaks(t)
+	w1, g1 := fromValues(t, ndarray.Float32, []float64{1, 2}, 2), fromValues(t, ndarray.Float32, []float64{1, 1}, 2)
+	w2, g2 := fromValues(t, ndarray.Float32, []float64{5, 6}, 2), fromValues(t, ndarray.Float32, []float64{-1, 1}, 2)
+	_, err := runOps(t, "multi_sgd_update", []*ndarray.NDArray{w1, g1, w2, g2}, []*ndarray.NDArray{w2, w1},
+		"lrs=0.5,0.25;wds=0,0;num_weights=2")
+	require.NoError(t, err)
+	assert.Equal(t, []float64{0.5, 1.5}, values(t, w2), "group 1's new weight, from w1 before the update")
+	assert.Equal(t, []float64{5.25, 5.75}, values(t, w1), "group 2's new weight, from w2 before the update")
+}
+
 func TestLargeUpdateSplitsAcrossCores(t *testing.T) {
 	checkLeaks(t)
 	n := 3 * ndarray.SerialBelow

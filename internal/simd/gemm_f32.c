@@ -26,17 +26,52 @@ int mxgo_sgemm_supported(void) {
 	return mxgo_cpu_avx2(1);
 }
 
+// transpose8 writes, for q < 8, element p + q of the `lines` (<= 8) lines at s (step
+// apart; the missing ones read as zeros) to d + q*w, w floats apart: the first `width`
+// of them (8, or 6 when w is MR).
+AVX2 static inline void transpose8(const float *s, long step, long lines, float *d, int w, int width) {
+	__m256 r[8], t[8], u[8];
+	for (int l = 0; l < 8; l++)
+		r[l] = l < lines ? _mm256_loadu_ps(s + l * step) : _mm256_setzero_ps();
+	for (int l = 0; l < 8; l += 2) {
+		t[l] = _mm256_unpacklo_ps(r[l], r[l + 1]);
+		t[l + 1] = _mm256_unpackhi_ps(r[l], r[l + 1]);
+	}
+	for (int l = 0; l < 8; l += 4) {
+		u[l] = _mm256_shuffle_ps(t[l], t[l + 2], 0x44);
+		u[l + 1] = _mm256_shuffle_ps(t[l], t[l + 2], 0xee);
+		u[l + 2] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0x44);
+		u[l + 3] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0xee);
+	}
+	for (int q = 0; q < 8; q++) {
+		__m256 col = _mm256_permute2f128_ps(u[q % 4], u[q % 4 + 4], q < 4 ? 0x20 : 0x31);
+		if (width == 8) {
+			_mm256_storeu_ps(d + q * w, col);
+		} else { // 4 + 2 floats (a masked store is slow on AMD)
+			_mm_storeu_ps(d + q * w, _mm256_castps256_ps128(col));
+			_mm_storel_pi((__m64 *)(d + q * w + 4), _mm256_extractf128_ps(col, 1));
+		}
+	}
+}
+
 // pack copies n lines (rows of a, or columns of b) of kc elements into slivers of w
 // lines stored k-step by k-step (w floats per step), zero-padding the last sliver. step
 // is the distance between lines, kstep between the k-steps of one line. Inlined with w a
-// constant, so the contiguous case is a fixed-length copy.
-static inline void pack(long n, long kc, const float *src, long step, long kstep, int w, float *dst) {
+// constant, so the contiguous case is a fixed-length vector copy. Lines contiguous along k
+// (a row-major a, a transposed b) are transposed 8 k-steps at a time in registers.
+AVX2 static inline void pack(long n, long kc, const float *src, long step, long kstep, int w, float *dst) {
 	for (long l0 = 0; l0 < n; l0 += w, src += w * step) {
-		long lines = lmin(w, n - l0);
-		for (long p = 0; p < kc; p++, dst += w) {
+		long lines = lmin(w, n - l0), p = 0;
+		if (kstep == 1 && step != 1)
+			for (; p + 8 <= kc; p += 8, dst += 8 * w)
+				for (int h = 0; h < w; h += 8)
+					transpose8(src + p + h * step, step, lines - h, dst + h, w, lmin(8, w - h));
+		for (; p < kc; p++, dst += w) {
 			const float *s = src + p * kstep;
 			long l = 0;
 			if (lines == w && step == 1) { // the sliver's lines are neighbours in memory
+				for (; l + 8 <= w; l += 8)
+					_mm256_storeu_ps(dst + l, _mm256_loadu_ps(s + l));
 				for (; l < w; l++)
 					dst[l] = s[l];
 				continue;
@@ -50,10 +85,10 @@ static inline void pack(long n, long kc, const float *src, long step, long kstep
 }
 
 // pack_a: an mc x kc block of a into slivers of MR rows, column by column.
-static void pack_a(long mc, long kc, const float *a, long rs, long cs, float *dst) { pack(mc, kc, a, rs, cs, MR, dst); }
+AVX2 static void pack_a(long mc, long kc, const float *a, long rs, long cs, float *dst) { pack(mc, kc, a, rs, cs, MR, dst); }
 
 // pack_b: a kc x nc block of b into slivers of NR columns, row by row.
-static void pack_b(long kc, long nc, const float *b, long rs, long cs, float *dst) { pack(nc, kc, b, cs, rs, NR, dst); }
+AVX2 static void pack_b(long kc, long nc, const float *b, long rs, long cs, float *dst) { pack(nc, kc, b, cs, rs, NR, dst); }
 
 // kernel computes the MR x NR product of a packed sliver pair over kc and stores it in
 // (add: adds it to) the mr x nr tile at c. A partial tile goes through a buffer so that

@@ -3,6 +3,8 @@ package nn
 import (
 	"unsafe"
 
+	"github.com/mxgo/mxgo/internal/simd"
+
 	"github.com/mxgo/mxgo/pkg/ops"
 	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
@@ -96,7 +98,24 @@ func nnB2i(b bool) int {
 func fcForward[T nnFloat](m, k, h int, x [][]T, y []T) {
 	nnGemm(m, h, k, x[0], k, 1, x[1], 1, k, y, true)
 	if len(x) == 3 {
-		nnAddBias(y, x[2], m, h, 1)
+		fcAddBias(y, x[2], m, h)
+	}
+}
+
+// fcAddBias adds bias to each of the m rows of y (m, h): row + bias in AVX2 where
+// internal/simd runs it (the Go loop's bits), else nnAddBias.
+func fcAddBias[T nnFloat](y, bias []T, m, h int) {
+	var fast func(row []T) bool
+	switch b := any(bias).(type) {
+	case []float32:
+		fast = func(row []T) bool { r := any(row).([]float32); return simd.Arith(simd.Add, r, r, b[:h]) }
+	case []float64:
+		fast = func(row []T) bool { r := any(row).([]float64); return simd.Arith(simd.Add, r, r, b[:h]) }
+	}
+	for i := 0; i < m; i++ {
+		if row := y[i*h : (i+1)*h]; fast == nil || !fast(row) {
+			nnAddBias(row, bias, 1, h, 1)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@
 //	sweep.go     the one pass over the arrays (compute type, copies, chunks), shared checks
 //	register.go  the shared parameters and the declaration of a one-weight update
 //	sgd.go       sgd, sgd_mom, mp_sgd, mp_sgd_mom, nag_mom, mp_nag_mom, signsgd, signum
+//	             (float32 sgd and sgd_mom without clipping: internal/simd's AVX2 pass)
 //	adaptive.go  adam, rmsprop, rmspropalex, ftrl, ftml
 //	lamb.go      lamb_update_phase1/2 and their mp_ forms
 //	multi.go     multi_(mp_)sgd(_mom)_update and their preloaded_ forms

@@ -2,6 +2,7 @@ package optim
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -57,6 +58,8 @@ func registerMulti(pre, mom, mp bool) {
 	}
 	ops.Register(&ops.Op{
 		Name: name, Category: ops.General, Inputs: []string{"*data"}, Params: params, DTypes: floatDTypes,
+		// each weight is usually its own out: no copy of it (sweep reads element i first)
+		InPlace: true,
 		Doc: "Aggregated " + strings.TrimSuffix(strings.TrimPrefix(name, "preloaded_multi_"), "_update") + " update, as MXNet's " +
 			name + ": data holds num_weights groups (" + strings.Join(group, ", ") + "), the rates are " + rates +
 			"; out is the list of the new weights (the weights themselves, usually). Non-differentiable, as MXNet's.",
@@ -89,6 +92,11 @@ func registerMulti(pre, mom, mp bool) {
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
 			lrs, wds := multiRates(in, at, pre)
+			in, release, err := detachGroups(in, out, g)
+			if err != nil {
+				return err
+			}
+			defer release()
 			for k, o := range out {
 				a := maps.Clone(at)
 				a["lr"], a["wd"] = lrs[k], wds[k]
@@ -128,4 +136,33 @@ func multiRates(in []*ndarray.NDArray, at ops.Attrs, pre bool) ([]float64, []flo
 		return ops.IndexValues(in[len(in)-2]), ops.IndexValues(in[len(in)-1])
 	}
 	return at.Floats("lrs"), at.Floats("wds")
+}
+
+// detachGroups copies the arrays of in (groups of g) that overlap the out of another
+// group: InPlace lets each weight be its own out, but an update must not read what an
+// earlier group's update wrote.
+func detachGroups(in, out []*ndarray.NDArray, g int) ([]*ndarray.NDArray, func(), error) {
+	var copies []*ndarray.NDArray
+	release := func() { ops.ReleaseAll(copies) }
+	for i, a := range in {
+		for k, o := range out {
+			if i/g == k || !ndarray.Overlaps(o, a) {
+				continue
+			}
+			if len(copies) == 0 {
+				in = slices.Clone(in)
+			}
+			c, err := ndarray.Empty(a.DType(), a.Shape(), a.Device())
+			if err == nil {
+				in[i], copies = c, append(copies, c) // released with the others, even on error
+				err = ndarray.CopyInto(c, a)
+			}
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+			break
+		}
+	}
+	return in, release, nil
 }

@@ -1,6 +1,7 @@
 package optim
 
 import (
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
@@ -77,6 +78,9 @@ func sgdBody[T float](at ops.Attrs, withMom, mp bool) body[T] {
 	return func(v [][]T, lo, hi int) {
 		w, back := master(v, mp)
 		g, out := v[1], v[len(v)-1]
+		if back == nil && h.clip < 0 && sgdSIMD(v, withMom, lo, hi, m, h) {
+			return
+		}
 		for i := lo; i < hi; i++ {
 			var nw T
 			if withMom {
@@ -92,6 +96,21 @@ func sgdBody[T float](at ops.Attrs, withMom, mp bool) body[T] {
 			out[i] = nw
 		}
 	}
+}
+
+// sgdSIMD runs sgdBody's update (without master copy or clipping) of float32 weights in
+// C, reporting false where that kernel does not run.
+func sgdSIMD[T float](v [][]T, withMom bool, lo, hi int, m T, h hyper[T]) bool {
+	v32, ok := any(v).([][]float32)
+	if !ok {
+		return false
+	}
+	var mom []float32
+	if withMom {
+		mom = v32[2][lo:hi]
+	}
+	return simd.SGD32(v32[len(v)-1][lo:hi], mom, v32[0][lo:hi], v32[1][lo:hi], float32(m), float32(h.lr*h.wd),
+		float32(h.lr), float32(h.rescale))
 }
 
 func nagBody[T float](at ops.Attrs, mp bool) body[T] {
