@@ -282,3 +282,24 @@ def test_unsupported_dtypes_raise_type_error(call):
 def test_bad_arguments(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_convolution_on_a_1x1_image_leaves_padding_taps_out():
+    """README's departure for nd.Convolution: a 1x1 image's product uses only the tap that
+    reads it, so an infinite weight at a padding tap does not reach the result (MXNet:
+    0 * inf = NaN); a NaN at the live tap does, and gradients flow through the live tap."""
+    x = mx.nd.ones((1, 2, 1, 1))
+    w = mx.nd.ones((3, 2, 3, 3))
+    w[:, :, 0, 0] = np.inf
+    conv = dict(kernel=(3, 3), pad=(1, 1), num_filter=3, no_bias=True)
+    np.testing.assert_array_equal(mx.nd.Convolution(x, w, **conv).asnumpy().ravel(), [2, 2, 2])
+    w[:, :, 1, 1] = np.nan
+    assert np.isnan(mx.nd.Convolution(x, w, **conv).asnumpy()).all()
+    w = mx.nd.ones((3, 2, 3, 3))
+    w.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Convolution(x, w, **conv)
+    y.backward()
+    expected = np.zeros((3, 2, 3, 3), np.float32)
+    expected[:, :, 1, 1] = 1
+    np.testing.assert_array_equal(w.grad.asnumpy(), expected)
