@@ -15,9 +15,14 @@ import (
 // (Mode{}) and recorded.
 func BenchmarkRecording(b *testing.B) {
 	for _, m := range []struct {
-		name string
-		mode autograd.Mode
-	}{{"plain", autograd.Mode{}}, {"recorded", recording}} {
+		name, op, attrs string
+		mode            autograd.Mode
+	}{
+		{"plain", "multiply", "", autograd.Mode{}}, {"recorded", "multiply", "", recording},
+		// a gradient that keeps nothing (x * 2): bench_autograd.py's recording row
+		{"scalar-plain", "_multiply_scalar", "scalar=f:2", autograd.Mode{}},
+		{"scalar-recorded", "_multiply_scalar", "scalar=f:2", recording},
+	} {
 		b.Run(m.name, func(b *testing.B) {
 			x, err := ndarray.Empty(ndarray.Float32, []int{4, 4}, device.Host)
 			require.NoError(b, err)
@@ -27,13 +32,15 @@ func BenchmarkRecording(b *testing.B) {
 			require.NoError(b, err)
 			defer g.Release()
 			require.NoError(b, autograd.MarkVariables([]*ndarray.NDArray{x}, []*ndarray.NDArray{g}, []autograd.GradReq{autograd.ReqWrite}))
-			op, err := ops.Lookup("multiply")
+			op, err := ops.Lookup(m.op)
 			require.NoError(b, err)
-			in := []*ndarray.NDArray{x, x}
+			in := []*ndarray.NDArray{x, x}[:len(op.Inputs)]
+			at, err := ops.ParseAttrs(op, m.attrs)
+			require.NoError(b, err)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				r, err := autograd.Invoke(op, in, nil, nil, m.mode)
+				r, err := autograd.Invoke(op, in, nil, at, m.mode)
 				if err != nil {
 					b.Fatal(err)
 				}

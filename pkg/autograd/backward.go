@@ -88,7 +88,7 @@ func Grad(heads, vars, headGrads []*ndarray.NDArray, retain, create, train bool)
 // constant makes a a leaf of a recorded graph that is not a variable: backward from a
 // head computed from it reaches it and stops there.
 func constant(a *ndarray.NDArray) {
-	n := &node{name: "constant", grad: ops.ZeroGrad, kept: &kept{}, seq: seq.Add(1)}
+	n := &node{name: "constant", grad: ops.ZeroGrad, kept: keptNothing, seq: seq.Add(1)}
 	n.outs = n.result[:]
 	n.outs[0] = result{shape: a.Shape(), dtype: a.DType(), storage: a.Storage()}
 	a.Storage().UseInGraph(1)

@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -51,10 +52,14 @@ type node struct {
 	kept   *kept    // the arrays the gradient reads; nil once released
 	seq    uint64   // order of recording: inputs always have smaller ones
 	v      *variable
-	// one result's entry and record, in the node's own allocation (most operators have
-	// one result; recording is on every operator call's path)
-	first  entry
-	result [1]result
+	// one result's entry and record, and two inputs' entries, shapes and dtypes, in the
+	// node's own allocation (most operators have one result and at most two inputs;
+	// recording is on every operator call's path)
+	first    entry
+	result   [1]result
+	inBuf    [2]*entry
+	shapeBuf [2][]int
+	dtypeBuf [2]ndarray.DType
 }
 
 // result is what a node remembers of each of its results.
@@ -73,6 +78,10 @@ type kept struct {
 	onFree  func() // what a custom step holds outside Go (a Python Function), let go
 	once    sync.Once
 }
+
+// keptNothing is the kept of every live node whose gradient reads no arrays and that
+// holds nothing outside Go: its release has nothing to do, so one value serves them all.
+var keptNothing = &kept{}
 
 // variable is a leaf's gradient buffer and request.
 type variable struct {
@@ -170,36 +179,35 @@ func InvokeAll(op *ops.Op, in, outs []*ndarray.NDArray, at ops.Attrs, m Mode) ([
 // record adds a node for a call whose results are outs, when an input takes part, and
 // reports whether it did. onFree (may be nil) runs once when the node is released.
 func record(name string, op *ops.Op, g *ops.Gradient, at ops.Attrs, in, outs []*ndarray.NDArray, onFree func()) bool {
-	var inputs []*entry
-	for i, a := range in {
-		if e := entryOf(a); e != nil {
-			if inputs == nil {
-				inputs = make([]*entry, len(in))
-			}
-			inputs[i] = e
-		}
-	}
-	if inputs == nil {
+	if !slices.ContainsFunc(in, Takes) {
 		return false // nothing to differentiate: MXNet records only what needs a gradient
 	}
-	n := &node{name: name, grad: g, op: op, attrs: at, inputs: inputs, seq: seq.Add(1),
-		shapes: make([][]int, len(in)), dtypes: make([]ndarray.DType, len(in))}
+	n := &node{name: name, grad: g, op: op, attrs: at, seq: seq.Add(1)}
+	if len(in) <= len(n.inBuf) {
+		n.inputs, n.shapes, n.dtypes = n.inBuf[:len(in)], n.shapeBuf[:len(in)], n.dtypeBuf[:len(in)]
+	} else {
+		n.inputs, n.shapes, n.dtypes = make([]*entry, len(in)), make([][]int, len(in)), make([]ndarray.DType, len(in))
+	}
+	for i, a := range in {
+		n.inputs[i] = entryOf(a)                        // nil where a takes no part
+		n.shapes[i], n.dtypes[i] = a.Shape(), a.DType() // shapes are never changed: shared, not copied
+	}
 	n.outs = n.result[:]
 	if len(outs) != 1 {
 		n.outs = make([]result, len(outs))
 	}
-	for i, a := range in {
-		n.shapes[i], n.dtypes[i] = a.Shape(), a.DType() // shapes are never changed: shared, not copied
-	}
-	k := &kept{onFree: onFree}
-	if g != nil && g.Uses&ops.UsesInputs != 0 {
-		k.in = ops.ShareAll(in)
-	}
-	if g != nil && g.Uses&ops.UsesOutputs != 0 {
-		k.out = ops.ShareAll(outs)
-	}
-	n.kept = k
-	if k.in != nil || k.out != nil || onFree != nil { // else there is nothing to let go
+	keepsIn := g != nil && g.Uses&ops.UsesInputs != 0
+	keepsOut := g != nil && g.Uses&ops.UsesOutputs != 0
+	n.kept = keptNothing
+	if keepsIn || keepsOut || onFree != nil {
+		k := &kept{onFree: onFree}
+		if keepsIn {
+			k.in = ops.ShareAll(in)
+		}
+		if keepsOut {
+			k.out = ops.ShareAll(outs)
+		}
+		n.kept = k
 		runtime.AddCleanup(n, (*kept).releaseOnce, k)
 	}
 	for i, o := range outs {
