@@ -137,3 +137,25 @@ def test_setitem_bad_values():
     with pytest.raises(ValueError, match="read-only"):
         ro[[0, 1]] = 5
     assert_nd(ro, np.arange(4.0))
+
+
+@pytest.mark.parametrize("dtypes, shapes", [
+    (("int64", "int64"), ((6,), (6,))),             # gather_nd on the stacked arrays
+    (("int32", "int32", "int32"), ((2, 3),) * 3),   # every axis, a 2-d index shape
+    (("int32", "int64"), ((6,), (6,))),             # mixed dtypes: the general path
+    (("float32", "float32"), ((6,), (6,))),         # MXNet's float indices: the general path
+    (("int64", "int64"), ((6,), (1,))),             # broadcasting: the general path
+])
+def test_leading_index_arrays_match_numpy(dtypes, shapes):
+    """x[a, b, ...] with NDArray indices for the leading axes: NumPy's values and shape on
+    each path, negative indices from the end, an index past an axis an IndexError."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 5, 3)).astype(np.float32)
+    x = mx.nd.array(a)
+    idx = [rng.integers(-d, d, s) for d, s in zip(a.shape, shapes)]
+    key = tuple(mx.nd.array(i, dtype=dt) for i, dt in zip(idx, dtypes))
+    np.testing.assert_array_equal(x[key].asnumpy(), a[tuple(idx)])
+    bad = tuple(mx.nd.array(np.full(s, d), dtype=dt) for d, s, dt in zip(a.shape, shapes, dtypes))
+    with pytest.raises(IndexError):
+        x[bad].wait_to_read()
+    assert np.array_equal(x.asnumpy(), a)
