@@ -13,11 +13,15 @@ __all__ = ["Augmenter", "SequentialAug", "ResizeAug", "ForceResizeAug", "RandomC
 _LUMA: tuple[float, float, float]
 _EIGVAL: np.ndarray[Any, Any]
 _EIGVEC: np.ndarray[Any, Any]
+_MEAN: list[float]
+_STD: list[float]
 
-class Augmenter:
+class _Dumped:
     _kwargs: dict[str, Any]
     def __init__(self, **kwargs: Any) -> None: ...
     def dumps(self) -> Any: ...
+
+class Augmenter(_Dumped):
     def __call__(self, src: NDArray) -> NDArray: ...
 
 class SequentialAug(Augmenter):
