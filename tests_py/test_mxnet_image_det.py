@@ -189,3 +189,13 @@ def test_bad_augmenter_arguments(name, kwargs):
             getattr(lib.image, name)(**kwargs)
         errors.append(err.type)
     assert errors[1] is errors[0]
+
+
+def test_det_augmenter_base():
+    outs = []
+    for lib in LIBS:
+        aug = lib.image.DetAugmenter(p=0.5, mean=np.array([1.0, 2.0]), size=(3, 4))
+        with pytest.raises(NotImplementedError):
+            aug(lib.nd.zeros((2, 2, 3)), OBJECTS)
+        outs.append(aug.dumps())
+    assert outs[1] == outs[0]

@@ -13,8 +13,7 @@ from numbers import Number
 import numpy as np
 
 from .. import ndarray as nd
-from .augment import (_EIGVAL, _EIGVEC, _MEAN, _STD, Augmenter, _Dumped, CastAug, ColorJitterAug, ColorNormalizeAug, ForceResizeAug,
-                      HueJitterAug, LightingAug, RandomGrayAug, ResizeAug, _check_stat)
+from .augment import Augmenter, CastAug, ForceResizeAug, ResizeAug, _color_augs, _Dumped
 from .image import fixed_crop
 from .imageiter import ImageIter
 
@@ -124,6 +123,10 @@ class _Proposer(DetAugmenter):
             if found:
                 return found
         return ()
+
+    def _try(self, label, height, width, ratio, min_area, max_area):
+        """(x, y, w, h, new label) of a region of aspect ratio ``ratio``, or () if it fails."""
+        raise NotImplementedError("Must override implementation.")
 
 
 class DetRandomCropAug(_Proposer):
@@ -265,18 +268,7 @@ def CreateDetAugmenter(data_shape, resize=0, rand_crop=0, rand_pad=0, rand_gray=
         pad = DetRandomPadAug(aspect_ratio_range, (1.0, area_range[1]), max_attempts, pad_val)
         augs.append(DetRandomSelectAug([pad], 1 - rand_pad))
     borrowed = [ForceResizeAug((data_shape[2], data_shape[1]), inter_method), CastAug()]
-    if brightness or contrast or saturation:
-        borrowed.append(ColorJitterAug(brightness, contrast, saturation))
-    if hue:
-        borrowed.append(HueJitterAug(hue))
-    if pca_noise > 0:
-        borrowed.append(LightingAug(pca_noise, _EIGVAL, _EIGVEC))
-    if rand_gray > 0:
-        borrowed.append(RandomGrayAug(rand_gray))
-    mean = _check_stat(np.array(_MEAN) if mean is True else mean, "mean", None)  # True: float64, as MXNet's
-    std = _check_stat(np.array(_STD) if std is True else std, "std", None)
-    if mean is not None or std is not None:
-        borrowed.append(ColorNormalizeAug(mean, std))
+    borrowed += _color_augs(brightness, contrast, saturation, hue, pca_noise, rand_gray, mean, std, np.array)
     return augs + [DetBorrowAug(aug) for aug in borrowed]
 
 
