@@ -129,16 +129,16 @@ def epochs(it, n=2):
     return got
 
 
-@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("shuffle, last", [(False, "pad"), (True, "pad"), (True, "discard"), (False, "roll_over")])
 @pytest.mark.parametrize("source", [write_det_rec, write_det_list])
-def test_image_det_iter(tmp_path, source, shuffle):
+def test_image_det_iter(tmp_path, source, shuffle, last):
     kwargs = source(tmp_path)
     outs = []
     for lib in LIBS:
         random.seed(3)
         np.random.seed(3)
         it = lib.image.ImageDetIter(2, (3, 10, 12), shuffle=shuffle, rand_crop=0.5, rand_pad=0.5, rand_mirror=True,
-                                    **kwargs)
+                                    last_batch_handle=last, **kwargs)
         outs.append([it.provide_data, it.provide_label, it.label_shape] + epochs(it))
     assert outs[1][:3] == outs[0][:3]
     assert_same(outs[1][3:], outs[0][3:], atol=1)
