@@ -160,6 +160,7 @@ NEEDS = {
     "test_gluon_data.py": _NUMPY_ONLY,
     "test_gluon_zoo.py": _NUMPY_ONLY,
     "test_image.py": _NUMPY_ONLY,
+    "test_image_det.py": _NUMPY_ONLY,
     "test_metric.py": _NUMPY_ONLY,
     "test_np_fft.py": _NUMPY_ONLY,
     "test_np_kernels.py": _NUMPY_ONLY,
@@ -194,6 +195,7 @@ NEEDS = {
     "test_mxnet_zoo.py": ("numpy", "mxnet"),
     "test_mxnet_as_mxnet.py": ("numpy", "mxnet"),
     "test_mxnet_image.py": ("numpy", "mxnet"),
+    "test_mxnet_image_det.py": ("numpy", "mxnet"),
 }
 _DEFAULT_NEEDS = ("numpy", "torch")
 

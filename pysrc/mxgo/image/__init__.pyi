@@ -17,6 +17,15 @@ from .augment import RandomSizedCropAug as RandomSizedCropAug
 from .augment import ResizeAug as ResizeAug
 from .augment import SaturationJitterAug as SaturationJitterAug
 from .augment import SequentialAug as SequentialAug
+from .detection import CreateDetAugmenter as CreateDetAugmenter
+from .detection import CreateMultiRandCropAugmenter as CreateMultiRandCropAugmenter
+from .detection import DetAugmenter as DetAugmenter
+from .detection import DetBorrowAug as DetBorrowAug
+from .detection import DetHorizontalFlipAug as DetHorizontalFlipAug
+from .detection import DetRandomCropAug as DetRandomCropAug
+from .detection import DetRandomPadAug as DetRandomPadAug
+from .detection import DetRandomSelectAug as DetRandomSelectAug
+from .detection import ImageDetIter as ImageDetIter
 from .image import center_crop as center_crop
 from .image import color_normalize as color_normalize
 from .image import fixed_crop as fixed_crop
@@ -36,4 +45,5 @@ __all__ = ["imdecode", "imread", "imresize", "scale_down", "resize_short", "fixe
            "ResizeAug", "ForceResizeAug", "RandomCropAug", "RandomSizedCropAug", "CenterCropAug", "RandomOrderAug",
            "BrightnessJitterAug", "ContrastJitterAug", "SaturationJitterAug", "HueJitterAug", "ColorJitterAug",
            "LightingAug", "ColorNormalizeAug", "RandomGrayAug", "HorizontalFlipAug", "CastAug", "CreateAugmenter",
-           "ImageIter"]
+           "ImageIter", "DetAugmenter", "DetBorrowAug", "DetRandomSelectAug", "DetHorizontalFlipAug",
+           "DetRandomCropAug", "DetRandomPadAug", "CreateMultiRandCropAugmenter", "CreateDetAugmenter", "ImageDetIter"]

@@ -18,9 +18,9 @@ __all__ = ["Augmenter", "SequentialAug", "ResizeAug", "ForceResizeAug", "RandomC
 _LUMA = (0.299, 0.587, 0.114)
 
 
-class Augmenter:
-    """Base class: keeps its arguments (arrays as lists) for ``dumps``, which writes
-    ``[class name in lower case, arguments]`` as JSON."""
+class _Dumped:
+    """Keeps its arguments (arrays as lists) for ``dumps``, which writes ``[class name in
+    lower case, arguments]`` as JSON; the base of Augmenter and detection's DetAugmenter."""
 
     def __init__(self, **kwargs):
         self._kwargs = {k: (v.asnumpy() if isinstance(v, nd.NDArray) else v) for k, v in kwargs.items()}
@@ -28,6 +28,10 @@ class Augmenter:
 
     def dumps(self):
         return json.dumps([type(self).__name__.lower(), self._kwargs])
+
+
+class Augmenter(_Dumped):
+    """Base class of the image augmenters: called with an image, returns an image."""
 
     def __call__(self, src):
         raise NotImplementedError("Must override implementation.")
@@ -242,14 +246,31 @@ class CastAug(Augmenter):
 
 
 _EIGVAL = np.array([55.46, 4.794, 1.148])
+_MEAN, _STD = [123.68, 116.28, 103.53], [58.395, 57.12, 57.375]  # ImageNet's, RGB
 _EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
+
+
+def _color_augs(brightness, contrast, saturation, hue, pca_noise, rand_gray, mean, std, array=nd.array):
+    """The tail of CreateAugmenter's and CreateDetAugmenter's lists: colour jitter, hue,
+    lighting, gray, normalize (mean/std True: ImageNet's, made by ``array``)."""
+    augs = [ColorJitterAug(brightness, contrast, saturation)] if brightness or contrast or saturation else []
+    if hue:
+        augs.append(HueJitterAug(hue))
+    if pca_noise > 0:
+        augs.append(LightingAug(pca_noise, _EIGVAL, _EIGVEC))
+    if rand_gray > 0:
+        augs.append(RandomGrayAug(rand_gray))
+    mean, std = _check_stat(mean, "mean", array(_MEAN)), _check_stat(std, "std", array(_STD))
+    if mean is not None or std is not None:
+        augs.append(ColorNormalizeAug(mean, std))
+    return augs
 
 
 def _check_stat(v, name, default):
     if v is True:
-        return nd.array(default)
+        return default
     if v is not None and not (isinstance(v, (np.ndarray, nd.NDArray)) and v.shape[0] in (1, 3)):
-        raise ValueError("CreateAugmenter: %s must be True, None or an array of 1 or 3 values" % name)
+        raise ValueError("mean and std must be True, None or arrays of 1 or 3 values, got %s=%r" % (name, v))
     return v
 
 
@@ -268,17 +289,4 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False, ra
         augs.append((RandomCropAug if rand_crop else CenterCropAug)(crop, inter_method))
     if rand_mirror:
         augs.append(HorizontalFlipAug(0.5))
-    augs.append(CastAug())
-    if brightness or contrast or saturation:
-        augs.append(ColorJitterAug(brightness, contrast, saturation))
-    if hue:
-        augs.append(HueJitterAug(hue))
-    if pca_noise > 0:
-        augs.append(LightingAug(pca_noise, _EIGVAL, _EIGVEC))
-    if rand_gray > 0:
-        augs.append(RandomGrayAug(rand_gray))
-    mean = _check_stat(mean, "mean", [123.68, 116.28, 103.53])
-    std = _check_stat(std, "std", [58.395, 57.12, 57.375])
-    if mean is not None or std is not None:
-        augs.append(ColorNormalizeAug(mean, std))
-    return augs
+    return augs + [CastAug()] + _color_augs(brightness, contrast, saturation, hue, pca_noise, rand_gray, mean, std)

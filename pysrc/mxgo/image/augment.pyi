@@ -13,11 +13,15 @@ __all__ = ["Augmenter", "SequentialAug", "ResizeAug", "ForceResizeAug", "RandomC
 _LUMA: tuple[float, float, float]
 _EIGVAL: np.ndarray[Any, Any]
 _EIGVEC: np.ndarray[Any, Any]
+_MEAN: list[float]
+_STD: list[float]
 
-class Augmenter:
+class _Dumped:
     _kwargs: dict[str, Any]
     def __init__(self, **kwargs: Any) -> None: ...
     def dumps(self) -> Any: ...
+
+class Augmenter(_Dumped):
     def __call__(self, src: NDArray) -> NDArray: ...
 
 class SequentialAug(Augmenter):
@@ -88,7 +92,9 @@ class CastAug(Augmenter):
     typ: str
     def __init__(self, typ: str = "float32") -> None: ...
 
-def _check_stat(v: Any, name: str, default: list[float]) -> Any: ...
+def _color_augs(brightness: float, contrast: float, saturation: float, hue: float, pca_noise: float, rand_gray: float,
+                mean: Any, std: Any, array: Any = ...) -> list[Augmenter]: ...
+def _check_stat(v: Any, name: str, default: Any) -> Any: ...
 def CreateAugmenter(data_shape: Sequence[int], resize: int = 0, rand_crop: bool = False, rand_resize: bool = False,
                     rand_mirror: bool = False, mean: Any = None, std: Any = None, brightness: float = 0,
                     contrast: float = 0, saturation: float = 0, hue: float = 0, pca_noise: float = 0,

@@ -40,10 +40,7 @@ class ImageIter:
             raise ValueError("%s label not supported" % dtype)
         if last_batch_handle not in ("pad", "discard", "roll_over"):
             raise ValueError("last_batch_handle must be 'pad', 'discard' or 'roll_over', got %r" % (last_batch_handle,))
-        if len(data_shape) != 3:
-            raise ValueError("data_shape should have length 3, with dimensions CxHxW")
-        if data_shape[0] != 3:
-            raise ValueError("This iterator expects inputs to have 3 channels.")
+        self.check_data_shape(data_shape)
         self.imgrec, self.imgidx = None, None
         if path_imgrec and path_imgidx:
             self.imgrec = recordio.MXIndexedRecordIO(path_imgidx, path_imgrec, "r")
@@ -145,6 +142,20 @@ class ImageIter:
         with open(os.path.join(self.path_root or "", fname), "rb") as f:
             return f.read()
 
+    @staticmethod
+    def check_data_shape(data_shape):
+        """Raises ValueError unless ``data_shape`` is (3, H, W)."""
+        if len(data_shape) != 3:
+            raise ValueError("data_shape should have length 3, with dimensions CxHxW")
+        if data_shape[0] != 3:
+            raise ValueError("This iterator expects inputs to have 3 channels.")
+
+    @staticmethod
+    def check_valid_image(data):
+        """Raises RuntimeError if the first image of ``data`` has no shape."""
+        if len(data[0].shape) == 0:
+            raise RuntimeError("Data shape is wrong")
+
     def augmentation_transform(self, data):
         for aug in self.auglist:
             data = aug(data)
@@ -167,12 +178,15 @@ class ImageIter:
                 raise
         return i
 
+    def _new_label(self):
+        return nd.empty(self.provide_label[0][1])
+
     def next(self):
         """The next DataBatch; StopIteration at the epoch's end."""
         if self._cache is not None:
             data, label, i = self._cache
         else:
-            data, label = nd.zeros(self.provide_data[0][1]), nd.empty(self.provide_label[0][1])
+            data, label = nd.zeros(self.provide_data[0][1]), self._new_label()
             i = self._batchify(data, label)
         pad = self.batch_size - i
         if pad:
