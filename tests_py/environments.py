@@ -134,6 +134,8 @@ WHOLE = {
     "test_mxnet_peer.py": {PEERS},
     "test_mxnet_zoo.py": {PEERS},
     "test_mxnet_as_mxnet.py": {PEERS},
+    "test_mxnet_image.py": {PEERS},
+    "test_mxnet_image_det.py": {PEERS},
     "test_np_math.py": {PEERS},                   # NumPy's own functions on the host (MXNet's fallback), its versions' dtypes
     "test_peer_facts.py": {PEERS},                # the README's table of what each peer does
     "test_pickle.py": {PEERS, PYTHON, GLUE},      # pickle protocols, out-of-band buffers
