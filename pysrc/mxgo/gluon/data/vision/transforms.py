@@ -386,14 +386,14 @@ class RandomColorJitter(_Imperative):
 
     def hybrid_forward(self, F, x):
         _check_rgb(x, "RandomColorJitter")
-        out = x.copy()
+        out = x
         for stage in nd.random.shuffle(nd.arange(4)).asnumpy().astype(int):
             amount, (reference, centre) = self._args[stage], self._STAGES[stage]
             if amount > 0:
                 factor = centre + _uniform(-amount, amount)
                 out = _blend(F, out, factor, reference) if reference else \
                     _saturate(F, _shift_hue(F, F.cast(out, "float32"), factor), x.dtype)
-        return out
+        return x.copy() if out is x else out  # every stage makes a new array
 
 
 def _check_rgb(x, what):
