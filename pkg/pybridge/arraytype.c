@@ -19,6 +19,7 @@ typedef struct {
 	mxgo_dl_src src;   // what exports made in C describe (store NULL until materialised)
 	PyObject* weakrefs;
 	int64_t* dims;     // shape then strides of DLTensor views (exchange.c), made on first use
+	int contiguous;    // C-contiguous (tiny.c's condition)
 } ArrayObject;
 
 PyTypeObject* mxgo_array_class = &mxgo_array_base_type;
@@ -45,6 +46,10 @@ static int fill(ArrayObject* a, int64_t h, const mxgo_desc* d) {
 	a->src.bits = mxgo_dl_type_of[d->src.dtype].bits;
 	a->size = 1;
 	for (int i = 0; i < d->src.ndim; i++) a->size *= d->shape[i];
+	a->contiguous = 1;
+	int64_t acc = 1;
+	for (int i = d->src.ndim - 1; i >= 0 && a->size > 0; acc *= d->shape[i], i--)
+		if (d->shape[i] != 1 && d->strides[i] != acc) a->contiguous = 0;
 	return 0;
 }
 
@@ -99,6 +104,39 @@ static int materialize(ArrayObject* a) {
 }
 
 int64_t mxgo_array_size(PyObject* o) { return ((ArrayObject*)o)->size; }
+
+int mxgo_array_flat(PyObject* o, mxgo_flat* f) {
+	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) return 0;
+	ArrayObject* a = (ArrayObject*)o;
+	if (!a->contiguous || a->src.dev_type != MXGO_DEVICE_CPU || a->size > MXGO_TINY) return 0;
+	*f = (mxgo_flat){.obj = o, .data = a->src.data, .size = a->size, .dtype = a->src.dtype, .writable = a->src.writable};
+	return f->data != NULL;
+}
+
+int mxgo_same_shape(PyObject* x, PyObject* y) {
+	PyObject *s = ((ArrayObject*)x)->shape, *t = ((ArrayObject*)y)->shape;
+	if (s == t) return 1;
+	Py_ssize_t n = PyTuple_GET_SIZE(s);
+	if (PyTuple_GET_SIZE(t) != n) return 0;
+	for (Py_ssize_t i = 0; i < n; i++) // ints mxgo made: the conversions cannot fail
+		if (PyLong_AsLongLong(PyTuple_GET_ITEM(s, i)) != PyLong_AsLongLong(PyTuple_GET_ITEM(t, i))) return 0;
+	return 1;
+}
+
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, void* data, PyObject* owner) {
+	ArrayObject *l = (ArrayObject*)like, *a = (ArrayObject*)cls->tp_alloc(cls, 0);
+	if (!a) return NULL;
+	a->owner = Py_NewRef(owner);
+	a->shape = Py_NewRef(l->shape); // tuples: shared
+	a->strides = Py_NewRef(l->strides);
+	a->size = l->size;
+	a->contiguous = 1;
+	a->src = l->src;
+	a->src.store = NULL; // Go makes its side on first use (materialize)
+	a->src.data = data;
+	a->src.writable = 1;
+	return (PyObject*)a;
+}
 int mxgo_array_writable(PyObject* o) { return ((ArrayObject*)o)->src.writable; }
 
 int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {

@@ -10,6 +10,7 @@
 //   create.c     empty, fill, from_buffer                              (create.go)
 //   capsule.c    DLPack capsules: exports, imports, destructors        (capsule.go)
 //   invoke.c     operator calls                                        (invoke.go)
+//   tiny.c       arithmetic on tiny host arrays without Go                 (tiny.go)
 //   autograd.c   the thread's autograd flags                           (autograd.go)
 //   exchange.c   DLPack's C exchange API: mxgo's tables, and other types' (exchange.go)
 //   numpy.c      from_numpy and NumPy views, without NumPy's headers
@@ -64,6 +65,13 @@ typedef struct {
 #define MXGO_AG_RECORDING 1
 #define MXGO_AG_TRAINING 2
 int mxgo_ag_mode(void);
+
+// The most elements of an operation that runs while holding the GIL (invoke.c, tiny.c).
+#define MXGO_TINY 4096
+
+// The registry ids of the arithmetic operators and their scalar forms (tiny.c; tiny.go
+// sets them).
+extern int32_t mxgo_tiny_op[8];
 
 // The engine's busy count (engine.MirrorBusy; module.c): 0 when no operation is running
 // and no error is held, so an export cannot have anything to wait for.
@@ -137,6 +145,28 @@ int mxgo_array_to_tensor(PyObject* o, int read_only, DLManagedTensorVersioned** 
 int mxgo_array_dltensor(PyObject* o, int read_only, DLTensor* t);
 // Whether NDArrayBase o is writable.
 int mxgo_array_writable(PyObject* o);
+// An NDArrayBase that is C-contiguous in host memory with at most MXGO_TINY elements
+// (elements at data); mxgo_array_flat fills f and returns 1 for one, 0 for anything else.
+typedef struct {
+	PyObject* obj;
+	void* data;
+	int64_t size;
+	int32_t dtype;
+	int32_t writable;
+} mxgo_flat;
+int mxgo_array_flat(PyObject* o, mxgo_flat* f);
+// Whether NDArrayBases x and y have one shape.
+int mxgo_same_shape(PyObject* x, PyObject* y);
+// A new contiguous writable array of cls with like's shape and dtype over data, which
+// owner's memory holds (the array keeps a reference); Go adopts it on first use.
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, void* data, PyObject* owner);
+
+// ---- tiny.c
+// x op y for the arithmetic operators (and x op scalar for their scalar forms, attrs
+// in their wire form, alen bytes) on tiny host arrays, in C (see tiny.c): the
+// result (None when written into out), or NULL when it declined (the registry's path
+// takes the call) or failed (an exception is set).
+PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* attrs, Py_ssize_t alen, PyObject* out, PyTypeObject* cls);
 
 // ---- create.c (module functions)
 PyObject* mxgo_from_buffer(PyObject* self, PyObject* const* args, Py_ssize_t n);

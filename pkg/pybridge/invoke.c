@@ -7,10 +7,10 @@
 
 #define STACK_ARRAYS 8
 
-// TINY bounds the elements of an operation that keeps the GIL: it runs at once, in
-// about a microsecond, so releasing and retaking the GIL would cost more than letting
-// other threads wait. Nothing such an operation does in Go waits for anything.
-#define TINY 4096
+// TINY (MXGO_TINY) bounds the elements of an operation that keeps the GIL: it runs at
+// once, in about a microsecond, so releasing and retaking the GIL would cost more than
+// letting other threads wait. Nothing such an operation does in Go waits for anything.
+#define TINY MXGO_TINY
 
 // Elements of a DLTensor, or more than TINY when it does not say.
 static int64_t tensor_size(const DLTensor* t) {
@@ -131,6 +131,10 @@ PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 	Py_ssize_t alen;
 	const char* attrs = PyUnicode_AsUTF8AndSize(args[3], &alen);
 	if (!attrs) return NULL;
+	{ // before the operands' handles are read, which would materialise them
+		PyObject* r = mxgo_tiny_arith(op, args[1], attrs, alen, args[2], cls);
+		if (r || PyErr_Occurred()) return r;
+	}
 	if (alen > INT32_MAX || k > INT32_MAX) return PyErr_Format(PyExc_ValueError, "invoke: too many arrays or attributes");
 	int64_t hstack[STACK_ARRAYS];
 	DLTensor tstack[STACK_ARRAYS];

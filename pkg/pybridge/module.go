@@ -5,7 +5,9 @@ package pybridge
 /*
 // Warnings that hide ABI bugs are errors for every C file of the package (an
 // undeclared function compiled against Python 3.13 once built and failed at import).
-#cgo CFLAGS: -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
+// gopy builds with -ffast-math, under which tiny.c's division could be a reciprocal
+// times the dividend: IEEE arithmetic, as Go's kernels compute, for every C file.
+#cgo CFLAGS: -fno-fast-math -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion
 #include "bridge.h"
 */
 import "C"

@@ -1,0 +1,226 @@
+"""Arithmetic on tiny host arrays runs in C without Go (pkg/pybridge/tiny.c): the same
+bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
+call it must not take (recording, the engine busy, broadcasting, views, mixed dtypes,
+overlapping out, read-only out, large arrays) left to the registry's path."""
+import gc
+import operator
+
+import numpy as np
+import pytest
+import torch
+
+import mxgo as mx
+from interop_helpers import FIRST_USES, HOLDS_MEMORY, live_counts
+
+OPS = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv}
+FLOAT_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 3.4e38, -1.5]
+
+
+def _operands(dtype, shape, rng):
+    n = int(np.prod(shape))
+    if np.dtype(dtype).kind == "f":
+        x, y = (rng.standard_normal(n) * 1e3 for _ in range(2))
+        k = min(n, len(FLOAT_SPECIALS))
+        x[:k], y[:k] = FLOAT_SPECIALS[:k], FLOAT_SPECIALS[::-1][:k]
+    else:  # near the ends: the results wrap
+        info = np.iinfo(dtype)
+        x, y = (rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True) for _ in range(2))
+    return x.astype(dtype).reshape(shape), y.astype(dtype).reshape(shape)
+
+
+def _same_bits(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if got.dtype.kind == "f":
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        keep = ~np.isnan(want)
+        ints = {4: np.uint32, 8: np.uint64}[got.dtype.itemsize]
+        np.testing.assert_array_equal(got[keep].view(ints), want[keep].view(ints))  # -0.0 too
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("shape", [(1,), (7,), (3, 4), (2, 1, 5), (4096,), (4097,)], ids=str)
+def test_results_have_numpy_bits(dtype, shape):
+    a, b = _operands(dtype, shape, np.random.default_rng(hash(shape) % 1000))
+    x, y = mx.nd.array(a, dtype=dtype), mx.nd.array(b, dtype=dtype)
+    for name, fn in OPS.items():
+        if name == "divide" and dtype.startswith("int"):
+            continue  # integer division keeps the registry's rules (tiny.c declines it)
+        with np.errstate(all="ignore"):
+            want = fn(a, b).astype(dtype)
+        _same_bits(fn(x, y).asnumpy(), want)
+        out = mx.nd.zeros(shape, dtype=dtype)
+        assert getattr(mx.nd, name)(x, y, out=out) is out
+        _same_bits(out.asnumpy(), want)
+        inplace = x.copy()
+        inplace = fn(inplace, y) if name == "divide" else {"add": operator.iadd, "subtract": operator.isub,
+                                                          "multiply": operator.imul}[name](inplace, y)
+        _same_bits(inplace.asnumpy(), want)
+
+
+SCALARS = [2, -3, 0, 0.5, -0.0, 1e300, -np.inf, 2**62 + 1, -(2**63)]
+
+
+def _registry(fn, a, s):
+    """fn(array, s) through the registry's Go path (more elements than tiny.c takes)."""
+    big = mx.nd.array(np.concatenate([a, np.zeros(5000, a.dtype)]), dtype=a.dtype)
+    return fn(big, s).asnumpy()[:a.size]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_scalar_forms_have_the_registry_bits(dtype):
+    a, _ = _operands(dtype, (9,), np.random.default_rng(1))
+    x = mx.nd.array(a, dtype=dtype)
+    forms = {"x+s": lambda v, s: v + s, "s+x": lambda v, s: s + v, "x-s": lambda v, s: v - s,
+             "s-x": lambda v, s: s - v, "x*s": lambda v, s: v * s, "x/s": lambda v, s: v / s, "s/x": lambda v, s: s / v}
+    for s in SCALARS:
+        for name, fn in forms.items():
+            if dtype.startswith("int") and ("/" in name or isinstance(s, float)):
+                continue  # the registry's rules (tiny.c declines them)
+            _same_bits(fn(x, s).asnumpy(), _registry(fn, a, s))
+    inplace = x.copy()
+    inplace *= 3
+    _same_bits(inplace.asnumpy(), _registry(lambda v, s: v * s, a, 3))
+
+
+def test_an_array_with_itself():
+    a = np.float32([1.5, -2.0, 3.0])
+    x = mx.nd.array(a)
+    _same_bits((x * x).asnumpy(), a * a)
+    x += x
+    _same_bits(x.asnumpy(), a + a)
+
+
+def test_no_go_array_until_one_is_needed(no_gc):
+    x, y, out = mx.nd.array([1.0, 2.0]), mx.nd.array([3.0, 4.0]), mx.nd.zeros(2)
+    mx.nd.waitall()
+    live = live_counts()
+    z = x + y
+    mx.nd.add(x, y, out=out)
+    x -= y
+    w = 2 - x * 0.5
+    x /= 4
+    assert live_counts() == live  # computed in C: no handle, no storage
+    np.testing.assert_array_equal(w.asnumpy(), [3.0, 3.0])
+    del w
+    assert z.handle  # the first use that needs Go makes its side
+    assert live_counts()[:2] == (live[0] + 1, live[1] + 1)
+    del z
+    assert live_counts() == live
+
+
+@pytest.fixture
+def no_gc():
+    """The live counters move only by what the test does: no collection of earlier garbage
+    (nothing here makes cycles; refcounting frees it all)."""
+    gc.disable()
+    yield
+    gc.enable()
+
+
+@pytest.mark.parametrize("use", FIRST_USES, ids=str)
+def test_a_c_made_result_lives_as_long_as_its_users(use, no_gc):
+    x = mx.nd.array([1.0, 2.0, 3.0])
+    mx.nd.waitall()
+    live = live_counts()
+    z = x + x
+    got = FIRST_USES[use](z)
+    z.wait_to_read()
+    del z
+    mx.nd.waitall()
+    gc.collect()
+    if use in HOLDS_MEMORY:  # the consumer keeps the memory: its values are still there
+        capsule = type(got).__name__ == "PyCapsule"
+        np.testing.assert_array_equal(mx.nd.from_dlpack(got).asnumpy() if capsule else np.asarray(got), [2.0, 4.0, 6.0])
+    elif use == "operator":
+        np.testing.assert_array_equal(got.asnumpy(), np.sqrt(np.float32([2.0, 4.0, 6.0])))
+    del got
+    mx.nd.waitall()
+    assert live_counts() == live
+
+
+def test_writes_are_shared_with_a_consumer():
+    z = mx.nd.array([1.0, 2.0]) + mx.nd.array([3.0, 4.0])
+    t = torch.from_dlpack(z)
+    z[:] = 9
+    assert t.tolist() == [9.0, 9.0]
+    t[0] = 1
+    assert z.asnumpy().tolist() == [1.0, 9.0]
+
+
+def _through_go(make):
+    """The result of make() and whether it made a Go array (the registry's path)."""
+    mx.nd.waitall()
+    before = live_counts()[0]
+    r = make()
+    r.wait_to_read()
+    return r, live_counts()[0] > before
+
+
+def test_calls_it_declines_take_the_registry_path():
+    a, b = np.arange(8, dtype=np.float32), np.arange(8, dtype=np.float32)[::-1].copy()
+    x, y = mx.nd.array(a), mx.nd.array(b)
+    cases = {
+        "broadcast": (lambda: x + mx.nd.array([2.0]), a + np.float32(2)),
+        "view": (lambda: x[::2] + y[::2], a[::2] + b[::2]),
+        "float16": (lambda: x.astype("float16") + y.astype("float16"), (a + b).astype("float16")),
+        "large": (lambda: mx.nd.ones(5000) + mx.nd.ones(5000), np.full(5000, 2, np.float32)),
+        "integer divide": (lambda: mx.nd.array([7, -7], dtype="int32") / mx.nd.array([2, 2], dtype="int32"),
+                           (mx.nd.array([7, -7], dtype="int32").astype("float32") / 2).asnumpy().astype("int32")),
+    }
+    for name, (make, want) in cases.items():
+        r, went_to_go = _through_go(make)
+        assert went_to_go, name
+        np.testing.assert_array_equal(r.asnumpy(), want, err_msg=name)
+    r, went_to_go = _through_go(lambda: x + y)
+    assert not went_to_go
+
+
+def test_recording_takes_the_registry_path():
+    x, y = mx.nd.array([1.0, 2.0]), mx.nd.array([3.0, 4.0])
+    x.attach_grad()
+    with mx.autograd.record():
+        z = x * y
+    z.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [3.0, 4.0])
+
+
+def test_a_pending_write_is_seen():
+    big = mx.nd.ones((2_000_000, 10))
+    x, y = mx.nd.zeros(10), mx.nd.ones(10)
+    mx.nd.waitall()
+    mx.nd.sum(big, axis=0, out=x)  # runs on the engine while the next line is called
+    np.testing.assert_array_equal((x + y).asnumpy(), np.full(10, 2_000_001, np.float32))
+
+
+def test_a_partly_overlapping_out_is_separated():
+    base = mx.nd.array(np.arange(5, dtype=np.float32))
+    mx.nd.add(base[0:4], mx.nd.ones(4), out=base[1:5])  # reads what it overwrites: the registry copies first
+    np.testing.assert_array_equal(base.asnumpy(), [0, 1, 2, 3, 4])
+    flat = mx.nd.array(np.arange(8, dtype=np.float32))
+    lo, hi = flat.reshape(2, 4)[0], flat.reshape(2, 4)[1]
+    mx.nd.multiply(lo, hi, out=lo)  # exactly in place: elementwise
+    np.testing.assert_array_equal(flat.asnumpy(), [0, 5, 12, 21, 4, 5, 6, 7])
+
+
+def test_bad_outs_raise_as_before():
+    x = mx.nd.array([1.0, 2.0])
+    n = np.zeros(2, np.float32)
+    n.flags.writeable = False
+    frozen = mx.nd.from_numpy(n)
+    assert not frozen.writable
+    with pytest.raises(ValueError, match="read-only"):
+        mx.nd.add(x, x, out=frozen)
+    with pytest.raises(TypeError, match="dtype"):
+        mx.nd.add(x, x, out=mx.nd.zeros(2, dtype="float64"))
+    with pytest.raises(ValueError, match="shape"):
+        mx.nd.add(x, x, out=mx.nd.zeros(3))
+    np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
+
+
+def test_mx_np_keeps_its_class():
+    a = mx.np.array([1.0, 2.0])
+    r = a + a
+    assert type(r) is type(a)
+    np.testing.assert_array_equal(r.asnumpy(), [2.0, 4.0])
