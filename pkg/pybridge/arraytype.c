@@ -108,7 +108,7 @@ int64_t mxgo_array_size(PyObject* o) { return ((ArrayObject*)o)->size; }
 int mxgo_array_flat(PyObject* o, mxgo_flat* f) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) return 0;
 	ArrayObject* a = (ArrayObject*)o;
-	if (!a->contiguous || a->src.dev_type != MXGO_DEVICE_CPU || a->size > MXGO_TINY) return 0;
+	if (!a->contiguous || a->src.dev_type != MXGO_DEVICE_CPU) return 0;
 	*f = (mxgo_flat){.obj = o, .data = a->src.data, .size = a->size, .dtype = a->src.dtype, .writable = a->src.writable};
 	return f->data != NULL;
 }

@@ -145,8 +145,8 @@ int mxgo_array_to_tensor(PyObject* o, int read_only, DLManagedTensorVersioned** 
 int mxgo_array_dltensor(PyObject* o, int read_only, DLTensor* t);
 // Whether NDArrayBase o is writable.
 int mxgo_array_writable(PyObject* o);
-// An NDArrayBase that is C-contiguous in host memory with at most MXGO_TINY elements
-// (elements at data); mxgo_array_flat fills f and returns 1 for one, 0 for anything else.
+// An NDArrayBase that is C-contiguous in host memory (elements at data);
+// mxgo_array_flat fills f and returns 1 for one, 0 for anything else.
 typedef struct {
 	PyObject* obj;
 	void* data;

@@ -21,21 +21,40 @@ int32_t mxgo_tiny_op[2 * NARITH] = {-1, -1, -1, -1, -1, -1, -1, -1};
 
 enum { DL_INT = 0, DL_FLOAT = 2 };
 
+// The most elements computed here: 64 KiB of float32, a few microseconds with the GIL
+// held (it must be: another thread's operation could otherwise write an operand).
+enum { MOST = 1 << 14 };
+
 // One operand: an array, or (a NULL) a number already converted to the dtype.
 typedef struct {
 	const void* a;
 	union { float f32; double f64; uint32_t u32; uint64_t u64; } c;
 } operand;
 
-#define AT(T, o, i) ((o).a ? ((const T*)(o).a)[i] : *(const T*)&(o).c)
-
-#define LOOP(T, expr)                                             \
-	do {                                                      \
-		T* out = z;                                       \
-		for (int64_t i = 0; i < n; i++) {                 \
-			T a = AT(T, x, i), b = AT(T, y, i);       \
-			out[i] = expr;                            \
-		}                                                 \
+// The loop of expr (of a and b) in three forms, each simple enough to vectorise: both
+// operands arrays, or one of them a number.
+#define LOOP(T, expr)                                                                   \
+	do {                                                                            \
+		T* out = z;                                                             \
+		const T *xa = x.a, *ya = y.a;                                           \
+		if (xa && ya) {                                                         \
+			for (int64_t i = 0; i < n; i++) {                               \
+				T a = xa[i], b = ya[i];                                 \
+				out[i] = expr;                                          \
+			}                                                               \
+		} else if (xa) {                                                        \
+			const T b = *(const T*)&y.c;                                    \
+			for (int64_t i = 0; i < n; i++) {                               \
+				T a = xa[i];                                            \
+				out[i] = expr;                                          \
+			}                                                               \
+		} else {                                                                \
+			const T a = *(const T*)&x.c;                                    \
+			for (int64_t i = 0; i < n; i++) {                               \
+				T b = ya[i];                                            \
+				out[i] = expr;                                          \
+			}                                                               \
+		}                                                                       \
 	} while (0)
 
 // Integers wrap as Go's do: computed unsigned, where C's signed overflow is undefined.
@@ -111,7 +130,7 @@ PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize
 	if (op < 0 || PyTuple_GET_SIZE(arrays) != 2 - scalar) return NULL;
 	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
 	mxgo_flat x, y, z;
-	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0) return NULL;
+	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0 || x.size > MOST) return NULL;
 	DLDataType t = mxgo_dl_type_of[x.dtype];
 	operand a = {.a = x.data}, b = {0};
 	if (scalar) {
