@@ -76,8 +76,8 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 		clear(dw)
 		return
 	}
-	if tap := fcTap(g); tap >= 0 {
-		tapFCWeightGrad(g, x[0], x[1], dw, tap)
+	if taps := windowTaps(g); taps != nil {
+		windowWeightGrad(g, x[0], x[1], dw, taps)
 		return
 	}
 	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
