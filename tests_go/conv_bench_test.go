@@ -86,7 +86,8 @@ func BenchmarkConvWeightDeep(b *testing.B) {
 }
 
 // ResNet-18's 3x3 convolutions on 32x32 images (batch 64: 64 channels of 8x8 down to 512
-// of 1x1), forward and both gradients, by the tap tables and by colRow's lines.
+// of 1x1), forward and both gradients, by the tap tables and by colRow's lines, and at
+// 2x2 and 1x1 by the whole-window product.
 func BenchmarkResNetConvs(b *testing.B) {
 	f32 := func(shape ...int) *ndarray.NDArray { return filledF32(b, shape...) }
 	for _, l := range []struct{ c, hw int }{{64, 8}, {128, 4}, {256, 2}, {512, 1}} {
@@ -99,9 +100,13 @@ func BenchmarkResNetConvs(b *testing.B) {
 		}{{"forward", "Convolution", []*ndarray.NDArray{x, w}, f32(64, l.c, l.hw, l.hw)},
 			{"weight", "_backward_Convolution_weight", []*ndarray.NDArray{x, x}, f32(l.c, l.c, 3, 3)},
 			{"data", "Deconvolution", []*ndarray.NDArray{x, w}, f32(64, l.c, l.hw, l.hw)}} {
-			for _, tables := range []bool{true, false} {
-				b.Run(fmt.Sprintf("%dx%d/%s/tables=%v", l.c, l.hw, c.name, tables), func(b *testing.B) {
-					defer nn.SetTapTables(nn.SetTapTables(tables))
+			for _, p := range []struct{ tables, windows bool }{{true, true}, {true, false}, {false, false}} {
+				if !p.windows && l.hw > 2 { // the whole-window path takes 2x2 and 1x1 only
+					continue
+				}
+				b.Run(fmt.Sprintf("%dx%d/%s/tables=%v/windows=%v", l.c, l.hw, c.name, p.tables, p.windows), func(b *testing.B) {
+					defer nn.SetTapTables(nn.SetTapTables(p.tables))
+					defer nn.SetWholeWindows(nn.SetWholeWindows(p.windows))
 					op, err := ops.Lookup(c.op)
 					require.NoError(b, err)
 					at, err := ops.ParseAttrs(op, conv)

@@ -175,6 +175,8 @@ CONV = [  # data shape, weight shape, parameters
     ((2, 2, 7, 6), (4, 2, 3, 2), "kernel=(3, 2), num_filter=4, stride=(2, 2), pad=(1, 0), dilate=(1, 2)"),
     ((1, 4, 6, 6), (6, 2, 3, 3), "kernel=(3, 3), num_filter=6, num_group=2, pad=(1, 1)"),
     ((2, 3, 4, 4), (5, 3, 1, 1), "kernel=(1, 1), num_filter=5"),
+    ((3, 4, 2, 2), (5, 4, 3, 3), "kernel=(3, 3), num_filter=5, pad=(1, 1)"),  # windows cover the image
+    ((2, 3, 2, 2), (4, 3, 3, 3), "kernel=(3, 3), num_filter=4, stride=(2, 2), pad=(1, 1)"),
     ((1, 2, 4, 5, 4), (3, 2, 2, 3, 2), "kernel=(2, 3, 2), num_filter=3, stride=(2, 1, 2), pad=(1, 1, 0)"),
 ]
 for ds, ws, kw in CONV:

@@ -10,9 +10,10 @@ mxgo too. Random data comes from a seeded NumPy generator, so no window holds ti
 Departures from MXNet 1.9.1 (README.md lists each; tools/mxnet_coverage.py marks their names):
 - nd.LeakyReLU: rrelu's mask (its second result) holds zeros, where MXNet 1.9.1 leaves it unwritten in
   inference (whatever the memory held).
-- nd.Convolution: on a 1x1 image, weights whose taps read only padding leave the product (a NaN or
-  infinite weight there does not reach the result), where MXNet 1.9.1 multiplies them by the padding's
-  zeros: one product with the live tap instead of an im2col of zero rows.
+- nd.Convolution: where every window covers the whole image (1x1 and 2x2 images under a 3x3 kernel with
+  padding 1), weights whose taps read only padding leave the product (a NaN or infinite weight there does
+  not reach the result), where MXNet 1.9.1 multiplies them by the padding's zeros: one product of the
+  batch with the live taps instead of an im2col of zero rows.
 """
 from mxnet_diff import Case
 

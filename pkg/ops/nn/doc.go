@@ -5,7 +5,7 @@
 //	nn_fc.go, nn_conv.go, nn_deconv.go  FullyConnected, Convolution, Deconvolution
 //	nn_conv_chunk.go            several images per GEMM when each has few output positions
 //	nn_conv_taps.go             im2col/col2im by a per-geometry tap table for short output lines
-//	nn_conv_fc.go               1x1 images to 1x1 results: one GEMM on the one live tap
+//	nn_conv_fc.go               windows covering the whole image: one GEMM of the batch, no im2col
 //	nn_scratch.go               pooled scratch buffers of the convolution paths
 //	nn_pool.go, nn_upsample.go  Pooling, UpSampling
 //	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm

@@ -186,8 +186,8 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
 	w := x[1]
-	if tap := fcTap(g); tap >= 0 {
-		tapFCForward(g, x[0], w, y, tap)
+	if taps := windowTaps(g); taps != nil {
+		windowForward(g, x[0], w, y, taps)
 		if len(x) == 3 {
 			nnAddBias(y, x[2], g.n, g.f, cols)
 		}

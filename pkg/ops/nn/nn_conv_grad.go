@@ -76,8 +76,8 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 		clear(dw)
 		return
 	}
-	if tap := fcTap(g); tap >= 0 {
-		tapFCWeightGrad(g, x[0], x[1], dw, tap)
+	if taps := windowTaps(g); taps != nil {
+		windowWeightGrad(g, x[0], x[1], dw, taps)
 		return
 	}
 	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
@@ -89,8 +89,8 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 	parts := make([][]T, workers)
 	ndarray.ForChunks(chunks, workers, func(lo, hi int) {
 		part := dw
-		if lo > 0 {
-			part = make([]T, len(dw))
+		if lo > 0 { // cleared by convWeightGradChunks
+			part = getScratch[T](len(dw))
 		}
 		convWeightGradChunks(g, x, part, lo, hi, b, workers == 1)
 		parts[lo/((chunks+workers-1)/workers)] = part
@@ -99,6 +99,7 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 		for i, v := range p {
 			dw[i] += v
 		}
+		putScratch(p)
 	}
 }
 

@@ -189,8 +189,8 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group // output and input channels per group
 	rows, cols, vol := cg*g.kernelVol(), g.outVol(), g.inVol()
 	w := x[1]
-	if tap := fcTap(g); tap >= 0 {
-		tapFCDeconv(g, x[0], w, y, tap)
+	if taps := windowTaps(g); taps != nil {
+		windowDeconv(g, x[0], w, y, taps)
 		if len(x) == 3 {
 			nnAddBias(y, x[2], g.n, g.c, vol)
 		}
