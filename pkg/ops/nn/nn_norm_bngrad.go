@@ -100,7 +100,7 @@ func bnGradStats[T nnFloat](x, g, y []T, outer, c, inner int, eps float64) {
 		for j := lo; j < hi; j++ {
 			var s float64
 			for o := range outer {
-				s += sum64(x[(o*c+j)*inner : (o*c+j+1)*inner])
+				s += nnSum16(x[(o*c+j)*inner : (o*c+j+1)*inner])
 			}
 			m := s / n
 			var q, sg, sgx float64
@@ -118,23 +118,6 @@ func bnGradStats[T nnFloat](x, g, y []T, outer, c, inner int, eps float64) {
 			y[j], y[c+j], y[2*c+j], y[3*c+j] = T(m), T(v), T(sg), T(sgx/math.Sqrt(v+eps))
 		}
 	})
-}
-
-// sum64 is the sum of v in float64, in four partial sums (one chain of dependent adds
-// runs at a quarter of the speed).
-func sum64[T nnFloat](v []T) float64 {
-	var s [4]float64
-	i := 0
-	for ; i+4 <= len(v); i += 4 {
-		s[0] += float64(v[i])
-		s[1] += float64(v[i+1])
-		s[2] += float64(v[i+2])
-		s[3] += float64(v[i+3])
-	}
-	for ; i < len(v); i++ {
-		s[0] += float64(v[i])
-	}
-	return s[0] + s[1] + s[2] + s[3]
 }
 
 // bnGradData writes dx = gamma*inv*(g - sum(g)/n - xhat*sum(g*xhat)/n) per channel, x =

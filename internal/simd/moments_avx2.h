@@ -1,0 +1,19 @@
+// Row moments and the normalisation's affine step for pkg/ops/nn (moments_avx2.c).
+#ifndef MXGO_MOMENTS_AVX2_H
+#define MXGO_MOMENTS_AVX2_H
+
+int mxgo_moments_supported(void);
+
+// The sum of x[0..n) and the sum of (x[i] - m)^2, both in double in sixteen running sums
+// (nn's nnSum16 order, bit for bit).
+double mxgo_sum16_f32(const float *x, long n);
+double mxgo_sqdev16_f32(const float *x, long n, double m);
+
+// out[r] = the sum of row r of x (rows of n), as mxgo_sum16_f32: one call for many short rows.
+void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out);
+
+// y[i] = ((x[i] - m) * s) * g + b in float32, rounded after each operation; g and b are
+// rows of n (vec) or one value each.
+void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec);
+
+#endif
