@@ -60,6 +60,17 @@ func SqDev16(x []float32, m float64) (float64, bool) {
 	return float64(C.mxgo_sqdev16_f32((*C.float)(unsafe.SliceData(x)), C.long(len(x)), C.double(m))), true
 }
 
+// BNSums adds to out the sums of (x-m)^2, g and g*(x-m) over a row in nn's bnGradSums
+// order and reports true, or reports false as Sum16. len(g) >= len(x).
+func BNSums(x, g []float32, m float64, out *[3]float64) bool {
+	if !momentsFor(x, g) {
+		return false
+	}
+	C.mxgo_bnsums_f32((*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(g[:len(x)])), C.long(len(x)), C.double(m),
+		(*C.double)(unsafe.SliceData(out[:])))
+	return true
+}
+
 // Affine32 sets y[i] = ((x[i] - m) * s) * g + b, rounding after each operation, where g
 // and b are rows as long as x or of one value, and reports true; or false as Sum16.
 func Affine32(y, x []float32, m, s float32, g, b []float32) bool {

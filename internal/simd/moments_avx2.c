@@ -69,6 +69,38 @@ AVX2 double mxgo_sqdev16_f32(const float *x, long n, double m) {
 	return s;
 }
 
+AVX2 static inline double fold8(__m256d a0, __m256d a1) {
+	__m256d t = _mm256_add_pd(a0, a1);
+	__m128d h = _mm_add_pd(_mm256_castpd256_pd128(t), _mm256_extractf128_pd(t, 1));
+	return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+}
+
+AVX2 void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out) {
+	__m256d q0 = _mm256_setzero_pd(), q1 = q0, s0 = q0, s1 = q0, p0 = q0, p1 = q0, mv = _mm256_set1_pd(m);
+	long i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256d d0 = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), mv);
+		__m256d d1 = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i + 4)), mv);
+		__m256d g0 = _mm256_cvtps_pd(_mm_loadu_ps(g + i)), g1 = _mm256_cvtps_pd(_mm_loadu_ps(g + i + 4));
+		q0 = _mm256_add_pd(q0, _mm256_mul_pd(d0, d0));
+		q1 = _mm256_add_pd(q1, _mm256_mul_pd(d1, d1));
+		s0 = _mm256_add_pd(s0, g0);
+		s1 = _mm256_add_pd(s1, g1);
+		p0 = _mm256_add_pd(p0, _mm256_mul_pd(g0, d0));
+		p1 = _mm256_add_pd(p1, _mm256_mul_pd(g1, d1));
+	}
+	double q = fold8(q0, q1), sg = fold8(s0, s1), sgx = fold8(p0, p1);
+	for (; i < n; i++) {
+		double d = (double)x[i] - m, gv = (double)g[i];
+		q += d * d;
+		sg += gv;
+		sgx += gv * d;
+	}
+	out[0] += q;
+	out[1] += sg;
+	out[2] += sgx;
+}
+
 AVX2 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec) {
 	const __m256 mv = _mm256_set1_ps(m), sv = _mm256_set1_ps(s);
 	__m256 gv = _mm256_set1_ps(g[0]), bv = _mm256_set1_ps(b[0]);
@@ -95,6 +127,9 @@ int mxgo_moments_supported(void) { return 0; }
 double mxgo_sum16_f32(const float *x, long n) { (void)x, (void)n; return 0; }
 double mxgo_sqdev16_f32(const float *x, long n, double m) { (void)x, (void)n, (void)m; return 0; }
 void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out) { (void)x, (void)rows, (void)n, (void)out; }
+void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out) {
+	(void)x, (void)g, (void)n, (void)m, (void)out;
+}
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec) {
 	(void)y, (void)x, (void)n, (void)m, (void)s, (void)g, (void)b, (void)vec;
 }

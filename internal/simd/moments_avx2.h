@@ -12,6 +12,11 @@ double mxgo_sqdev16_f32(const float *x, long n, double m);
 // out[r] = the sum of row r of x (rows of n), as mxgo_sum16_f32: one call for many short rows.
 void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out);
 
+// BatchNorm's gradient sums of a row: out[0] += sum (x-m)^2, out[1] += sum g, out[2] +=
+// sum g*(x-m), each in eight running sums (lane i % 8, combined as fold16's last steps,
+// then the tail in order: nn's bnGradSums, bit for bit).
+void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out);
+
 // y[i] = ((x[i] - m) * s) * g + b in float32, rounded after each operation; g and b are
 // rows of n (vec) or one value each.
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec);

@@ -9,6 +9,7 @@
 //	nn_scratch.go               pooled scratch buffers of the convolution paths
 //	nn_pool.go, nn_upsample.go  Pooling, UpSampling
 //	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm
+//	nn_norm_rows.go             their row sums (16 float64 sums) and affine step, in C for float32
 //	nn_act.go                   Activation, LeakyReLU, Dropout
 //	nn_embed.go, nn_v1.go       Embedding, L2Normalization, LRN; Pooling_v1
 //	softmax.go, softmax_lane.go  softmax, log_softmax, softmin, SoftmaxOutput
