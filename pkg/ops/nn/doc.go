@@ -23,6 +23,7 @@
 //	nn_act_grad.go              Activation, LeakyReLU, Dropout (its mask redrawn from its seed)
 //	nn_norm_grad.go             BatchNorm in training and its moving statistics; LayerNorm, InstanceNorm, GroupNorm
 //	nn_norm_bngrad.go           BatchNorm's fused training gradient (_backward_BatchNorm_stats, _data)
+//	nn_norm_lngrad.go           LayerNorm's fused gradient along the last axis (_backward_LayerNorm_data, _params)
 //	nn_embed_grad.go            Embedding's dense weight gradient (_backward_Embedding)
 //	softmax_grad.go             the softmax family, SoftmaxOutput (_backward_SoftmaxOutput), regression outputs,
 //	                            softmax_cross_entropy

@@ -176,6 +176,9 @@ var layerNormGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCt
 	if err != nil {
 		return nil, err
 	}
+	if axis == nd-1 && c.Shapes[0][axis] > 0 {
+		return layerNormLastGrad(c) // nn_norm_lngrad.go
+	}
 	return affineNormGrad(c, normAxes(nd, otherAxes(nd, axis)...), axis)
 }}
 
