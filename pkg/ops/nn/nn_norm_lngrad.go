@@ -20,47 +20,36 @@ import (
 const lnBlock = 64
 
 func init() {
-	eps := ops.Param{Name: "eps", Kind: ops.ParamFloat, Default: "1e-05", Doc: "added to the variance"}
-	ops.Register(&ops.Op{
-		Name: "_backward_LayerNorm_data",
-		Doc: "The gradient of LayerNorm's data along the last axis from data, gamma and out_grad. Internal: " +
-			"LayerNorm's gradient calls it.",
-		Category: ops.General, Inputs: []string{"data", "gamma", "out_grad"}, DTypes: nnFloatDTypes, Params: []ops.Param{eps},
+	ops.Register(lnGradOp("_backward_LayerNorm_data", "The gradient of LayerNorm's data along the last axis from "+
+		"data, gamma and out_grad. Internal: LayerNorm's gradient calls it.",
+		func(in []*ndarray.NDArray, _ int) []int { return in[0].Shape() }, lnGradData[float32], lnGradData[float64]))
+	ops.Register(lnGradOp("_backward_LayerNorm_params", "The sums over the rows of data (along its last axis) of "+
+		"out_grad*xhat and out_grad, as a (2, n) array: the gradients of LayerNorm's gamma and beta. Internal: "+
+		"LayerNorm's gradient calls it.",
+		func(_ []*ndarray.NDArray, n int) []int { return []int{2, n} }, lnGradParams[float32], lnGradParams[float64]))
+}
+
+// lnGradOp is one of the two operators: inputs data, gamma and out_grad, result shape
+// shape(in, n), kernels f32 and f64.
+func lnGradOp(name, doc string, shape func(in []*ndarray.NDArray, n int) []int,
+	f32 func([][]float32, []float32, int, float64), f64 func([][]float64, []float64, int, float64)) *ops.Op {
+	return &ops.Op{
+		Name: name, Doc: doc, Category: ops.General, Inputs: []string{"data", "gamma", "out_grad"}, DTypes: nnFloatDTypes,
+		Params: []ops.Param{{Name: "eps", Kind: ops.ParamFloat, Default: "1e-05", Doc: "added to the variance"}},
 		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			_, err := lnGradDims("_backward_LayerNorm_data", in)
-			return in[0].Shape(), in[0].DType(), err
+			n, err := lnGradDims(name, in)
+			return shape(in, n), in[0].DType(), err
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-			n, err := lnGradDims("_backward_LayerNorm_data", in)
+			n, err := lnGradDims(name, in)
 			if err != nil {
 				return err
 			}
 			eps := nnEps(at)
-			return nnCompute(in, out[0],
-				func(x [][]float32, y []float32) { lnGradData(x, y, n, eps) },
-				func(x [][]float64, y []float64) { lnGradData(x, y, n, eps) })
+			return nnCompute(in, out[0], func(x [][]float32, y []float32) { f32(x, y, n, eps) },
+				func(x [][]float64, y []float64) { f64(x, y, n, eps) })
 		},
-	})
-	ops.Register(&ops.Op{
-		Name: "_backward_LayerNorm_params",
-		Doc: "The sums over the rows of data (along its last axis) of out_grad*xhat and out_grad, as a (2, n) " +
-			"array: the gradients of LayerNorm's gamma and beta. Internal: LayerNorm's gradient calls it.",
-		Category: ops.General, Inputs: []string{"data", "gamma", "out_grad"}, DTypes: nnFloatDTypes, Params: []ops.Param{eps},
-		Infer: func(in []*ndarray.NDArray, at ops.Attrs) ([]int, ndarray.DType, error) {
-			n, err := lnGradDims("_backward_LayerNorm_params", in)
-			return []int{2, n}, in[0].DType(), err
-		},
-		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-			n, err := lnGradDims("_backward_LayerNorm_params", in)
-			if err != nil {
-				return err
-			}
-			eps := nnEps(at)
-			return nnCompute(in, out[0],
-				func(x [][]float32, y []float32) { lnGradParams(x, y, n, eps) },
-				func(x [][]float64, y []float64) { lnGradParams(x, y, n, eps) })
-		},
-	})
+	}
 }
 
 // lnGradDims checks data, gamma (the last axis' length n) and out_grad (data's shape),
