@@ -17,7 +17,7 @@ import (
 // float64 sums and y = ((x - m) * s) * g + b, in C (internal/simd's moments kernels) for
 // float32 rows of simd.MomentsMin or more, else in Go. C and Go must give the same bits
 // (LayerNorm, BatchNorm in inference and training, InstanceNorm, GroupNorm, global
-// avg/sum pooling, _backward_BatchNorm_stats) on rows around the 16-element and
+// avg/sum pooling, _backward_BatchNorm_stats, _backward_LayerNorm_data and _params) on rows around the 16-element and
 // MomentsMin boundaries, batch 1, with NaN and ±inf in some rows (any NaN counts as
 // one: where two NaNs meet, x86 keeps the first operand's, and Go may swap the operands
 // of an add, so a NaN's sign is not an order's); and both must agree with
@@ -83,6 +83,8 @@ func normCalls(t *testing.T, rng *rand.Rand, dt ndarray.DType, x *ndarray.NDArra
 		"global avg":         run("Pooling", "global_pool=1;pool_type=avg", false, x4),
 		"global sum":         run("Pooling", "global_pool=1;pool_type=sum", false, x4),
 		"BatchNorm stats":    run("_backward_BatchNorm_stats", "", false, x, x),
+		"LayerNorm dx":       run("_backward_LayerNorm_data", "", false, x, gn, x),
+		"LayerNorm dgamma":   run("_backward_LayerNorm_params", "", false, x, gn, x),
 	}
 }
 

@@ -71,6 +71,30 @@ func BNSums(x, g []float32, m float64, out *[3]float64) bool {
 	return true
 }
 
+// LNGradRow writes one row of LayerNorm's data gradient (mxgo_lngrad_row_f32) and reports
+// true, or reports false as Sum16. g and gamma are at least as long as x, out too.
+func LNGradRow(out, x, g, gamma []float32, m, inv float64) bool {
+	if !momentsFor(x, out, g, gamma) {
+		return false
+	}
+	n := len(x)
+	C.mxgo_lngrad_row_f32((*C.float)(unsafe.SliceData(out[:n])), (*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(g[:n])),
+		(*C.float)(unsafe.SliceData(gamma[:n])), C.long(n), C.double(m), C.double(inv))
+	return true
+}
+
+// LNParamsRow adds one row's share to LayerNorm's dgamma and dbeta sums (dg, db, at least
+// as long as x) and reports true, or reports false as Sum16.
+func LNParamsRow(dg, db []float64, x, g []float32, m, inv float64) bool {
+	if !momentsFor(x, g) {
+		return false
+	}
+	n := len(x)
+	C.mxgo_lnparams_row_f32((*C.double)(unsafe.SliceData(dg[:n])), (*C.double)(unsafe.SliceData(db[:n])), (*C.float)(unsafe.SliceData(x)),
+		(*C.float)(unsafe.SliceData(g[:n])), C.long(n), C.double(m), C.double(inv))
+	return true
+}
+
 // Affine32 sets y[i] = ((x[i] - m) * s) * g + b, rounding after each operation, where g
 // and b are rows as long as x or of one value, and reports true; or false as Sum16.
 func Affine32(y, x []float32, m, s float32, g, b []float32) bool {

@@ -101,6 +101,53 @@ AVX2 void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, doub
 	out[2] += sgx;
 }
 
+AVX2 void mxgo_lngrad_row_f32(float *out, const float *x, const float *g, const float *gamma, long n, double m, double inv) {
+	const __m256d mv = _mm256_set1_pd(m);
+	__m256d s0 = _mm256_setzero_pd(), s1 = s0, p0 = s0, p1 = s0;
+	long i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256d h0 = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(g + i)), _mm256_cvtps_pd(_mm_loadu_ps(gamma + i)));
+		__m256d h1 = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(g + i + 4)), _mm256_cvtps_pd(_mm_loadu_ps(gamma + i + 4)));
+		s0 = _mm256_add_pd(s0, h0);
+		s1 = _mm256_add_pd(s1, h1);
+		p0 = _mm256_add_pd(p0, _mm256_mul_pd(h0, _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), mv)));
+		p1 = _mm256_add_pd(p1, _mm256_mul_pd(h1, _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i + 4)), mv)));
+	}
+	double sh = fold8(s0, s1), shx = fold8(p0, p1);
+	for (long j = i; j < n; j++) {
+		double h = (double)g[j] * (double)gamma[j];
+		sh += h;
+		shx += h * ((double)x[j] - m);
+	}
+	double mh = sh / (double)n, mhx = shx * inv * inv / (double)n;
+	const __m256d mhv = _mm256_set1_pd(mh), mhxv = _mm256_set1_pd(mhx), invv = _mm256_set1_pd(inv);
+	for (i = 0; i + 4 <= n; i += 4) {
+		__m256d h = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(g + i)), _mm256_cvtps_pd(_mm_loadu_ps(gamma + i)));
+		__m256d d = _mm256_mul_pd(_mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), mv), mhxv);
+		_mm_storeu_ps(out + i, _mm256_cvtpd_ps(_mm256_mul_pd(invv, _mm256_sub_pd(_mm256_sub_pd(h, mhv), d))));
+	}
+	for (; i < n; i++) {
+		double h = (double)g[i] * (double)gamma[i];
+		out[i] = (float)(inv * ((h - mh) - ((double)x[i] - m) * mhx));
+	}
+}
+
+AVX2 void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *g, long n, double m, double inv) {
+	const __m256d mv = _mm256_set1_pd(m), invv = _mm256_set1_pd(inv);
+	long i = 0;
+	for (; i + 4 <= n; i += 4) {
+		__m256d gv = _mm256_cvtps_pd(_mm_loadu_ps(g + i));
+		__m256d xh = _mm256_mul_pd(_mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), mv), invv);
+		_mm256_storeu_pd(dg + i, _mm256_add_pd(_mm256_loadu_pd(dg + i), _mm256_mul_pd(gv, xh)));
+		_mm256_storeu_pd(db + i, _mm256_add_pd(_mm256_loadu_pd(db + i), gv));
+	}
+	for (; i < n; i++) {
+		double gv = (double)g[i];
+		dg[i] += gv * (((double)x[i] - m) * inv);
+		db[i] += gv;
+	}
+}
+
 AVX2 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec) {
 	const __m256 mv = _mm256_set1_ps(m), sv = _mm256_set1_ps(s);
 	__m256 gv = _mm256_set1_ps(g[0]), bv = _mm256_set1_ps(b[0]);
@@ -129,6 +176,12 @@ double mxgo_sqdev16_f32(const float *x, long n, double m) { (void)x, (void)n, (v
 void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out) { (void)x, (void)rows, (void)n, (void)out; }
 void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out) {
 	(void)x, (void)g, (void)n, (void)m, (void)out;
+}
+void mxgo_lngrad_row_f32(float *out, const float *x, const float *g, const float *gamma, long n, double m, double inv) {
+	(void)out, (void)x, (void)g, (void)gamma, (void)n, (void)m, (void)inv;
+}
+void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *g, long n, double m, double inv) {
+	(void)dg, (void)db, (void)x, (void)g, (void)n, (void)m, (void)inv;
 }
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec) {
 	(void)y, (void)x, (void)n, (void)m, (void)s, (void)g, (void)b, (void)vec;

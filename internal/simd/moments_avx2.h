@@ -17,6 +17,14 @@ void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out);
 // then the tail in order: nn's bnGradSums, bit for bit).
 void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out);
 
+// LayerNorm's gradient of one row of x with out_grad g, the row's mean m and inv =
+// 1/sqrt(var + eps): out[i] = inv*((h - mean(h)) - (x-m)*mean(h*(x-m))*inv^2) with
+// h = g*gamma, the sums in eight running sums (bnsums' order); nn's lnGradRow, bit for bit.
+void mxgo_lngrad_row_f32(float *out, const float *x, const float *g, const float *gamma, long n, double m, double inv);
+
+// dg[i] += g[i]*((x[i]-m)*inv), db[i] += g[i]: one row's share of LayerNorm's dgamma, dbeta.
+void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *g, long n, double m, double inv);
+
 // y[i] = ((x[i] - m) * s) * g + b in float32, rounded after each operation; g and b are
 // rows of n (vec) or one value each.
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec);

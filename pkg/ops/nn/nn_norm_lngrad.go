@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -83,22 +84,42 @@ func lnGradData[T nnFloat](x [][]T, dx []T, n int, eps float64) {
 	data, gamma, g := x[0], x[1][:n], x[2]
 	nnParallel(len(data)/n, 4*n, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			xs, gs, out := data[r*n:(r+1)*n], g[r*n:(r+1)*n], dx[r*n:(r+1)*n]
+			xs := data[r*n : (r+1)*n]
 			m, inv := lnRowStats(xs, eps)
-			var sh, shx [4]float64 // four running sums: one chain of dependent adds runs at a quarter speed
-			for j, e := range xs {
-				h := float64(gs[j]) * float64(gamma[j])
-				sh[j&3] += h
-				shx[j&3] += h * (float64(e) - m)
-			}
-			mh := (sh[0] + sh[1] + sh[2] + sh[3]) / float64(n)
-			mhx := (shx[0] + shx[1] + shx[2] + shx[3]) * inv * inv / float64(n) // mean(h*xhat), times inv once more
-			for j, e := range xs {
-				h := float64(gs[j]) * float64(gamma[j])
-				out[j] = T(inv * (h - mh - (float64(e)-m)*mhx))
-			}
+			lnGradRow(dx[r*n:(r+1)*n], xs, g[r*n:(r+1)*n], gamma, m, inv)
 		}
 	})
+}
+
+// lnGradRow writes out = inv*((h - mean(h)) - (x-m)*mean(h*(x-m))*inv^2), h = g*gamma, the
+// sums in float64 in eight running sums each (bnGradSums' order); float32 rows of
+// simd.MomentsMin or more in C, same bits.
+func lnGradRow[T nnFloat](out, x, g, gamma []T, m, inv float64) {
+	if o, ok := any(out).([]float32); ok && simd.LNGradRow(o, any(x).([]float32), any(g).([]float32), any(gamma).([]float32), m, inv) {
+		return
+	}
+	n := len(x)
+	g, gamma, out = g[:n], gamma[:n], out[:n]
+	var s, p [8]float64
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		for k := range 8 {
+			h := float64(g[i+k]) * float64(gamma[i+k])
+			s[k] += h
+			p[k] += h * (float64(x[i+k]) - m)
+		}
+	}
+	sh, shx := fold8(&s), fold8(&p)
+	for ; i < n; i++ {
+		h := float64(g[i]) * float64(gamma[i])
+		sh += h
+		shx += h * (float64(x[i]) - m)
+	}
+	mh, mhx := sh/float64(n), shx*inv*inv/float64(n)
+	for j, e := range x {
+		h := float64(g[j]) * float64(gamma[j])
+		out[j] = T(inv * ((h - mh) - (float64(e)-m)*mhx))
+	}
 }
 
 // lnGradParams writes y[j] = sum over rows of g*xhat and y[n+j] = sum of g from x = data,
@@ -114,6 +135,9 @@ func lnGradParams[T nnFloat](x [][]T, y []T, n int, eps float64) {
 			for r := b * lnBlock; r < min(rows, (b+1)*lnBlock); r++ {
 				xs, gs := data[r*n:(r+1)*n], g[r*n:(r+1)*n]
 				m, inv := lnRowStats(xs, eps)
+				if xr, ok := any(xs).([]float32); ok && simd.LNParamsRow(dg, db, xr, any(gs).([]float32), m, inv) {
+					continue
+				}
 				for j, e := range xs {
 					gv := float64(gs[j])
 					dg[j] += gv * ((float64(e) - m) * inv)
