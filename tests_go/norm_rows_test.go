@@ -13,16 +13,18 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// The normalisations' row loops (pkg/ops/nn/nn_norm_rows.go): sums in sixteen running
-// float64 sums and y = ((x - m) * s) * g + b, in C (internal/simd's moments kernels) for
-// float32 rows of simd.MomentsMin or more, else in Go. C and Go must give the same bits
-// (LayerNorm, BatchNorm in inference and training, InstanceNorm, GroupNorm, global
-// avg/sum pooling, _backward_BatchNorm_stats, _backward_LayerNorm_data and _params) on rows around the 16-element and
-// MomentsMin boundaries, batch 1, with NaN and ±inf in some rows (any NaN counts as
-// one: where two NaNs meet, x86 keeps the first operand's, and Go may swap the operands
-// of an add, so a NaN's sign is not an order's); and both must agree with
-// the formulas in float64 to float32's rounding (1e-5 relative, the order of the sums
-// differs) or float64's (1e-12).
+// The normalisations' row loops (pkg/ops/nn/nn_norm_rows.go, nn_norm_lngrad.go,
+// bnGradSums): sums in float64 running sums and y = ((x - m) * s) * g + b, in C
+// (internal/simd's moments kernels) for float32 rows of simd.MomentsMin or more, else in
+// Go. C and Go must give the same bits (LayerNorm, BatchNorm in inference and training,
+// InstanceNorm, GroupNorm, global avg/sum pooling, _backward_BatchNorm_stats,
+// _backward_LayerNorm_data and _params) on rows around the 16-element and MomentsMin
+// boundaries, batch 1, with NaN and ±inf in some rows (any NaN counts as one: where two
+// NaNs meet, x86 keeps the first operand's and Go may swap the operands of an add). The
+// data make the sums cancel, so that their order shows in means and averages; rounding
+// differences of float64 steps that float32 results round away stay unseen. Both paths
+// must agree with the formulas in float64 to float32's rounding (1e-5 relative: the
+// order of the sums differs) or float64's (1e-12).
 
 var normRowLens = []int{1, 15, 16, 17, 63, 64, 65, 200}
 
