@@ -12,7 +12,7 @@ machine is shared, so the best is the least disturbed), with the ratio mxgo / Py
 
 Writes a Markdown table to bench/results/nn.md.
 
-    python bench/bench_nn.py [--min-time 0.3]
+    python bench/bench_nn.py [--min-time 0.3] [--rows Pooling,LayerNorm]
 """
 import argparse
 import os
@@ -94,12 +94,16 @@ def cases(rng):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--min-time", type=float, default=0.3)
+    ap.add_argument("--rows", default="", help="run only the rows whose name contains one of these comma-separated words")
     args = ap.parse_args(argv)
     n = threads()
     torch.set_num_threads(n)
     rng = np.random.default_rng(0)
     rows = ["| operator | mxgo | PyTorch | mxgo GFLOP/s | mxgo / PyTorch |", "|---|---:|---:|---:|---:|"]
+    words = [w for w in args.rows.split(",") if w]
     for name, fn, tfn, macs in cases(rng):
+        if words and not any(w in name for w in words):
+            continue
         with torch.inference_mode():
             t = best_times({"mxgo": fn, "PyTorch": tfn}, args.min_time)
         rate = "%.1f" % (2 * macs / t["mxgo"] / 1e9) if macs else ""

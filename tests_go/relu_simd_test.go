@@ -13,9 +13,10 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// relu and _relu_backward on float32 with the AVX2 kernels (internal/simd/relu_avx2.c)
-// give the bits of the Go loops: special values (NaNs of both signs, ±0, ±Inf,
-// subnormals) and random ones, lengths around the C minimum and the 8-lane tail.
+// relu, _relu_backward and Activation's relu (the gradient's kernel on x, x) on float32
+// with the AVX2 kernels (internal/simd/relu_avx2.c) give the bits of the Go loops: special
+// values (NaNs of both signs, ±0, ±Inf, subnormals) and random ones, lengths around the C
+// minimum and the 8-lane tail.
 func TestReluSIMDMatchesGoLoops(t *testing.T) {
 	checkLeaks(t)
 	require.NoError(t, ops.WaitAll())
@@ -35,16 +36,18 @@ func TestReluSIMDMatchesGoLoops(t *testing.T) {
 				g[i] = specials[rng.IntN(len(specials))]
 			}
 		}
-		run := func(on bool) (relu, grad []uint32) {
+		run := func(on bool) (relu, grad, act []uint32) {
 			require.NoError(t, ops.WaitAll())
 			simd.SetRelu(on)
 			ya, ga := f32Array(t, y), f32Array(t, g)
-			return f32Bits(t, mustOp(t, "relu", "", ya)), f32Bits(t, mustOp(t, "_relu_backward", "", ga, ya))
+			return f32Bits(t, mustOp(t, "relu", "", ya)), f32Bits(t, mustOp(t, "_relu_backward", "", ga, ya)),
+				f32Bits(t, mustOp(t, "Activation", "act_type=relu", ya))
 		}
-		goRelu, goGrad := run(false)
-		cRelu, cGrad := run(true)
+		goRelu, goGrad, goAct := run(false)
+		cRelu, cGrad, cAct := run(true)
 		assert.Equal(t, goRelu, cRelu, "relu of %d", n)
 		assert.Equal(t, goGrad, cGrad, "_relu_backward of %d", n)
+		assert.Equal(t, goAct, cAct, "Activation relu (NaN gives 0) of %d", n)
 	}
 }
 

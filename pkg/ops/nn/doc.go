@@ -9,6 +9,7 @@
 //	nn_scratch.go               pooled scratch buffers of the convolution paths
 //	nn_pool.go, nn_upsample.go  Pooling, UpSampling
 //	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm
+//	nn_norm_rows.go             their row sums (16 float64 sums) and affine step, in C for float32
 //	nn_act.go                   Activation, LeakyReLU, Dropout
 //	nn_embed.go, nn_v1.go       Embedding, L2Normalization, LRN; Pooling_v1
 //	softmax.go, softmax_lane.go  softmax, log_softmax, softmin, SoftmaxOutput
@@ -22,6 +23,7 @@
 //	nn_act_grad.go              Activation, LeakyReLU, Dropout (its mask redrawn from its seed)
 //	nn_norm_grad.go             BatchNorm in training and its moving statistics; LayerNorm, InstanceNorm, GroupNorm
 //	nn_norm_bngrad.go           BatchNorm's fused training gradient (_backward_BatchNorm_stats, _data)
+//	nn_norm_lngrad.go           LayerNorm's fused gradient along the last axis (_backward_LayerNorm_data, _params)
 //	nn_embed_grad.go            Embedding's dense weight gradient (_backward_Embedding)
 //	softmax_grad.go             the softmax family, SoftmaxOutput (_backward_SoftmaxOutput), regression outputs,
 //	                            softmax_cross_entropy

@@ -278,21 +278,17 @@ func batchNormDims(in []*ndarray.NDArray, at ops.Attrs) (outer, c, inner int, er
 // as MXNet's CPU kernel (which keeps results near 0 exact where a folded scale and
 // shift would cancel); invstd is bnInvStd's, per channel.
 func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, means, inv []float64, fixGamma bool) {
-	data, mean, invstd := x[0], make([]T, c), make([]T, c)
+	data, mean, invstd, gamma := x[0], make([]T, c), make([]T, c), make([]T, c)
 	for j, v := range inv {
-		mean[j], invstd[j] = T(means[j]), T(v)
+		mean[j], invstd[j], gamma[j] = T(means[j]), T(v), 1
+		if !fixGamma {
+			gamma[j] = x[1][j]
+		}
 	}
 	nnParallel(outer*c, inner, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			j := r % c
-			m, s, g, b := mean[j], invstd[j], T(1), x[2][j]
-			if !fixGamma {
-				g = x[1][j]
-			}
-			row := y[r*inner : (r+1)*inner]
-			for i, v := range data[r*inner : (r+1)*inner] {
-				row[i] = ((v-m)*s)*g + b
-			}
+			nnAffine(y[r*inner:(r+1)*inner], data[r*inner:(r+1)*inner], mean[j], invstd[j], gamma[j:j+1], x[2][j:j+1])
 		}
 	})
 }
@@ -355,18 +351,12 @@ func nnNormalize[T nnFloat](x [][]T, y []T, s nnNormSpec) {
 			mean, v := nnMoments(data, base, s.n, s.inner)
 			m, inv := T(mean), T(1/math.Sqrt(v+s.eps))
 			switch {
-			case !s.perPos: // one gamma and beta for the whole group
+			case !s.perPos: // one gamma and beta for the whole group; inner is 1
 				k := o % len(gamma)
-				scale, shift := inv*gamma[k], beta[k]
-				for j := range s.n {
-					p := base + j*s.inner
-					y[p] = (data[p]-m)*scale + shift
-				}
+				scale := []T{inv * gamma[k]} // times 1 first: exact
+				nnAffine(y[base:base+s.n], data[base:base+s.n], m, 1, scale, beta[k:k+1])
 			case s.inner == 1:
-				out := y[base : base+s.n]
-				for j, e := range data[base : base+s.n] {
-					out[j] = (e-m)*inv*gamma[j] + beta[j]
-				}
+				nnAffine(y[base:base+s.n], data[base:base+s.n], m, inv, gamma, beta)
 			default:
 				for j := range s.n {
 					p := base + j*s.inner
@@ -378,35 +368,12 @@ func nnNormalize[T nnFloat](x [][]T, y []T, s nnNormSpec) {
 }
 
 // nnMoments are the mean and (biased) variance of the n elements of x at base + j*stride,
-// accumulated in float64.
+// accumulated in float64 (contiguous rows in nnSum16's order).
 func nnMoments[T nnFloat](x []T, base, n, stride int) (mean, variance float64) {
-	if stride == 1 { // four partial sums: one chain of dependent adds would run at a quarter speed
+	if stride == 1 {
 		row := x[base : base+n]
-		var s [4]float64
-		j := 0
-		for ; j+4 <= n; j += 4 {
-			s[0] += float64(row[j])
-			s[1] += float64(row[j+1])
-			s[2] += float64(row[j+2])
-			s[3] += float64(row[j+3])
-		}
-		for ; j < n; j++ {
-			s[0] += float64(row[j])
-		}
-		mean = (s[0] + s[1] + s[2] + s[3]) / float64(n)
-		s = [4]float64{}
-		for j = 0; j+4 <= n; j += 4 {
-			d0, d1, d2, d3 := float64(row[j])-mean, float64(row[j+1])-mean, float64(row[j+2])-mean, float64(row[j+3])-mean
-			s[0] += d0 * d0
-			s[1] += d1 * d1
-			s[2] += d2 * d2
-			s[3] += d3 * d3
-		}
-		for ; j < n; j++ {
-			d := float64(row[j]) - mean
-			s[0] += d * d
-		}
-		return mean, (s[0] + s[1] + s[2] + s[3]) / float64(n)
+		mean = nnSum16(row) / float64(n)
+		return mean, nnSqDev16(row, mean) / float64(n)
 	}
 	for j := range n {
 		mean += float64(x[base+j*stride])

@@ -20,22 +20,19 @@ import (
 func bnStats[T nnFloat](data []T, outer, c, inner int) (mean, variance []float64) {
 	mean, variance = make([]float64, c), make([]float64, c)
 	n := float64(outer * inner)
-	for j := range c {
-		var s float64
-		for o := range outer {
-			for _, v := range data[(o*c+j)*inner : (o*c+j+1)*inner] {
-				s += float64(v)
+	nnParallel(c, 2*outer*inner, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			var s, q float64
+			for o := range outer {
+				s += nnSum16(data[(o*c+j)*inner : (o*c+j+1)*inner])
 			}
-		}
-		m := s / n
-		var q float64
-		for o := range outer {
-			for _, v := range data[(o*c+j)*inner : (o*c+j+1)*inner] {
-				q += (float64(v) - m) * (float64(v) - m)
+			m := s / n
+			for o := range outer {
+				q += nnSqDev16(data[(o*c+j)*inner:(o*c+j+1)*inner], m)
 			}
+			mean[j], variance[j] = m, q/n
 		}
-		mean[j], variance[j] = m, q/n
-	}
+	})
 	return mean, variance
 }
 
@@ -178,6 +175,9 @@ var layerNormGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCt
 	axis, err := nnAxis("LayerNorm", c.Attrs.Int("axis"), nd)
 	if err != nil {
 		return nil, err
+	}
+	if axis == nd-1 && c.Shapes[0][axis] > 0 {
+		return layerNormLastGrad(c) // nn_norm_lngrad.go
 	}
 	return affineNormGrad(c, normAxes(nd, otherAxes(nd, axis)...), axis)
 }}

@@ -1,9 +1,9 @@
 package nn
 
-// Max pooling of 2-D planes whose windows all lie inside the input (no padding, no
-// window past the edge): the common CNN case (2x2 or 3x3 windows, stride 2) in plain
-// loops. forWindows' general path, which clips every window and calls a function per
-// output, cost ten times MXNet's time on a LeNet's 2x2 pooling.
+// Max pooling of 2-D planes (the common CNN case: 2x2 windows, or 3x3 with stride 2 and
+// padding 1 as ResNet's) in plain loops that clip each window's rows and columns.
+// forWindows' general path, which clips every window and calls a function per output,
+// cost ten times MXNet's time on a LeNet's 2x2 pooling.
 
 // maxInside2D reports whether g is max pooling of 2-D planes with every window inside.
 func (g *poolGeom) maxInside2D() bool {
@@ -18,18 +18,27 @@ func (g *poolGeom) maxInside2D() bool {
 	return true
 }
 
+// max2D reports whether g is max pooling of 2-D planes (any padding and convention).
+func (g *poolGeom) max2D() bool { return g.kind == "max" && g.in[0] == 1 && g.k[0] == 1 }
+
+// span2D is poolSpan's window of output o on axis j (1 or 2), clipped to the input.
+func span2D(g *poolGeom, j, o int) (lo, hi int) {
+	start := o*g.s[j] - g.convGeom.p[j]
+	return max(start, 0), min(start+g.k[j], g.in[j])
+}
+
 // maxPlane2D writes each window's maximum of plane x into y (a NaN never wins, as in
-// poolWindow).
+// poolWindow; a window wholly in the padding gives lowest).
 func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
-	w, kh, kw := g.in[2], g.k[1], g.k[2]
+	w := g.in[2]
 	i := 0
 	for a := range g.out[1] {
-		r0 := a * g.s[1]
+		r0, r1 := span2D(g, 1, a)
 		for b := range g.out[2] {
-			c0 := b * g.s[2]
+			c0, c1 := span2D(g, 2, b)
 			m := lowest
-			for r := r0; r < r0+kh; r++ {
-				for _, v := range x[r*w+c0 : r*w+c0+kw] {
+			for r := r0; r < r1; r++ {
+				for _, v := range x[r*w+c0 : r*w+c1] {
 					if v == v { // well predicted; the builtin max has no branch on the data
 						m = max(m, v)
 					}
@@ -45,19 +54,19 @@ func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 // equal to the window's maximum y, or to every one with allTies. Which element is the
 // maximum follows the data, so the loop adds gy times 0 or 1 instead of branching.
 func unmaxPlane2D[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
-	w, kh, kw := g.in[2], g.k[1], g.k[2]
+	w := g.in[2]
 	ties := 0
 	if g.allTies {
 		ties = 1
 	}
 	i := 0
 	for a := range g.out[1] {
-		r0 := a * g.s[1]
+		r0, r1 := span2D(g, 1, a)
 		for b := range g.out[2] {
-			c0 := b * g.s[2]
+			c0, c1 := span2D(g, 2, b)
 			yi, gi, taken := y[i], gy[i], 0
-			for r := r0; r < r0+kh; r++ {
-				for j := r*w + c0; j < r*w+c0+kw; j++ {
+			for r := r0; r < r1; r++ {
+				for j := r*w + c0; j < r*w+c1; j++ {
 					hit := 0
 					if x[j] == yi {
 						hit = 1

@@ -103,7 +103,7 @@ func poolBackward[T nnFloat](g *poolGeom, x [][]T, dx []T) {
 }
 
 func unpoolPlane[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
-	if g.maxInside2D() {
+	if g.max2D() {
 		unmaxPlane2D(g, x, y, gy, dx)
 		return
 	}

@@ -1,0 +1,112 @@
+package simd
+
+/*
+#include "moments_avx2.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Row moments and the affine step of the normalisation layers (moments_avx2.c) on
+// float32 rows: sixteen running sums in float64 where nn's Go twins (nnSum16, nnSqDev16)
+// run at one element a cycle, and y = ((x - m) * s) * g + b eight lanes at a time. The
+// bits are the Go twins'.
+
+// MomentsMin is the shortest row handed to C (a global pooling's 7x7 plane stays in Go).
+const MomentsMin = 64
+
+var moments = newFamily(C.mxgo_moments_supported() != 0)
+
+// SetMoments turns the kernels on (where the CPU runs them) or off and returns whether
+// they were on: a hook for tests of the Go twins, to call with no operation in flight.
+func SetMoments(on bool) (was bool) { return moments.set(on) }
+
+// momentsFor reports whether rows of x's length go to C, their pointers aligned to float32.
+func momentsFor(x []float32, ptrs ...[]float32) bool {
+	if len(x) < MomentsMin || !moments.enabled() {
+		return false
+	}
+	for _, p := range append(ptrs, x) {
+		if Misaligned(4, unsafe.Pointer(unsafe.SliceData(p)), nil, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// Sum16 returns the sum of x in nnSum16's order and true, or false: short or misaligned rows, kernels off.
+func Sum16(x []float32) (float64, bool) {
+	if !momentsFor(x) {
+		return 0, false
+	}
+	return float64(C.mxgo_sum16_f32((*C.float)(unsafe.SliceData(x)), C.long(len(x)))), true
+}
+
+// RowSums16 sets out[r] to Sum16 of row r of x (rows of n, len(out) of them) in one
+// call and reports true, or reports false: x shorter than MomentsMin, misaligned, kernels off.
+func RowSums16(x []float32, n int, out []float64) bool {
+	if len(out) == 0 || !momentsFor(x) || len(x) < n*len(out) {
+		return false
+	}
+	C.mxgo_rowsum16_f32((*C.float)(unsafe.SliceData(x)), C.long(len(out)), C.long(n), (*C.double)(unsafe.SliceData(out)))
+	return true
+}
+
+// SqDev16 returns the sum of (x[i] - m)^2 in nnSqDev16's order and true, or false as Sum16.
+func SqDev16(x []float32, m float64) (float64, bool) {
+	if !momentsFor(x) {
+		return 0, false
+	}
+	return float64(C.mxgo_sqdev16_f32((*C.float)(unsafe.SliceData(x)), C.long(len(x)), C.double(m))), true
+}
+
+// BNSums adds to out the sums of (x-m)^2, g and g*(x-m) over a row in nn's bnGradSums
+// order and reports true, or reports false as Sum16. len(g) >= len(x).
+func BNSums(x, g []float32, m float64, out *[3]float64) bool {
+	if !momentsFor(x, g) {
+		return false
+	}
+	C.mxgo_bnsums_f32((*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(g[:len(x)])), C.long(len(x)), C.double(m),
+		(*C.double)(unsafe.SliceData(out[:])))
+	return true
+}
+
+// LNGradRow writes one row of LayerNorm's data gradient (mxgo_lngrad_row_f32) and reports
+// true, or reports false as Sum16. g and gamma are at least as long as x, out too.
+func LNGradRow(out, x, g, gamma []float32, m, inv float64) bool {
+	if !momentsFor(x, out, g, gamma) {
+		return false
+	}
+	n := len(x)
+	C.mxgo_lngrad_row_f32((*C.float)(unsafe.SliceData(out[:n])), (*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(g[:n])),
+		(*C.float)(unsafe.SliceData(gamma[:n])), C.long(n), C.double(m), C.double(inv))
+	return true
+}
+
+// LNParamsRow adds one row's share to LayerNorm's dgamma and dbeta sums (dg, db, at least
+// as long as x) and reports true, or reports false as Sum16.
+func LNParamsRow(dg, db []float64, x, g []float32, m, inv float64) bool {
+	if !momentsFor(x, g) {
+		return false
+	}
+	n := len(x)
+	C.mxgo_lnparams_row_f32((*C.double)(unsafe.SliceData(dg[:n])), (*C.double)(unsafe.SliceData(db[:n])), (*C.float)(unsafe.SliceData(x)),
+		(*C.float)(unsafe.SliceData(g[:n])), C.long(n), C.double(m), C.double(inv))
+	return true
+}
+
+// Affine32 sets y[i] = ((x[i] - m) * s) * g + b, rounding after each operation, where g
+// and b are rows as long as x or of one value, and reports true; or false as Sum16.
+func Affine32(y, x []float32, m, s float32, g, b []float32) bool {
+	if !momentsFor(x, y, g, b) {
+		return false
+	}
+	vec := C.int(0)
+	if len(g) > 1 {
+		vec = 1
+		g, b = g[:len(x)], b[:len(x)]
+	}
+	C.mxgo_affine_f32((*C.float)(unsafe.SliceData(y[:len(x)])), (*C.float)(unsafe.SliceData(x)), C.long(len(x)),
+		C.float(m), C.float(s), (*C.float)(unsafe.SliceData(g)), (*C.float)(unsafe.SliceData(b)), vec)
+	return true
+}

@@ -1,0 +1,32 @@
+// Row moments and the normalisation's affine step for pkg/ops/nn (moments_avx2.c).
+#ifndef MXGO_MOMENTS_AVX2_H
+#define MXGO_MOMENTS_AVX2_H
+
+int mxgo_moments_supported(void);
+
+// The sum of x[0..n) and the sum of (x[i] - m)^2, both in double in sixteen running sums
+// (nn's nnSum16 order, bit for bit).
+double mxgo_sum16_f32(const float *x, long n);
+double mxgo_sqdev16_f32(const float *x, long n, double m);
+
+// out[r] = the sum of row r of x (rows of n), as mxgo_sum16_f32: one call for many short rows.
+void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out);
+
+// BatchNorm's gradient sums of a row: out[0] += sum (x-m)^2, out[1] += sum g, out[2] +=
+// sum g*(x-m), each in eight running sums (lane i % 8, combined as fold16's last steps,
+// then the tail in order: nn's bnGradSums, bit for bit).
+void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out);
+
+// LayerNorm's gradient of one row of x with out_grad g, the row's mean m and inv =
+// 1/sqrt(var + eps): out[i] = inv*((h - mean(h)) - (x-m)*mean(h*(x-m))*inv^2) with
+// h = g*gamma, the sums in eight running sums (bnsums' order); nn's lnGradRow, bit for bit.
+void mxgo_lngrad_row_f32(float *out, const float *x, const float *g, const float *gamma, long n, double m, double inv);
+
+// dg[i] += g[i]*((x[i]-m)*inv), db[i] += g[i]: one row's share of LayerNorm's dgamma, dbeta.
+void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *g, long n, double m, double inv);
+
+// y[i] = ((x[i] - m) * s) * g + b in float32, rounded after each operation; g and b are
+// rows of n (vec) or one value each.
+void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec);
+
+#endif
