@@ -68,6 +68,10 @@ for fn, data in UNARY.items():
         case(arr(data, "float32") + "r = x.%s()" % fn, *names)
         case(arr(data, "float64") + "r = x.%s()" % fn, *names)
         case(arr(INT_DATA, "int32") + "r = x.%s()" % fn, *names)
+#: float32 rows long enough (64) for the C kernels of erfinv, gamma and gammaln, with the values they treat apart
+LONG = "np.r_[np.linspace(%s, 57), 1.5, -1.5, -3.0, -0.0, 0.0, np.inf, -np.inf, np.nan]"
+for fn, span in [("erfinv", "-1, 1"), ("gamma", "-30.3, 30.7"), ("gammaln", "-40.3, 40.7")]:
+    case("x = mx.nd.array(%s, dtype='float32')\nr = mx.nd.%s(x)" % (LONG % span, fn), "nd." + fn, id="%s long row" % fn)
 case(arr("[[0.5, 1.5, 2.5], [-0.5, -1.5, -2.5]]", "float32") + "r = [x.round(), x.rint(), x.fix(), x.trunc(), x.ceil(), x.floor()]",
      "NDArray.round", "NDArray.rint", "NDArray.fix", "NDArray.trunc", "NDArray.ceil", "NDArray.floor", id="halves")
 case("x = mx.nd.array([16777217, -2 ** 40 - 1], dtype='int64')\nr = [mx.nd.round(x), mx.nd.floor(x), mx.nd.fix(x)]",

@@ -9,6 +9,7 @@
 //	math32.go  float32 rounding, reciprocals, sqrt, softsign, sign, abs ... (math32_avx2.c)
 //	cmp.go     comparisons of float32/float64 rows into 1 and 0; a value's first index (cmp_avx2.c)
 //	mvec.go    float32 log, sin, pow, arccos ... by glibc's libmvec, loaded at run time (mvec.c)
+//	special32.go float32 erfinv, lgamma and gamma, in double lanes (special32_avx2.c)
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
 //	sgd.go     SGD's float32 update, with or without momentum (sgd_avx2.c)
 //	moments.go row sums and squared deviations in float64, the normalisations' affine step (moments_avx2.c)

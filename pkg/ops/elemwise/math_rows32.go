@@ -181,3 +181,19 @@ func mvec32(fn simd.MvecFn, f func(float64) float64) func(ops.Attrs) func(dst, s
 	rows := unary.MvecRows(fn, f)
 	return func(ops.Attrs) func(dst, src []float32) { return rows }
 }
+
+// special32 is the float32 row kernel of erfinv, gammaln or gamma: internal/simd's C
+// kernel (within 2 ulp) for rows it takes, f in float64 rounded to float32 (within 1)
+// for the rest, so that, as with mvec32, the last bit may depend on the row's length.
+func special32(fn simd.SpecialOp, f func(float64) float64) func(ops.Attrs) func(dst, src []float32) {
+	rows := func(dst, src []float32) {
+		if simd.Special32(fn, dst, src) {
+			return
+		}
+		dst = dst[:len(src)]
+		for i, x := range src {
+			dst[i] = float32(f(float64(x)))
+		}
+	}
+	return func(ops.Attrs) func(dst, src []float32) { return rows }
+}

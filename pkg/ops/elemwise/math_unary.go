@@ -134,11 +134,17 @@ var mvecFns = map[string]simd.MvecFn{
 	"log10": simd.MvLog10, "erf": simd.MvErf,
 }
 
+// specialFns are the functions whose float32 rows go to internal/simd's special32 kernels.
+var specialFns = map[string]simd.SpecialOp{"erfinv": simd.Erfinv, "gammaln": simd.Lgamma, "gamma": simd.Gamma}
+
 func init() {
 	for i := range mxUnaryDefs {
 		d := &mxUnaryDefs[i]
 		if fn, ok := mvecFns[d.name]; ok {
 			d.f32 = mvec32(fn, d.fn(nil, ndarray.Float32))
+		}
+		if fn, ok := specialFns[d.name]; ok {
+			d.f32 = special32(fn, d.fn(nil, ndarray.Float32))
 		}
 		dtypes := ops.RealNumericDTypes
 		if d.floatOnly {
