@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -241,6 +242,12 @@ func colTransfer[T nnFloat](g *convGeom, img, col []T, ld, channels int, back bo
 	if t := tapTable(g); t != nil {
 		tapsTransfer(t, img, col, ld, cols, vol, channels, back)
 		return
+	}
+	if g.nd <= 2 { // C: colRow's lines, a vector or two each (internal/simd's im2col)
+		w := simd.Win2D{g.in[1], g.in[2], g.out[1], g.out[2], g.k[1], g.k[2], g.s[1], g.s[2], g.d[1], g.d[2], g.p[1], g.p[2]}
+		if simd.Cols2D(img, col, ld, channels, &w, back) {
+			return
+		}
 	}
 	row := 0
 	for c := range channels {

@@ -1,0 +1,136 @@
+#include "im2col_avx2.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include "cpu.h"
+
+#define AVX2 __attribute__((target("avx2")))
+
+int mxgo_im2col_supported(void) {
+	return mxgo_cpu_avx2(0);
+}
+
+// span sets [lo, hi) to the windows x < n whose tap x*st + off lies in [0, l), as
+// pkg/ops/nn's tapSpan.
+static inline void span(long off, long st, long l, long n, long *lo, long *hi) {
+	long a = 0, b = 0, last = l - 1 - off;
+	if (off < 0) a = (-off + st - 1) / st;
+	if (last >= 0) b = last / st + 1 < n ? last / st + 1 : n;
+	*lo = a < b ? a : b;
+	*hi = b;
+}
+
+// copy32 copies n floats (or the bits of n/2 doubles): lines are 10 to 30 elements, so
+// the last vector overlaps the previous one instead of a scalar tail. No masked stores:
+// AMD's are slow.
+AVX2 static inline void copy32(float *d, const float *s, long n) {
+	if (n >= 8) {
+		long i = 0;
+		for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, _mm256_loadu_ps(s + i));
+		if (i < n) _mm256_storeu_ps(d + n - 8, _mm256_loadu_ps(s + n - 8));
+	} else if (n >= 4) {
+		_mm_storeu_ps(d, _mm_loadu_ps(s));
+		_mm_storeu_ps(d + n - 4, _mm_loadu_ps(s + n - 4));
+	} else {
+		for (long i = 0; i < n; i++) d[i] = s[i];
+	}
+}
+
+static inline void copy_f32(float *d, const float *s, long n) { copy32(d, s, n); }
+static inline void copy_f64(double *d, const double *s, long n) { copy32((float *)d, (const float *)s, 2 * n); }
+
+// ADD(name, type, op) defines name(a, b) = a + b by instruction op with a as its first
+// source: when both are NaN, x86 returns the first's, and Go's += (ADDSS/ADDSD into the
+// destination) returns the destination's; an intrinsic or C's + lets GCC swap them.
+#define ADD(name, type, op) \
+	AVX2 static inline type name(type a, type b) { \
+		type r; \
+		__asm__(op " %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); \
+		return r; \
+	}
+ADD(add8s, __m256, "vaddps")
+ADD(add4s, __m128, "vaddps")
+ADD(add1s, float, "vaddss")
+ADD(add4d, __m256d, "vaddpd")
+ADD(add2d, __m128d, "vaddpd")
+ADD(add1d, double, "vaddsd")
+
+// add_f32 and add_f64 set d[i] += s[i] (an overlapping vector would add twice).
+AVX2 static inline void add_f32(float *d, const float *s, long n) {
+	long i = 0;
+	for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, add8s(_mm256_loadu_ps(d + i), _mm256_loadu_ps(s + i)));
+	if (i + 4 <= n) {
+		_mm_storeu_ps(d + i, add4s(_mm_loadu_ps(d + i), _mm_loadu_ps(s + i)));
+		i += 4;
+	}
+	for (; i < n; i++) d[i] = add1s(d[i], s[i]);
+}
+
+AVX2 static inline void add_f64(double *d, const double *s, long n) {
+	long i = 0;
+	for (; i + 4 <= n; i += 4) _mm256_storeu_pd(d + i, add4d(_mm256_loadu_pd(d + i), _mm256_loadu_pd(s + i)));
+	if (i + 2 <= n) {
+		_mm_storeu_pd(d + i, add2d(_mm_loadu_pd(d + i), _mm_loadu_pd(s + i)));
+		i += 2;
+	}
+	for (; i < n; i++) d[i] = add1d(d[i], s[i]);
+}
+
+// COLS2D defines mxgo_cols2d_<T>: per tap, the windows whose tap lies in the plane are a
+// box [lo1, hi1) x [lo2, hi2); each of its lines is one copy (or add) at unit stride.
+#define COLS2D(T)                                                                                          \
+	AVX2 void mxgo_cols2d_##T(T *img, T *col, long ld, long channels, const long *g, int back) {            \
+		long in1 = g[0], in2 = g[1], o1 = g[2], o2 = g[3], k1 = g[4], k2 = g[5];                            \
+		long s1 = g[6], s2 = g[7], d1 = g[8], d2 = g[9], p1 = g[10], p2 = g[11], row = 0;                   \
+		for (long c = 0; c < channels; c++) {                                                               \
+			T *plane = img + c * in1 * in2;                                                                 \
+			for (long a = 0; a < k1; a++) {                                                                 \
+				for (long b = 0; b < k2; b++, row++) {                                                      \
+					T *dst = col + row * ld;                                                                \
+					long off1 = a * d1 - p1, off2 = b * d2 - p2, lo1, hi1, lo2, hi2;                         \
+					span(off1, s1, in1, o1, &lo1, &hi1);                                                    \
+					span(off2, s2, in2, o2, &lo2, &hi2);                                                    \
+					if (!back) {                                                                            \
+						for (long i = 0; i < lo1 * o2; i++) dst[i] = 0;                                     \
+						for (long i = hi1 * o2; i < o1 * o2; i++) dst[i] = 0;                               \
+					}                                                                                       \
+					for (long y = lo1; y < hi1; y++) {                                                      \
+						T *line = plane + (y * s1 + off1) * in2, *out = dst + y * o2;                        \
+						if (back && s2 == 1) {                                                              \
+							add_##T(line + lo2 + off2, out + lo2, hi2 - lo2);                               \
+						} else if (back) {                                                                  \
+							for (long x = lo2; x < hi2; x++) line[x * s2 + off2] = add1_##T(line[x * s2 + off2], out[x]); \
+						} else {                                                                            \
+							for (long x = 0; x < lo2; x++) out[x] = 0;                                      \
+							if (s2 == 1) {                                                                  \
+								copy_##T(out + lo2, line + lo2 + off2, hi2 - lo2);                          \
+							} else {                                                                        \
+								for (long x = lo2; x < hi2; x++) out[x] = line[x * s2 + off2];              \
+							}                                                                               \
+							for (long x = hi2; x < o2; x++) out[x] = 0;                                     \
+						}                                                                                   \
+					}                                                                                       \
+				}                                                                                           \
+			}                                                                                               \
+		}                                                                                                   \
+	}
+
+typedef float f32;
+typedef double f64;
+#define add1_f32 add1s
+#define add1_f64 add1d
+COLS2D(f32)
+COLS2D(f64)
+
+#else
+
+int mxgo_im2col_supported(void) { return 0; }
+void mxgo_cols2d_f32(float *img, float *col, long ld, long channels, const long *g, int back) {
+	(void)img, (void)col, (void)ld, (void)channels, (void)g, (void)back;
+}
+void mxgo_cols2d_f64(double *img, double *col, long ld, long channels, const long *g, int back) {
+	(void)img, (void)col, (void)ld, (void)channels, (void)g, (void)back;
+}
+
+#endif
