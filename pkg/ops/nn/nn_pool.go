@@ -147,6 +147,9 @@ func nnFromChannelsLast(s []int) []int {
 func poolForward[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 	in, out := g.inVol(), g.outVol()
 	nnParallel(g.n*g.c, in*g.kernelVol(), func(lo, hi int) {
+		if maxTilesC(g, x, y, lo, hi, lowest) {
+			return
+		}
 		for pl := lo; pl < hi; pl++ {
 			poolPlane(g, x[pl*in:(pl+1)*in], y[pl*out:(pl+1)*out], lowest)
 		}
