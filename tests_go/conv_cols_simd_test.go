@@ -75,3 +75,31 @@ func TestConvColsSimdMatchesLines(t *testing.T) {
 		}
 	}
 }
+
+// Convolution adds its bias image by image on the core that computed them (per image and
+// chunked paths, the 1x1 images' one-tap path): the bits of the unbiased result plus the
+// bias broadcast over the filters' planes.
+func TestConvBiasMatchesBroadcastAdd(t *testing.T) {
+	checkLeaks(t)
+	for _, ge := range []convCase{
+		{5, 2, 3, 1, []int{28, 28}, []int{3, 3}, nil, nil, []int{1, 1}},
+		{7, 6, 4, 2, []int{9, 9}, []int{5, 5}, nil, nil, nil},
+		{1, 3, 4, 1, []int{6}, []int{3}, []int{2}, nil, []int{1}},
+		{3, 4, 2, 1, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},
+	} {
+		window := "kernel=" + joinInts(ge.k) + nnAttrList("stride", ge.s) + nnAttrList("dilate", ge.d) + nnAttrList("pad", ge.p)
+		conv := window + fmt.Sprintf(";num_group=%d;num_filter=%d", ge.g, ge.f)
+		for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+			x, _ := nnRandom(t, dt, 1, append([]int{ge.n, ge.c}, ge.in...)...)
+			w, _ := nnRandom(t, dt, 2, append([]int{ge.f, ge.c / ge.g}, ge.k...)...)
+			b, _ := nnRandom(t, dt, 3, ge.f)
+			y := mustOp(t, "Convolution", conv+";no_bias=1", x, w)
+			bshape := []int{1, ge.f}
+			for range ge.in {
+				bshape = append(bshape, 1)
+			}
+			want := mustOp(t, "broadcast_add", "", y, mustOp(t, "reshape", "shape="+joinInts(bshape), b))
+			require.Equal(t, bits(values(t, want)), bits(values(t, mustOp(t, "Convolution", conv, x, w, b))), "%+v %v", ge, dt)
+		}
+	}
+}
