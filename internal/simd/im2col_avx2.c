@@ -80,26 +80,23 @@ ADD(add4d, __m256d, "vaddpd")
 ADD(add2d, __m128d, "vaddpd")
 ADD(add1d, double, "vaddsd")
 
-// add_f32 and add_f64 set d[i] += s[i] (an overlapping vector would add twice).
-AVX2 static inline void add_f32(float *d, const float *s, long n) {
-	long i = 0;
-	for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, add8s(_mm256_loadu_ps(d + i), _mm256_loadu_ps(s + i)));
-	if (i + 4 <= n) {
-		_mm_storeu_ps(d + i, add4s(_mm_loadu_ps(d + i), _mm_loadu_ps(s + i)));
-		i += 4;
-	}
-	for (; i < n; i++) d[i] = add1s(d[i], s[i]);
-}
+typedef float f32;
+typedef double f64;
 
-AVX2 static inline void add_f64(double *d, const double *s, long n) {
-	long i = 0;
-	for (; i + 4 <= n; i += 4) _mm256_storeu_pd(d + i, add4d(_mm256_loadu_pd(d + i), _mm256_loadu_pd(s + i)));
-	if (i + 2 <= n) {
-		_mm_storeu_pd(d + i, add2d(_mm_loadu_pd(d + i), _mm_loadu_pd(s + i)));
-		i += 2;
+// ADDROW(T, ...) defines add_<T>(d, s, n): d[i] += s[i] by vectors of w elements, then
+// one of w/2, then one by one (an overlapping vector would add twice).
+#define ADDROW(T, w, load, store, load2, store2, addw, addh, add1)                          \
+	AVX2 static inline void add_##T(T *d, const T *s, long n) {                              \
+		long i = 0;                                                                          \
+		for (; i + w <= n; i += w) store(d + i, addw(load(d + i), load(s + i)));             \
+		if (i + w / 2 <= n) {                                                                \
+			store2(d + i, addh(load2(d + i), load2(s + i)));                                 \
+			i += w / 2;                                                                      \
+		}                                                                                    \
+		for (; i < n; i++) d[i] = add1(d[i], s[i]);                                          \
 	}
-	for (; i < n; i++) d[i] = add1d(d[i], s[i]);
-}
+ADDROW(f32, 8, _mm256_loadu_ps, _mm256_storeu_ps, _mm_loadu_ps, _mm_storeu_ps, add8s, add4s, add1s)
+ADDROW(f64, 4, _mm256_loadu_pd, _mm256_storeu_pd, _mm_loadu_pd, _mm_storeu_pd, add4d, add2d, add1d)
 
 // SHIFTED(T) defines shifted_<T>, pkg/ops/nn's shiftedPlane: with unit strides and output
 // lines as long as the input's, a tap's row is the plane shifted by shift, copied in one
@@ -160,8 +157,6 @@ AVX2 static inline void add_f64(double *d, const double *s, long n) {
 		}                                                                                                   \
 	}
 
-typedef float f32;
-typedef double f64;
 #define add1_f32 add1s
 #define add1_f64 add1d
 SHIFTED(f32)
