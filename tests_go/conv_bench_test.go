@@ -21,30 +21,32 @@ func filledF32(b *testing.B, shape ...int) *ndarray.NDArray {
 	return a
 }
 
-// The operators of BenchmarkCNNStep one by one (float32, the step's shapes), each into a
-// result allocated once: where a step's time goes.
+// The operators of BenchmarkCNNStep one by one (float32, the step's shapes), and of a
+// LeNet's two convolutions (5x5, the first padded), each into a result allocated once:
+// where a step's time goes.
 func BenchmarkCNNOps(b *testing.B) {
 	f32 := func(shape ...int) *ndarray.NDArray { return filledF32(b, shape...) }
 	pool := "kernel=2,2;stride=2,2;pool_type=max"
 	for _, l := range []struct {
-		name        string
-		n, c, f, hw int
-	}{{"conv1", 64, 1, 8, 28}, {"conv2", 64, 8, 16, 14}} {
-		x, w, bias, y := f32(l.n, l.c, l.hw, l.hw), f32(l.f, l.c, 3, 3), f32(l.f), f32(l.n, l.f, l.hw, l.hw)
-		p := f32(l.n, l.f, l.hw/2, l.hw/2)
-		conv := "kernel=3,3;pad=1,1;num_filter="
+		name               string
+		n, c, f, hw, k, pd int
+	}{{"conv1", 64, 1, 8, 28, 3, 1}, {"conv2", 64, 8, 16, 14, 3, 1}, {"lenet1", 64, 1, 6, 28, 5, 2}, {"lenet2", 64, 6, 16, 14, 5, 0}} {
+		o := l.hw + 2*l.pd - l.k + 1
+		x, w, bias, y := f32(l.n, l.c, l.hw, l.hw), f32(l.f, l.c, l.k, l.k), f32(l.f), f32(l.n, l.f, o, o)
+		p := f32(l.n, l.f, o/2, o/2)
+		conv := fmt.Sprintf("kernel=%d,%d;pad=%d,%d;num_filter=", l.k, l.k, l.pd, l.pd)
 		cases := []struct {
 			name, op, attrs string
 			in              []*ndarray.NDArray
 			out             *ndarray.NDArray
 		}{
-			{"forward", "Convolution", conv + strconv.Itoa(l.f), []*ndarray.NDArray{x, w, bias}, f32(l.n, l.f, l.hw, l.hw)},
-			{"weight", "_backward_Convolution_weight", conv + strconv.Itoa(l.f), []*ndarray.NDArray{x, y}, f32(l.f, l.c, 3, 3)},
+			{"forward", "Convolution", conv + strconv.Itoa(l.f), []*ndarray.NDArray{x, w, bias}, f32(l.n, l.f, o, o)},
+			{"weight", "_backward_Convolution_weight", conv + strconv.Itoa(l.f), []*ndarray.NDArray{x, y}, f32(l.f, l.c, l.k, l.k)},
 			{"data", "Deconvolution", conv + strconv.Itoa(l.c) + ";no_bias=1", []*ndarray.NDArray{y, w}, f32(l.n, l.c, l.hw, l.hw)},
-			{"relu", "relu", "", []*ndarray.NDArray{y}, f32(l.n, l.f, l.hw, l.hw)},
-			{"relu_backward", "_relu_backward", "", []*ndarray.NDArray{y, y}, f32(l.n, l.f, l.hw, l.hw)},
-			{"pool", "Pooling", pool, []*ndarray.NDArray{y}, f32(l.n, l.f, l.hw/2, l.hw/2)},
-			{"pool_backward", "_backward_Pooling", pool, []*ndarray.NDArray{y, p, p}, f32(l.n, l.f, l.hw, l.hw)},
+			{"relu", "relu", "", []*ndarray.NDArray{y}, f32(l.n, l.f, o, o)},
+			{"relu_backward", "_relu_backward", "", []*ndarray.NDArray{y, y}, f32(l.n, l.f, o, o)},
+			{"pool", "Pooling", pool, []*ndarray.NDArray{y}, f32(l.n, l.f, o/2, o/2)},
+			{"pool_backward", "_backward_Pooling", pool, []*ndarray.NDArray{y, p, p}, f32(l.n, l.f, o, o)},
 		}
 		for _, c := range cases {
 			b.Run(l.name+"/"+c.name, func(b *testing.B) {

@@ -13,6 +13,8 @@
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
 //	sgd.go     SGD's float32 update, with or without momentum (sgd_avx2.c)
 //	moments.go row sums and squared deviations in float64, the normalisations' affine step (moments_avx2.c)
+//	im2col.go  im2col and col2im of 1-D and 2-D convolutions, float32 and float64 (im2col_avx2.c)
+//	pool2x2.go float32 max pooling by 2x2 windows at stride 2 and its gradient (pool2x2_avx2.c)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,
 // which happens when the CPU lacks the instructions, a row is too short to pay for the

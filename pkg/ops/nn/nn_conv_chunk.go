@@ -65,7 +65,7 @@ func scatterRows[T nnFloat](x, src []T, n0, n1, channels, f0, rows, cols int) {
 	}
 }
 
-// convForwardChunked is convForward with b images per product.
+// convForwardChunked is convForward with b images per product, adding the bias.
 func convForwardChunked[T nnFloat](g *convGeom, x [][]T, y []T, b int) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
@@ -79,6 +79,7 @@ func convForwardChunked[T nnFloat](g *convGeom, x [][]T, y []T, b int) {
 			nnGemm(fg, ld, rows, x[1][gi*fg*rows:], rows, 1, col, ld, 1, out, parallel)
 			scatterRows(y, out, n0, n1, g.f, gi*fg, fg, cols)
 		}
+		convAddBias(g, x, y, n0, n1)
 	})
 }
 

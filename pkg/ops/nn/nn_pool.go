@@ -151,6 +151,9 @@ func poolForward[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 		return
 	}
 	nnParallel(g.n*g.c, in*g.kernelVol(), func(lo, hi int) {
+		if maxTilesC(g, x, y, lo, hi, lowest) {
+			return
+		}
 		for pl := lo; pl < hi; pl++ {
 			poolPlane(g, x[pl*in:(pl+1)*in], y[pl*out:(pl+1)*out], lowest)
 		}

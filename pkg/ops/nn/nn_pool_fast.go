@@ -1,5 +1,7 @@
 package nn
 
+import "github.com/mxgo/mxgo/internal/simd"
+
 // Max pooling of 2-D planes (the common CNN case: 2x2 windows, or 3x3 with stride 2 and
 // padding 1 as ResNet's) in plain loops that clip each window's rows and columns.
 // forWindows' general path, which clips every window and calls a function per output,
@@ -136,4 +138,30 @@ func unmaxTiles2x2[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
 			d1[2*b], d1[2*b+1] = share(r1[2*b]), share(r1[2*b+1])
 		}
 	}
+}
+
+// maxTilesC runs maxTiles2x2 on planes [lo, hi) of float32 x into y in C (internal/simd's
+// pool2x2, eight windows a step) and reports whether it did.
+func maxTilesC[T nnFloat](g *poolGeom, x, y []T, lo, hi int, lowest T) bool {
+	x32, ok := any(x).([]float32)
+	if !ok || !g.tiles2x2() {
+		return false
+	}
+	in, out := g.inVol(), g.outVol()
+	return simd.Max2x2F32(x32[lo*in:hi*in], any(y).([]float32)[lo*out:hi*out], g.planes2x2(hi-lo), float32(lowest))
+}
+
+// unmaxTilesC is maxTilesC for unmaxTiles2x2, x = data, out, out_grad.
+func unmaxTilesC[T nnFloat](g *poolGeom, x [][]T, dx []T, lo, hi int) bool {
+	d32, ok := any(dx).([]float32)
+	if !ok || !g.tiles2x2() {
+		return false
+	}
+	in, out := g.inVol(), g.outVol()
+	x32, y32, gy32 := any(x[0]).([]float32), any(x[1]).([]float32), any(x[2]).([]float32)
+	return simd.Unmax2x2F32(x32[lo*in:hi*in], y32[lo*out:hi*out], gy32[lo*out:hi*out], d32[lo*in:hi*in], g.planes2x2(hi-lo), g.allTies)
+}
+
+func (g *poolGeom) planes2x2(n int) simd.Plane2x2 {
+	return simd.Plane2x2{Planes: n, H: g.in[1], W: g.in[2], O1: g.out[1], O2: g.out[2]}
 }

@@ -90,6 +90,9 @@ func poolBackwardKernel(in, out []*ndarray.NDArray, at ops.Attrs, allTies bool) 
 func poolBackward[T nnFloat](g *poolGeom, x [][]T, dx []T) {
 	in, out := g.inVol(), g.outVol()
 	nnParallel(g.n*g.c, in*g.kernelVol(), func(lo, hi int) {
+		if unmaxTilesC(g, x, dx, lo, hi) {
+			return
+		}
 		for pl := lo; pl < hi; pl++ {
 			d := dx[pl*in : (pl+1)*in]
 			if g.tiles2x2() {
