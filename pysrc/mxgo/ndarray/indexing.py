@@ -13,14 +13,14 @@ The key is reduced to a basic-indexing view of x whose indexed axes are consecut
 an int64 (k, n) array of checked, non-negative indices; the Go operators _gather_axes and
 _scatter_axes (pkg/ops/layout/index_axes.go) do the rest on the engine, for every dtype.
 A read whose key is integer NDArrays of one dtype and shape for the leading axes
-(``x[rows, cols]``) skips that reduction: gather_nd reads the arrays stacked.
+(``x[i]``, ``x[rows, cols]``) skips that reduction: gather_nd reads the arrays stacked.
 """
 import numbers
 import operator
 
 import numpy as np
 
-from ..base import DTYPE_NAMES, MXNetIndexError, MXNetTypeError, MXNetValueError, dtype_code, fastpath
+from ..base import DTYPE_NAMES, MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, dtype_code, fastpath
 from . import op as _ops
 
 _INT64 = dtype_code("int64")
@@ -41,28 +41,38 @@ def getitem(x, key):
 
 def gather(x, key):
     """x[key] as NumPy shapes it (0-d for a single element; mx.np's indexing)."""
-    if _leading_arrays(x, key):  # x[rows, cols]: the index arrays stacked, gathered in Go
-        stacked = _ops.invoke("stack", list(key), {"axis": 0})
+    arrays = _leading_arrays(x, key)
+    if arrays:  # x[i], x[rows, cols]: the index arrays as gather_nd's rows, read in Go
+        if len(arrays) == 1:
+            i = arrays[0]
+            stacked = type(i)(call(core.Reshape, i._h, "1," + ",".join(map(str, i.shape)), False))
+        else:
+            stacked = _ops.invoke("stack", list(arrays), {"axis": 0})
         return _ops.invoke("gather_nd", [x, stacked], {})
     view, axis, idx, bshape = _reduce(x, key)
     return _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
 
 
-_INT_NAMES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
+_INT_CODES = frozenset(dtype_code(n) for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
 
 
 def _leading_arrays(x, key):
-    """Whether key is k >= 1 integer NDArrays of one dtype and one non-empty shape for x's
-    first k axes, which gather_nd reads as they are (negative indices count from the end,
-    out-of-range ones raise MXNetIndexError there), with no reduction in Python."""
-    if not isinstance(key, tuple) or not 0 < len(key) <= len(x.shape):
-        return False
+    """key as a tuple of k >= 1 integer NDArrays of one dtype and one non-empty shape for
+    x's first k axes, which gather_nd reads as they are (negative indices count from the
+    end, out-of-range ones raise MXNetIndexError there), with no reduction in Python; None
+    for any other key."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    if not 0 < len(key) <= len(x.shape):
+        return None
     first = key[0]
-    if not isinstance(first, fastpath.NDArrayBase) or DTYPE_NAMES[first._code] not in _INT_NAMES:
-        return False
+    if not isinstance(first, fastpath.NDArrayBase) or first._code not in _INT_CODES:
+        return None
     shape = first.shape
-    return bool(shape) and all(shape) and all(
-        isinstance(k, fastpath.NDArrayBase) and k._code == first._code and k.shape == shape for k in key[1:])
+    if shape and all(shape) and all(
+            isinstance(k, fastpath.NDArrayBase) and k._code == first._code and k.shape == shape for k in key[1:]):
+        return key
+    return None
 
 
 def setitem(x, key, value):
