@@ -227,3 +227,32 @@ def test_integer_and_slice_keys_are_views(shape):
     for k in (shape[0], -shape[0] - 1):
         with pytest.raises(IndexError):
             x[k]
+
+
+@pytest.mark.parametrize("dtype, vdtype, idtype, k, ishape", [
+    ("float32", "float32", "int64", 1, (4,)),   # x[rows] = v of bench_index.py
+    ("float64", "float32", "int32", 1, (2, 2)),  # a cast value, a 2-d index
+    ("int8", "int8", "uint8", 2, (3,)),
+    ("complex128", "complex128", "int16", 3, (2,)),
+])
+def test_setitem_index_arrays_match_the_general_path(dtype, vdtype, idtype, k, ishape):
+    """x[rows] = v with NDArrays (the index arrays to Go as they are, negative indices
+    counted from the end there) writes what the general path (a NumPy value) writes, on
+    a reversed view too; an index past the end raises IndexError and writes nothing."""
+    rng = np.random.default_rng(5)
+    n = (rng.standard_normal((5, 4, 3)) * 50).astype(dtype)
+    for view in ((S(None),), (S(None, None, -1),)):
+        lo = [0 if idtype == "uint8" else -d for d in n.shape[:k]]
+        idx = [rng.integers(l, d, ishape) for l, d in zip(lo, n.shape)]
+        key = tuple(mx.nd.array(i, dtype=idtype) for i in idx)
+        v = (rng.standard_normal(ishape + n.shape[k:]) * 50).astype(vdtype)
+        fast, general = mx.nd.array(n, dtype=dtype), mx.nd.array(n, dtype=dtype)
+        fast[view][key if k > 1 else key[0]] = mx.nd.array(v, dtype=vdtype)
+        general[view][key] = v
+        np.testing.assert_array_equal(fast.asnumpy(), general.asnumpy())
+    x = mx.nd.array(n, dtype=dtype)
+    bad = tuple(mx.nd.array(np.full(ishape, d), dtype=idtype) for d in n.shape[:k])
+    with pytest.raises(IndexError):
+        x[bad] = mx.nd.array(v, dtype=vdtype)
+        x.wait_to_read()
+    np.testing.assert_array_equal(x.asnumpy(), n)

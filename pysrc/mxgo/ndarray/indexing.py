@@ -15,6 +15,7 @@ _scatter_axes (pkg/ops/layout/index_axes.go) do the rest on the engine, for ever
 A read whose key is integer NDArrays of one dtype and shape for the leading axes
 (``x[i]``, ``x[rows, cols]``) skips that reduction: gather_nd reads the arrays stacked.
 """
+import math
 import numbers
 import operator
 
@@ -24,6 +25,7 @@ from ..base import DTYPE_NAMES, MXNetIndexError, MXNetTypeError, MXNetValueError
 from . import op as _ops
 
 _INT64 = dtype_code("int64")
+_UINT64 = dtype_code("uint64")
 _ARRAY_KINDS = (list, tuple, np.ndarray, fastpath.NDArrayBase)
 
 
@@ -78,6 +80,17 @@ def _leading_arrays(x, key):
 def setitem(x, key, value):
     if not x._writable:
         raise MXNetValueError("assignment destination is read-only")
+    arrays = _leading_arrays(x, key)
+    if arrays and arrays[0]._code != _UINT64 and isinstance(value, fastpath.NDArrayBase):
+        ishape, k = arrays[0].shape, len(arrays)
+        if value.shape == ishape + x.shape[k:]:  # x[rows] = v: the index arrays go to Go as they are
+            n = math.prod(ishape)
+            idx = _ops.invoke("stack", list(arrays), {"axis": 0}) if k > 1 else arrays[0]
+            idx = type(idx)(call(core.Reshape, idx._h, "%d,%d" % (k, n), False))
+            val = value if value._code == x._code else value.astype(DTYPE_NAMES[x._code])
+            val = type(val)(call(core.Reshape, val._h, ",".join(map(str, (n,) + x.shape[k:])), False))
+            _ops.invoke("_scatter_axes", [x, idx, val], {"axis": 0}, out=x)
+            return
     view, axis, idx, bshape = _reduce(x, key)
     k = idx.shape[0]
     selection = view.shape[:axis] + bshape + view.shape[axis + k:]
