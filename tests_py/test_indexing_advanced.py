@@ -168,6 +168,12 @@ def _general_gather(x, key):
     return op.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
 
 
+def _random_indices(rng, dims, idtype, ishape):
+    """An index array of ishape for each axis of length d in dims, negative ones among them
+    unless idtype is unsigned."""
+    return [rng.integers(0 if idtype.startswith("u") else -d, d, ishape) for d in dims]
+
+
 @pytest.mark.parametrize("dtype, idtype, view, k, ishape", [
     ("float32", "int64", (S(None),), 1, (7,)),                          # x[i] of bench_np.py
     ("float64", "int32", (S(None, None, -1), S(None, None, 2)), 1, (2, 3)),  # reversed, strided rows
@@ -183,8 +189,7 @@ def test_leading_index_arrays_match_the_general_path(dtype, idtype, view, k, ish
     n = (rng.standard_normal((6, 5, 4)) * 50).astype(dtype)
     x = mx.nd.array(n, dtype=dtype)[view]
     a = n[view]
-    lo = [0 if idtype == "uint8" else -d for d in a.shape[:k]]
-    idx = [rng.integers(l, d, ishape) for l, d in zip(lo, a.shape)]
+    idx = _random_indices(rng, a.shape[:k], idtype, ishape)
     key = tuple(mx.nd.array(i, dtype=idtype) for i in idx)
     for k_ in (key, key[0]) if k == 1 else (key,):
         got, want = x[k_], _general_gather(x, k_)
@@ -242,8 +247,7 @@ def test_setitem_index_arrays_match_the_general_path(dtype, vdtype, idtype, k, i
     rng = np.random.default_rng(5)
     n = (rng.standard_normal((5, 4, 3)) * 50).astype(dtype)
     for view in ((S(None),), (S(None, None, -1),)):
-        lo = [0 if idtype == "uint8" else -d for d in n.shape[:k]]
-        idx = [rng.integers(l, d, ishape) for l, d in zip(lo, n.shape)]
+        idx = _random_indices(rng, n.shape[:k], idtype, ishape)
         key = tuple(mx.nd.array(i, dtype=idtype) for i in idx)
         v = (rng.standard_normal(ishape + n.shape[k:]) * 50).astype(vdtype)
         fast, general = mx.nd.array(n, dtype=dtype), mx.nd.array(n, dtype=dtype)
