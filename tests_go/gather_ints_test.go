@@ -73,62 +73,38 @@ func TestGatherNDIntsMatchGeneral(t *testing.T) {
 	}
 }
 
-// BenchmarkGatherNDInts: x[i] of bench_np.py, 1e6 float32 elements at every third index.
-func BenchmarkGatherNDInts(b *testing.B) {
-	n := 1_000_000
-	vals := make([]float64, 0, n/3+1)
-	for i := 0; i < n; i += 3 {
-		vals = append(vals, float64(i))
-	}
+// BenchmarkIndexKernels: bench_np.py's x[i] (1e6 float32 elements at every third
+// index), bench_layout.py's gather_nd elements (1e6 random (row, column) pairs into a
+// 1000 x 1000 matrix) and slice of every other column, reversed, and bench_shape.py's
+// flip axis=1 of a 2000 x 2000 matrix; each call waited for.
+func BenchmarkIndexKernels(b *testing.B) {
 	t := &testing.T{}
-	x, idx := arange(t, ndarray.Float32, n), fromValues(t, ndarray.Int64, vals, 1, len(vals))
-	op, err := ops.Lookup("gather_nd")
-	require.NoError(b, err)
-	b.ResetTimer()
-	for range b.N {
-		r, err := op.Invoke([]*ndarray.NDArray{x, idx}, nil, nil)
-		require.NoError(b, err)
-		require.NoError(b, ops.WaitToRead(r))
-		r.Release()
+	every3 := make([]float64, 0, 333_334)
+	for i := 0; i < 1_000_000; i += 3 {
+		every3 = append(every3, float64(i))
 	}
-}
-
-// BenchmarkGatherNDPairs: bench_layout.py's gather_nd elements, 1e6 (row, column) pairs
-// into a 1000 x 1000 float32 matrix.
-func BenchmarkGatherNDPairs(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
-	vals := make([]float64, 2_000_000)
-	for i := range vals {
-		vals[i] = float64(rng.Intn(1000))
+	pairs := make([]float64, 2_000_000)
+	for i := range pairs {
+		pairs[i] = float64(rng.Intn(1000))
 	}
-	t := &testing.T{}
-	x, idx := arange(t, ndarray.Float32, 1000, 1000), fromValues(t, ndarray.Int64, vals, 2, len(vals)/2)
-	op, err := ops.Lookup("gather_nd")
-	require.NoError(b, err)
-	b.ResetTimer()
-	for range b.N {
-		r, err := op.Invoke([]*ndarray.NDArray{x, idx}, nil, nil)
-		require.NoError(b, err)
-		require.NoError(b, ops.WaitToRead(r))
-		r.Release()
-	}
-}
-
-// BenchmarkStridedCopy: bench_shape.py's flip axis=1 of a 2000 x 2000 float32 matrix and
-// bench_layout.py's slice of every other column, reversed, of (2, 2, 1000, 1000).
-func BenchmarkStridedCopy(b *testing.B) {
-	t := &testing.T{}
 	for _, c := range []struct {
 		name, op, attrs string
-		x               *ndarray.NDArray
+		in              []*ndarray.NDArray
 	}{
-		{"flip", "flip", "axis=1", arange(t, ndarray.Float32, 2000, 2000)},
+		{"x[i]", "gather_nd", "", []*ndarray.NDArray{arange(t, ndarray.Float32, 1_000_000),
+			fromValues(t, ndarray.Int64, every3, 1, len(every3))}},
+		{"pairs", "gather_nd", "", []*ndarray.NDArray{arange(t, ndarray.Float32, 1000, 1000),
+			fromValues(t, ndarray.Int64, pairs, 2, len(pairs)/2)}},
+		{"flip", "flip", "axis=1", []*ndarray.NDArray{arange(t, ndarray.Float32, 2000, 2000)}},
 		{"slice", "slice", "begin=None,None,None,-1;end=None,None,None,None;step=None,None,None,-2",
-			arange(t, ndarray.Float32, 2, 2, 1000, 1000)},
+			[]*ndarray.NDArray{arange(t, ndarray.Float32, 2, 2, 1000, 1000)}},
 	} {
+		op, at, err := parsedOp(t, c.op, c.attrs)
+		require.NoError(b, err)
 		b.Run(c.name, func(b *testing.B) {
 			for range b.N {
-				r, err := runOp(t, c.op, []*ndarray.NDArray{c.x}, nil, c.attrs)
+				r, err := op.Invoke(c.in, nil, at)
 				require.NoError(b, err)
 				require.NoError(b, ops.WaitToRead(r))
 				r.Release()
