@@ -195,22 +195,23 @@ def _index_array(k):
 
 def encode_key(key):
     """A basic-indexing key (integers, slices, None, ...) in Go's wire form (core.GetItem)."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    parts = []
-    for k in key:
-        if isinstance(k, slice):
-            bounds = []
-            for b in (k.start, k.stop, k.step):
-                bounds.append("" if b is None else str(_index(b)))
-            parts.append("s" + ":".join(bounds))
-        elif k is None:
-            parts.append("n")
-        elif k is Ellipsis:
-            parts.append("e")
-        else:
-            parts.append("i%d" % _index(k))
-    return ";".join(parts)
+    if type(key) is not tuple:
+        return _encode_item(key)
+    return ";".join(map(_encode_item, key))
+
+
+def _encode_item(k):
+    if type(k) is slice:
+        return "s%s:%s:%s" % (_bound(k.start), _bound(k.stop), _bound(k.step))
+    if k is None:
+        return "n"
+    if k is Ellipsis:
+        return "e"
+    return "i%d" % _index(k)
+
+
+def _bound(b):
+    return "" if b is None else "%d" % (b if type(b) is int else _index(b))
 
 
 def _index(k):
