@@ -11,6 +11,7 @@ work); NumPy's column is there for scale. Writes bench/results/np.md.
     python bench/bench_np.py [--min-time 0.2]
 """
 import argparse
+import re
 import timeit
 
 import numpy as onp
@@ -76,10 +77,12 @@ def best_per_call(calls, min_time, rounds=5):
     return best
 
 
-def table(n, waited, min_time):
+def table(n, waited, min_time, only=None):
     cols = namespaces(n)
     rows = ["| operation | mx.nd | mx.np | NumPy | mx.np / mx.nd | mx.np / NumPy |", "|---|---:|---:|---:|---:|---:|"]
     for name, stmt in ROWS:
+        if only and not re.search(only, name):
+            continue
         t = best_per_call({col: timer(stmt, g, wait, waited) for col, (g, wait) in cols.items()}, min_time)
         rows.append("| `%s` | %.2f µs | %.2f µs | %.2f µs | %.2f | %.2f |" % (
             name, t["mx.nd"] * 1e6, t["mx.np"] * 1e6, t["NumPy"] * 1e6, t["mx.np"] / t["mx.nd"], t["mx.np"] / t["NumPy"]))
@@ -90,12 +93,15 @@ def table(n, waited, min_time):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--min-time", type=float, default=0.2)
+    p.add_argument("--rows", help="time only the rows whose operation matches this regular expression "
+                   "(the report is then printed, not written)")
     args = p.parse_args()
     rows = ["Dispatch: 10 float32 elements, the call only (results waited for outside the time).", ""]
-    rows += table(10, False, args.min_time)
+    rows += table(10, False, args.min_time, args.rows)
     rows += ["", "Work: 1e6 float32 elements, the call and its wait.", ""]
-    rows += table(1_000_000, True, args.min_time)
-    write_report("np.md", "mx.np against mx.nd and NumPy", rows)
+    rows += table(1_000_000, True, args.min_time, args.rows)
+    if not args.rows:
+        write_report("np.md", "mx.np against mx.nd and NumPy", rows)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ Writes a Markdown table to bench/results/shape.md.
 """
 import argparse
 import os
+import re
 import sys
 
 import numpy as np
@@ -92,16 +93,21 @@ def run(cases_of, title, result_name, default_n, argv=None):
     p = argparse.ArgumentParser(description=title)
     p.add_argument("--n", type=float, default=default_n)
     p.add_argument("--min-time", type=float, default=0.2)
+    p.add_argument("--rows", help="time only the rows whose name matches this regular expression "
+                   "(the report is then printed, not written)")
     args = p.parse_args(argv)
     rng = np.random.default_rng(0)
     rows = ["| operator | mxgo | NumPy | mxgo GB/s | NumPy GB/s | mxgo / NumPy |", "|---|---:|---:|---:|---:|---:|"]
     for name, fn, npfn, moved in cases_of(int(args.n), rng):
+        if args.rows and not re.search(args.rows, name):
+            continue
         t = best_times({"mxgo": fn, "NumPy": npfn}, args.min_time)
         rows.append("| %s | %s | %s | %.1f | %.1f | %.2f |" % (
             name, fmt_time(t["mxgo"]), fmt_time(t["NumPy"]), moved / t["mxgo"] / 1e9, moved / t["NumPy"] / 1e9,
             t["mxgo"] / t["NumPy"]))
         print(rows[-1], flush=True)
-    write_report(result_name, "%s (float32, n = %.0e)" % (title, args.n), rows)
+    if not args.rows:
+        write_report(result_name, "%s (float32, n = %.0e)" % (title, args.n), rows)
 
 
 def main(argv=None):

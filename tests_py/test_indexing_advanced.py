@@ -159,3 +159,104 @@ def test_leading_index_arrays_match_numpy(dtypes, shapes):
     with pytest.raises(IndexError):
         x[bad].wait_to_read()
     assert np.array_equal(x.asnumpy(), a)
+
+
+def _general_gather(x, key):
+    """x[key] on the general path (the key reduced in Python, _gather_axes in Go)."""
+    from mxgo.ndarray import indexing, op
+    view, axis, idx, bshape = indexing._reduce(x, key)
+    return op.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
+
+
+def _random_indices(rng, dims, idtype, ishape):
+    """An index array of ishape for each axis of length d in dims, negative ones among them
+    unless idtype is unsigned."""
+    return [rng.integers(0 if idtype.startswith("u") else -d, d, ishape) for d in dims]
+
+
+@pytest.mark.parametrize("dtype, idtype, view, k, ishape", [
+    ("float32", "int64", (S(None),), 1, (7,)),                          # x[i] of bench_np.py
+    ("float64", "int32", (S(None, None, -1), S(None, None, 2)), 1, (2, 3)),  # reversed, strided rows
+    ("uint8", "int8", (S(None), S(None, None, -2)), 2, (5,)),           # x[rows, cols], a negative step
+    ("float16", "uint8", (S(1, None),), 2, (3, 2)),
+    ("complex128", "int64", (S(None), S(None), S(None, None, -1)), 3, (4,)),
+    ("bool", "int16", (S(None, None, -1),), 1, (1,)),
+])
+def test_leading_index_arrays_match_the_general_path(dtype, idtype, view, k, ishape):
+    """The one-call path (gather_nd on the index arrays as they are) gives the general
+    path's bits and NumPy's, on views with negative steps, with negative indices."""
+    rng = np.random.default_rng(11)
+    n = (rng.standard_normal((6, 5, 4)) * 50).astype(dtype)
+    x = mx.nd.array(n, dtype=dtype)[view]
+    a = n[view]
+    idx = _random_indices(rng, a.shape[:k], idtype, ishape)
+    key = tuple(mx.nd.array(i, dtype=idtype) for i in idx)
+    for k_ in (key, key[0]) if k == 1 else (key,):
+        got, want = x[k_], _general_gather(x, k_)
+        np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+        np.testing.assert_array_equal(got.asnumpy(), a[tuple(idx)])
+        assert mx.np.array(x)[k_].shape == a[tuple(idx)].shape
+
+
+def test_index_array_gradient_accumulates():
+    x = mx.nd.array(np.arange(6.0).reshape(3, 2))
+    x.attach_grad()
+    with mx.autograd.record():
+        y = (x[mx.nd.array([2, -1, 0], dtype="int64")] * mx.nd.array([[1, 2]])).sum()
+    y.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[1, 2], [0, 0], [2, 4]])
+
+
+def test_index_array_out_of_range_raises_on_wait():
+    x = mx.nd.array(np.arange(5.0))
+    for bad in (mx.nd.array([1, 5], dtype="int64"), mx.nd.array([-6], dtype="int32")):
+        with pytest.raises(IndexError):
+            x[bad].wait_to_read()
+    np.testing.assert_array_equal(x.asnumpy(), np.arange(5.0))
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4)])
+def test_integer_and_slice_keys_are_views(shape):
+    """x[k] and x[a:b:c] (one call to Go): NumPy's values, shape (1,) for an element of a
+    vector, memory shared with x, IndexError past either end."""
+    n = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    x = mx.nd.array(n)
+    for k in (0, 2, -1, -shape[0]):
+        r = x[k]
+        assert_nd(r, n[k].reshape(n[k].shape or (1,)))
+        r[:] = -7
+        assert (x.asnumpy()[k] == -7).all()
+        x[:] = n
+    for key in (S(1, None), S(None, None, -2), S(-2, 0, -1), S(10, 20)):
+        assert_nd(x[key], n[key])
+    for k in (shape[0], -shape[0] - 1):
+        with pytest.raises(IndexError):
+            x[k]
+
+
+@pytest.mark.parametrize("dtype, vdtype, idtype, k, ishape", [
+    ("float32", "float32", "int64", 1, (4,)),   # x[rows] = v of bench_index.py
+    ("float64", "float32", "int32", 1, (2, 2)),  # a cast value, a 2-d index
+    ("int8", "int8", "uint8", 2, (3,)),
+    ("complex128", "complex128", "int16", 3, (2,)),
+])
+def test_setitem_index_arrays_match_the_general_path(dtype, vdtype, idtype, k, ishape):
+    """x[rows] = v with NDArrays (the index arrays to Go as they are, negative indices
+    counted from the end there) writes what the general path (a NumPy value) writes, on
+    a reversed view too; an index past the end raises IndexError and writes nothing."""
+    rng = np.random.default_rng(5)
+    n = (rng.standard_normal((5, 4, 3)) * 50).astype(dtype)
+    for view in ((S(None),), (S(None, None, -1),)):
+        idx = _random_indices(rng, n.shape[:k], idtype, ishape)
+        key = tuple(mx.nd.array(i, dtype=idtype) for i in idx)
+        v = (rng.standard_normal(ishape + n.shape[k:]) * 50).astype(vdtype)
+        fast, general = mx.nd.array(n, dtype=dtype), mx.nd.array(n, dtype=dtype)
+        fast[view][key if k > 1 else key[0]] = mx.nd.array(v, dtype=vdtype)
+        general[view][key] = v
+        np.testing.assert_array_equal(fast.asnumpy(), general.asnumpy())
+    x = mx.nd.array(n, dtype=dtype)
+    bad = tuple(mx.nd.array(np.full(ishape, d), dtype=idtype) for d in n.shape[:k])
+    with pytest.raises(IndexError):
+        x[bad] = mx.nd.array(v, dtype=vdtype)
+        x.wait_to_read()
+    np.testing.assert_array_equal(x.asnumpy(), n)

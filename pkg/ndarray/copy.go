@@ -115,7 +115,24 @@ func RepeatBytes(b, pattern []byte) {
 func stridedCopy[T any](d, s unsafe.Pointer, n int, steps []int) {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
-	for i := 0; i < n; i++ {
-		*(*T)(unsafe.Add(d, i*steps[0]*size)) = *(*T)(unsafe.Add(s, i*steps[1]*size))
+	ss := steps[1] * size // in locals: the loops below load no step from memory
+	if steps[0] == 1 {    // a contiguous result read through a strided view (slice, flip)
+		dst := unsafe.Slice((*T)(d), n)
+		i := 0
+		for ; i+4 <= n; i += 4 { // four independent loads a turn
+			p := unsafe.Add(s, i*ss)
+			e0, e1 := *(*T)(p), *(*T)(unsafe.Add(p, ss))
+			e2, e3 := *(*T)(unsafe.Add(p, 2*ss)), *(*T)(unsafe.Add(p, 3*ss))
+			q := (*[4]T)(dst[i : i+4])
+			q[0], q[1], q[2], q[3] = e0, e1, e2, e3
+		}
+		for ; i < n; i++ {
+			dst[i] = *(*T)(unsafe.Add(s, i*ss))
+		}
+		return
+	}
+	ds := steps[0] * size
+	for i := range n {
+		*(*T)(unsafe.Add(d, i*ds)) = *(*T)(unsafe.Add(s, i*ss))
 	}
 }

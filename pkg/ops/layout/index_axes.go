@@ -12,8 +12,9 @@ import (
 
 // The kernels of advanced indexing (pysrc/mxgo/ndarray/indexing.py): x[key] and
 // x[key] = value with integer arrays in key. Python reduces the key to a view of x whose
-// indexed axes are the k consecutive axes axis, ..., axis+k-1, and an int64 array of
-// shape (k, n): column j holds the indices of the j-th selected position. _gather_axes
+// indexed axes are the k consecutive axes axis, ..., axis+k-1, and an integer array of
+// shape (k, n): column j holds the indices of the j-th selected position (a negative one
+// counts from the end: x[rows] = v passes rows as they are). _gather_axes
 // replaces those k axes by the index arrays' broadcast shape (n elements); _scatter_axes
 // writes value, with one axis of length n there, back into them. Indices are checked here
 // too: Python's checks are not a memory bound.
@@ -86,8 +87,8 @@ func init() {
 // indexedSpan checks indices (int64, shape (k, n), k >= 1) against an array of shape s.
 func indexedSpan(s []int, idx *ndarray.NDArray, axis int) (int, int, int, error) {
 	is := idx.Shape()
-	if idx.DType() != ndarray.Int64 || len(is) != 2 || is[0] < 1 {
-		return 0, 0, 0, mxerr.TypeErr("advanced indexing: indices must be int64 of shape (k, n), got %s %s", idx.DType(), ops.FmtShape(is))
+	if !ops.IsIntegral(idx.DType()) || idx.DType() == ndarray.Bool || idx.DType() == ndarray.Uint64 || len(is) != 2 || is[0] < 1 {
+		return 0, 0, 0, mxerr.TypeErr("advanced indexing: indices must be integers (not bool or uint64) of shape (k, n), got %s %s", idx.DType(), ops.FmtShape(is))
 	}
 	if axis < 0 || axis+is[0] > len(s) {
 		return 0, 0, 0, mxerr.IndexErr("advanced indexing: %d indexed axes from axis %d in %d dimensions", is[0], axis, len(s))
@@ -105,10 +106,14 @@ func spanOffsets(shape, strides []int, idx *ndarray.NDArray, axis int) ([]int, e
 	for i := range k {
 		dim, st := shape[axis+i], strides[axis+i]
 		for j, x := range v[i*n : (i+1)*n] {
-			if x < 0 || x >= int64(dim) {
+			w := x
+			if w < 0 {
+				w += int64(dim)
+			}
+			if uint64(w) >= uint64(dim) { // also a negative one that stays negative
 				return nil, mxerr.IndexErr("index %d is out of bounds for axis %d with size %d", x, axis+i, dim)
 			}
-			rows[j] += int(x) * st
+			rows[j] += int(w) * st
 		}
 	}
 	return rows, nil

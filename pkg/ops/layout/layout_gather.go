@@ -40,6 +40,9 @@ func init() {
 		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
 			a, idx := in[0], in[1]
 			m := idx.Shape()[0]
+			if m > 0 && ops.IsIntegral(idx.DType()) && idx.DType() != ndarray.Uint64 {
+				return gatherNDInts(out[0], a, int64Indices(idx), m)
+			}
 			rows, err := ndOffsets(a.Shape(), a.Strides(), idx)
 			if err != nil {
 				return err

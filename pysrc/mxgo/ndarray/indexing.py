@@ -13,17 +13,19 @@ The key is reduced to a basic-indexing view of x whose indexed axes are consecut
 an int64 (k, n) array of checked, non-negative indices; the Go operators _gather_axes and
 _scatter_axes (pkg/ops/layout/index_axes.go) do the rest on the engine, for every dtype.
 A read whose key is integer NDArrays of one dtype and shape for the leading axes
-(``x[rows, cols]``) skips that reduction: gather_nd reads the arrays stacked.
+(``x[i]``, ``x[rows, cols]``) skips that reduction: gather_nd reads the arrays stacked.
 """
+import math
 import numbers
 import operator
 
 import numpy as np
 
-from ..base import DTYPE_NAMES, MXNetIndexError, MXNetTypeError, MXNetValueError, dtype_code, fastpath
+from ..base import DTYPE_NAMES, MXNetIndexError, MXNetTypeError, MXNetValueError, call, core, dtype_code, fastpath
 from . import op as _ops
 
 _INT64 = dtype_code("int64")
+_UINT64 = dtype_code("uint64")
 _ARRAY_KINDS = (list, tuple, np.ndarray, fastpath.NDArrayBase)
 
 
@@ -41,33 +43,54 @@ def getitem(x, key):
 
 def gather(x, key):
     """x[key] as NumPy shapes it (0-d for a single element; mx.np's indexing)."""
-    if _leading_arrays(x, key):  # x[rows, cols]: the index arrays stacked, gathered in Go
-        stacked = _ops.invoke("stack", list(key), {"axis": 0})
+    arrays = _leading_arrays(x, key)
+    if arrays:  # x[i], x[rows, cols]: the index arrays as gather_nd's rows, read in Go
+        if len(arrays) == 1:
+            i = arrays[0]
+            stacked = type(i)(call(core.Reshape, i._h, "1," + ",".join(map(str, i.shape)), False))
+        else:
+            stacked = _ops.invoke("stack", list(arrays), {"axis": 0})
         return _ops.invoke("gather_nd", [x, stacked], {})
     view, axis, idx, bshape = _reduce(x, key)
     return _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
 
 
-_INT_NAMES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
+_INT_CODES = frozenset(dtype_code(n) for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
 
 
 def _leading_arrays(x, key):
-    """Whether key is k >= 1 integer NDArrays of one dtype and one non-empty shape for x's
-    first k axes, which gather_nd reads as they are (negative indices count from the end,
-    out-of-range ones raise MXNetIndexError there), with no reduction in Python."""
-    if not isinstance(key, tuple) or not 0 < len(key) <= len(x.shape):
-        return False
+    """key as a tuple of k >= 1 integer NDArrays of one dtype and one non-empty shape for
+    x's first k axes, which gather_nd reads as they are (negative indices count from the
+    end, out-of-range ones raise MXNetIndexError there), with no reduction in Python; None
+    for any other key."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    if not 0 < len(key) <= len(x.shape):
+        return None
     first = key[0]
-    if not isinstance(first, fastpath.NDArrayBase) or DTYPE_NAMES[first._code] not in _INT_NAMES:
-        return False
+    if not isinstance(first, fastpath.NDArrayBase) or first._code not in _INT_CODES:
+        return None
     shape = first.shape
-    return bool(shape) and all(shape) and all(
-        isinstance(k, fastpath.NDArrayBase) and k._code == first._code and k.shape == shape for k in key[1:])
+    if shape and all(shape) and all(
+            isinstance(k, fastpath.NDArrayBase) and k._code == first._code and k.shape == shape for k in key[1:]):
+        return key
+    return None
 
 
 def setitem(x, key, value):
     if not x._writable:
         raise MXNetValueError("assignment destination is read-only")
+    arrays = _leading_arrays(x, key)
+    if arrays and arrays[0]._code != _UINT64 and isinstance(value, fastpath.NDArrayBase):
+        ishape, k = arrays[0].shape, len(arrays)
+        if value.shape == ishape + x.shape[k:]:  # x[rows] = v: the index arrays go to Go as they are
+            n = math.prod(ishape)
+            idx = _ops.invoke("stack", list(arrays), {"axis": 0}) if k > 1 else arrays[0]
+            idx = type(idx)(call(core.Reshape, idx._h, "%d,%d" % (k, n), False))
+            val = value if value._code == x._code else value.astype(DTYPE_NAMES[x._code])
+            val = type(val)(call(core.Reshape, val._h, ",".join(map(str, (n,) + x.shape[k:])), False))
+            _ops.invoke("_scatter_axes", [x, idx, val], {"axis": 0}, out=x)
+            return
     view, axis, idx, bshape = _reduce(x, key)
     k = idx.shape[0]
     selection = view.shape[:axis] + bshape + view.shape[axis + k:]
@@ -172,22 +195,23 @@ def _index_array(k):
 
 def encode_key(key):
     """A basic-indexing key (integers, slices, None, ...) in Go's wire form (core.GetItem)."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    parts = []
-    for k in key:
-        if isinstance(k, slice):
-            bounds = []
-            for b in (k.start, k.stop, k.step):
-                bounds.append("" if b is None else str(_index(b)))
-            parts.append("s" + ":".join(bounds))
-        elif k is None:
-            parts.append("n")
-        elif k is Ellipsis:
-            parts.append("e")
-        else:
-            parts.append("i%d" % _index(k))
-    return ";".join(parts)
+    if type(key) is not tuple:
+        return _encode_item(key)
+    return ";".join(map(_encode_item, key))
+
+
+def _encode_item(k):
+    if type(k) is slice:
+        return "s%s:%s:%s" % (_bound(k.start), _bound(k.stop), _bound(k.step))
+    if k is None:
+        return "n"
+    if k is Ellipsis:
+        return "e"
+    return "i%d" % _index(k)
+
+
+def _bound(b):
+    return "" if b is None else "%d" % (b if type(b) is int else _index(b))
 
 
 def _index(k):

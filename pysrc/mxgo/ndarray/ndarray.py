@@ -264,6 +264,15 @@ class NDArray(fastpath.NDArrayBase):
         return type(self)(call(core.Detach, self._h))
 
     def __getitem__(self, key):
+        if type(key) is int:  # the everyday keys: a view in one call
+            n = len(self._shape)
+            if n > 1:
+                return NDArray(call(core.GetItem, self._h, "i%d" % key))
+            if n == 1 and -self._shape[0] <= key < self._shape[0]:  # an element as shape (1,): x[k:k+1]
+                k = key % self._shape[0]
+                return NDArray(call(core.GetItem, self._h, "s%d:%d:" % (k, k + 1)))
+        elif type(key) is slice:
+            return NDArray(call(core.GetItem, self._h, _indexing.encode_key(key)))
         if _indexing.is_advanced(key):
             return _indexing.getitem(self, key)
         out = NDArray(call(core.GetItem, self._h, _indexing.encode_key(key)))
