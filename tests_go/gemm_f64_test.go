@@ -171,3 +171,32 @@ func TestLapackBLASDgemm(t *testing.T) {
 		}
 	}
 }
+
+// Dsyrk and Dsyr2k of the installed BLAS (their off-diagonal blocks on the packed
+// Dgemm) against gonum's: both triangles, both transposes, the other triangle untouched.
+func TestLapackBLASSyrk(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	fast, ref := blas64.Implementation(), gonum.Implementation{}
+	for _, nk := range [][2]int{{5, 3}, {47, 20}, {100, 33}, {130, 64}} {
+		n, k := nk[0], nk[1]
+		for _, ul := range []blas.Uplo{blas.Lower, blas.Upper} {
+			for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				lda, ldc := k+1, n+2
+				if tr == blas.Trans {
+					lda = n + 1
+				}
+				a, b := randomFloats(r, max(n, k)*lda), randomFloats(r, max(n, k)*lda)
+				c := randomFloats(r, n*ldc)
+				want, want2, c2 := append([]float64(nil), c...), append([]float64(nil), c...), append([]float64(nil), c...)
+				fast.Dsyrk(ul, tr, n, k, 0.5, a, lda, -1, c, ldc)
+				ref.Dsyrk(ul, tr, n, k, 0.5, a, lda, -1, want, ldc)
+				fast.Dsyr2k(ul, tr, n, k, 0.5, a, lda, b, lda, 2, c2, ldc)
+				ref.Dsyr2k(ul, tr, n, k, 0.5, a, lda, b, lda, 2, want2, ldc)
+				for i := range c {
+					require.InDelta(t, want[i], c[i], f64Tol(k)*float64(k+4), "syrk %v %c %c [%d]", nk, ul, tr, i)
+					require.InDelta(t, want2[i], c2[i], 2*f64Tol(2*k)*float64(k+4), "syr2k %v %c %c [%d]", nk, ul, tr, i)
+				}
+			}
+		}
+	}
+}

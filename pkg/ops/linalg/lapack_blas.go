@@ -46,3 +46,71 @@ func (f fastBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []f
 	brs, bcs := strides(tB, ldb)
 	simd.Dgemm(m, n, k, alpha, ptr(a), ars, acs, ptr(b), brs, bcs, beta, ptr(c), ldc)
 }
+
+// syrkBlock is the number of rows of C per Dgemm in Dsyrk and Dsyr2k.
+const syrkBlock = 48
+
+// opRows returns op(x) from row i on, for x row-major with leading dimension ld, where
+// op(x) is x (NoTrans) or x^T.
+func opRows(x []float64, t blas.Transpose, ld, i int) []float64 {
+	if t == blas.NoTrans {
+		return x[i*ld:]
+	}
+	return x[i:]
+}
+
+func flip(t blas.Transpose) blas.Transpose {
+	if t == blas.NoTrans {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+// triBlocks runs, for each block of syrkBlock rows [i0, i1) of the n x n C, rect on the
+// part of those rows in uplo's triangle left (Lower) or right (Upper) of the diagonal
+// block, columns [j0, j1), and diag on the diagonal block.
+func triBlocks(uplo blas.Uplo, n int, rect func(i0, i1, j0, j1 int), diag func(i0, i1 int)) {
+	for i0 := 0; i0 < n; i0 += syrkBlock {
+		i1 := min(i0+syrkBlock, n)
+		if uplo == blas.Lower && i0 > 0 {
+			rect(i0, i1, 0, i0)
+		} else if uplo == blas.Upper && i1 < n {
+			rect(i0, i1, i1, n)
+		}
+		diag(i0, i1)
+	}
+}
+
+// Dsyrk: C = alpha op(A) op(A)^T + beta C on uplo's triangle, the off-diagonal blocks
+// by Dgemm.
+func (f fastBLAS) Dsyrk(uplo blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int,
+	beta float64, c []float64, ldc int) {
+	if n*n*k < 4*fastMin || alpha == 0 {
+		f.Implementation.Dsyrk(uplo, t, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	triBlocks(uplo, n, func(i0, i1, j0, j1 int) {
+		f.Dgemm(t, flip(t), i1-i0, j1-j0, k, alpha, opRows(a, t, lda, i0), lda, opRows(a, t, lda, j0), lda,
+			beta, c[i0*ldc+j0:], ldc)
+	}, func(i0, i1 int) {
+		f.Implementation.Dsyrk(uplo, t, i1-i0, k, alpha, opRows(a, t, lda, i0), lda, beta, c[i0*ldc+i0:], ldc)
+	})
+}
+
+// Dsyr2k: C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C on uplo's triangle,
+// the off-diagonal blocks by two Dgemm.
+func (f fastBLAS) Dsyr2k(uplo blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int,
+	b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if n*n*k < 4*fastMin || alpha == 0 {
+		f.Implementation.Dsyr2k(uplo, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	triBlocks(uplo, n, func(i0, i1, j0, j1 int) {
+		cc := c[i0*ldc+j0:]
+		f.Dgemm(t, flip(t), i1-i0, j1-j0, k, alpha, opRows(a, t, lda, i0), lda, opRows(b, t, ldb, j0), ldb, beta, cc, ldc)
+		f.Dgemm(t, flip(t), i1-i0, j1-j0, k, alpha, opRows(b, t, ldb, i0), ldb, opRows(a, t, lda, j0), lda, 1, cc, ldc)
+	}, func(i0, i1 int) {
+		f.Implementation.Dsyr2k(uplo, t, i1-i0, k, alpha, opRows(a, t, lda, i0), lda, opRows(b, t, ldb, i0), ldb,
+			beta, c[i0*ldc+i0:], ldc)
+	})
+}
