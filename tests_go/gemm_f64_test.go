@@ -200,3 +200,37 @@ func TestLapackBLASSyrk(t *testing.T) {
 		}
 	}
 }
+
+// Dsymv of the installed BLAS (the AVX2 kernel for contiguous vectors) against gonum's:
+// both triangles (the other one holds nan and must not be read), alpha and beta, and
+// sizes on both sides of the 8-element vector loop.
+func TestLapackBLASSymv(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	fast, ref := blas64.Implementation(), gonum.Implementation{}
+	for _, n := range []int{16, 17, 23, 64, 101} {
+		for _, ul := range []blas.Uplo{blas.Lower, blas.Upper} {
+			for _, ab := range [][2]float64{{1, 0}, {-0.5, 2}} {
+				lda := n + 1
+				a := randomFloats(r, n*lda)
+				for i := 0; i < n; i++ {
+					for j := 0; j < n; j++ {
+						if (ul == blas.Lower && j > i) || (ul == blas.Upper && j < i) {
+							a[i*lda+j] = math.NaN()
+						}
+					}
+				}
+				inc := 1 + n%3 // strided vectors too (LAPACK passes columns)
+				x, y := randomFloats(r, n*inc), randomFloats(r, n*inc)
+				want := append([]float64(nil), y...)
+				if ab[1] == 0 {
+					y[0] = math.NaN() // not read
+				}
+				fast.Dsymv(ul, n, ab[0], a, lda, x, inc, ab[1], y, inc)
+				ref.Dsymv(ul, n, ab[0], a, lda, x, inc, ab[1], want, inc)
+				for i := range y {
+					require.InDelta(t, want[i], y[i], f64Tol(n)*float64(n+4), "%d %c %v [%d]", n, ul, ab, i)
+				}
+			}
+		}
+	}
+}

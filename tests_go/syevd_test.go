@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -206,4 +207,22 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// The sweeps of a large matrix are split by columns across the cores: the same bits on
+// any number of them.
+func TestSyevdIndependentOfCores(t *testing.T) {
+	checkLeaks(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const n = 150
+	a := fromValues(t, ndarray.Float64, eigTestMatrix(rand.New(rand.NewPCG(37, 38)), n, nil), n, n)
+	var first []float64
+	for _, procs := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(procs)
+		got := rawValues[float64](mustOps(t, "_linalg_syevd", "", a)[0])
+		if first == nil {
+			first = got
+		}
+		require.Equal(t, first, got, "GOMAXPROCS=%d", procs)
+	}
 }

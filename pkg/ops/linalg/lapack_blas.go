@@ -114,3 +114,36 @@ func (f fastBLAS) Dsyr2k(uplo blas.Uplo, t blas.Transpose, n, k int, alpha float
 			beta, c[i0*ldc+i0:], ldc)
 	})
 }
+
+// Dsymv: y = alpha A x + beta y on the AVX2 kernel (each stored row read once for both
+// its halves of the product); strided vectors (LAPACK's columns) go through contiguous
+// copies, O(n) next to the O(n^2) product.
+func (f fastBLAS) Dsymv(uplo blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int,
+	beta float64, y []float64, incY int) {
+	if incX < 1 || incY < 1 || n < 16 || alpha == 0 {
+		f.Implementation.Dsymv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	xc, yc := gather(x, incX, n, true), gather(y, incY, n, beta != 0)
+	simd.Dsymv(uplo == blas.Lower, n, alpha, a, lda, xc, beta, yc)
+	if incY != 1 {
+		for i, v := range yc {
+			y[i*incY] = v
+		}
+	}
+}
+
+// gather returns the n elements of v inc apart: v itself when inc is 1, else a copy
+// (with their values when read).
+func gather(v []float64, inc, n int, read bool) []float64 {
+	if inc == 1 {
+		return v[:n]
+	}
+	c := make([]float64, n)
+	if read {
+		for i := range c {
+			c[i] = v[i*inc]
+		}
+	}
+	return c
+}

@@ -2,10 +2,13 @@ package linalg
 
 import (
 	"math"
+	"runtime"
 
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/mxgo/mxgo/internal/simd"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
 // The symmetric eigensolver behind syevd: gonum's Householder tridiagonalisation
@@ -122,7 +125,7 @@ func tridiagQL(d, e, u []float64, n int) bool {
 				g = c*r - b
 				cs[i], sn[i] = c, s
 			}
-			simd.DrotSeq(u, n, n, lo, m, cs, sn)
+			rotateRows(u, n, lo, m, cs, sn)
 			if lo > l {
 				continue
 			}
@@ -131,6 +134,28 @@ func tridiagQL(d, e, u []float64, n int) bool {
 		}
 	}
 	return true
+}
+
+// rotTaskMin is the number of elements a sweep rotates per core at least when split:
+// a goroutine costs a few microseconds, a sweep of 16384 elements about ten.
+const rotTaskMin = 1 << 14
+
+// rotateRows is simd.DrotSeq on the n x n u, split by columns across the cores for
+// matrices of 128 and more (a batch of smaller ones already fills them): every column is
+// rotated on its own, so the split changes no bit.
+func rotateRows(u []float64, n, lo, hi int, c, s []float64) {
+	tasks := 1
+	if n >= 128 {
+		tasks = min(runtime.GOMAXPROCS(0), (hi-lo)*n/rotTaskMin)
+	}
+	if tasks <= 1 {
+		simd.DrotSeq(u, n, n, lo, hi, c, s)
+		return
+	}
+	ndarray.ForChunks((n+7)/8, tasks, func(b0, b1 int) { // in blocks of 8 columns, the kernel's
+		j0, j1 := 8*b0, min(8*b1, n)
+		simd.DrotSeq(u[j0:], n, j1-j0, lo, hi, c, s)
+	})
 }
 
 // sortEigen sorts the eigenvalues w ascending, moving the rows of u with them.
