@@ -234,3 +234,22 @@ func TestLapackBLASSymv(t *testing.T) {
 		}
 	}
 }
+
+// Dger of the installed BLAS (the AVX2 kernel for a contiguous y) against gonum's, on
+// a window of a wider matrix (nothing beside it written), a strided x, and every
+// length around the 8-element vector loop.
+func TestLapackBLASDger(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	fast, ref := blas64.Implementation(), gonum.Implementation{}
+	for _, mn := range [][2]int{{1, 64}, {9, 8}, {13, 15}, {64, 63}, {30, 100}} {
+		m, n := mn[0], mn[1]
+		lda, incX := n+3, 2
+		a, x, y := randomFloats(r, m*lda), randomFloats(r, m*incX), randomFloats(r, n)
+		want := append([]float64(nil), a...)
+		fast.Dger(m, n, -1.5, x, incX, y, 1, a, lda)
+		ref.Dger(m, n, -1.5, x, incX, y, 1, want, lda)
+		for i := range a {
+			require.InDelta(t, want[i], a[i], 4*0x1p-53*3, "%v [%d]", mn, i)
+		}
+	}
+}

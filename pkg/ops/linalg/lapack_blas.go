@@ -147,3 +147,14 @@ func gather(v []float64, inc, n int, read bool) []float64 {
 	}
 	return c
 }
+
+// Dger: A += alpha x y^T on the AVX2 kernel (row-major rows, contiguous y), the update
+// that gonum's unblocked LU (Dgetf2: det, inverse, and the panels of larger LUs) spends
+// its time in.
+func (f fastBLAS) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	if incX < 1 || incY != 1 || m*n < 64 || alpha == 0 {
+		f.Implementation.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
+	simd.Dger(m, n, alpha, x, incX, y, a, lda)
+}
