@@ -12,6 +12,9 @@
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
 //	sgd.go     SGD's float32 update, with or without momentum (sgd_avx2.c)
 //	moments.go row sums and squared deviations in float64, the normalisations' affine step (moments_avx2.c)
+//	gemm64.go  the packed float64 matrix product, with alpha and beta (gemm_f64.c)
+//	symv64.go, ger64.go  float64 symmetric matrix-vector product, rank-1 update (LAPACK's level 2)
+//	rot64.go   a sweep of plane rotations down neighbouring rows (the QL eigensolver's)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,
 // which happens when the CPU lacks the instructions, a row is too short to pay for the
