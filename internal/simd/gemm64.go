@@ -26,6 +26,9 @@ var work64 sync.Pool
 // brs, bcs), plus beta times c (c is not read when beta is 0).
 func Dgemm(m, n, k int, alpha float64, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, brs, bcs int,
 	beta float64, c unsafe.Pointer, ldc int) {
+	if !DgemmSupported {
+		panic("simd: Dgemm on a CPU without AVX2 and FMA (check DgemmSupported)")
+	}
 	need := int(C.mxgo_dgemm_work(C.long(m), C.long(n), C.long(k))) + 8 // + 64-byte alignment
 	buf, _ := work64.Get().(*[]float64)
 	if buf == nil || len(*buf) < need {
