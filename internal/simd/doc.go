@@ -15,6 +15,9 @@
 //	moments.go row sums and squared deviations in float64, the normalisations' affine step (moments_avx2.c)
 //	im2col.go  im2col and col2im of 1-D and 2-D convolutions, float32 and float64 (im2col_avx2.c)
 //	pool2x2.go float32 max pooling by 2x2 windows at stride 2 and its gradient (pool2x2_avx2.c)
+//	gemm64.go  the packed float64 matrix product, with alpha and beta (gemm_f64.c)
+//	symv64.go, ger64.go  float64 symmetric matrix-vector product, rank-1 update (LAPACK's level 2)
+//	rot64.go   a sweep of plane rotations down neighbouring rows (the QL eigensolver's)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,
 // which happens when the CPU lacks the instructions, a row is too short to pay for the

@@ -69,7 +69,7 @@ type gemmFunc func(m, n, k int, a, b, c MView, parallel bool)
 
 var Kernels = map[ndarray.DType]gemmFunc{
 	ndarray.Float32:    sgemm,
-	ndarray.Float64:    blasGemm(BLAS.Dgemm, true),
+	ndarray.Float64:    dgemm,
 	ndarray.Complex64:  blasGemm(BLAS.Cgemm, false),
 	ndarray.Complex128: blasGemm(BLAS.Zgemm, false),
 	ndarray.Float16:    halfGemm(ops.F16ToF32, ops.F32ToF16),

@@ -6,7 +6,6 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -223,15 +222,13 @@ func syevdKernel(n int, round func(float64) float64) matKernel {
 		if n == 0 {
 			return nil
 		}
-		work := laWorkspace(func(wk []float64) { lapackImpl.Dsyev(lapack.EVCompute, blas.Lower, n, a, n, w, wk, -1) })
-		if !lapackImpl.Dsyev(lapack.EVCompute, blas.Lower, n, a, n, w, work, len(work)) {
+		if !eigSym(a, n, w, u) {
 			return mxerr.ValueErr("syevd: the eigenvalue algorithm did not converge (does the input hold inf or nan?)")
 		}
-		for i := 0; i < n; i++ { // eigenvector i is column i of a: row i of u
+		for i := 0; i < n; i++ { // eigenvector i is row i of u
 			best, at := -1.0, 0
 			for j := 0; j < n; j++ {
-				u[i*n+j] = a[j*n+i]
-				if v := math.Abs(round(a[j*n+i])); v > best {
+				if v := math.Abs(round(u[i*n+j])); v > best {
 					best, at = v, j
 				}
 			}

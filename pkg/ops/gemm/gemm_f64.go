@@ -1,0 +1,39 @@
+package gemm
+
+import (
+	"github.com/mxgo/mxgo/internal/simd"
+)
+
+// The float64 product on CPUs with AVX2 and FMA: internal/simd's packed kernel
+// (simd.Dgemm), split over the cores by row (or column) blocks of the result as the
+// float32 one is; the split changes no bit. Products with a vector (the packed kernel
+// would do 8 times the work) and operands not aligned to 8 bytes take gonum's Dgemm
+// (usesBLAS stays true for float64: every operand arrives in a layout BLAS reads).
+
+var dgemm = func() gemmFunc {
+	if simd.DgemmSupported {
+		return packedDgemm
+	}
+	return blasDgemm
+}()
+
+var blasDgemm = blasGemm(BLAS.Dgemm, true)
+
+const f64Size = 8
+
+func packedDgemm(m, n, k int, a, b, c MView, parallel bool) {
+	switch {
+	case m == 1 || n == 1 || simd.Misaligned(f64Size, a.P, b.P, c.P):
+		blasDgemm(m, n, k, a, b, c, parallel)
+	case m >= n:
+		SplitRows(m, n*k, parallel, func(i0, i1 int) {
+			av, cv := a.rows(i0, f64Size), c.rows(i0, f64Size)
+			simd.Dgemm(i1-i0, n, k, 1, av.P, av.Rs, av.Cs, b.P, b.Rs, b.Cs, 0, cv.P, cv.Rs)
+		})
+	default:
+		SplitRows(n, m*k, parallel, func(j0, j1 int) {
+			bv, cv := b.cols(j0, f64Size), c.cols(j0, f64Size)
+			simd.Dgemm(m, j1-j0, k, 1, a.P, a.Rs, a.Cs, bv.P, bv.Rs, bv.Cs, 0, cv.P, cv.Rs)
+		})
+	}
+}
