@@ -12,18 +12,19 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// sgd_update and sgd_mom_update on float32 with the AVX2 kernel (internal/simd/
-// sgd_avx2.c) give the bits of the Go loop: weights, gradients and momenta with special
-// values (NaNs, ±0, ±Inf, subnormals, extremes), lengths around the C minimum and the
-// 8-lane tail, a fresh out and the weight as its own out (how Trainer calls them), and
-// weight decay; clipping and master copies stay on the Go loop.
+// sgd_update, sgd_mom_update and adam_update on float32 with the AVX2 kernels
+// (internal/simd/sgd_avx2.c) give the bits of the Go loop: weights, gradients and states
+// with special values (NaNs, ±0, ±Inf, subnormals, extremes), lengths around the C
+// minimum and the 8-lane tail, a fresh out and the weight as its own out (how Trainer
+// calls them), weight decay and Adam's clipping; SGD's clipping and master copies stay on
+// the Go loop.
 func TestSGDSIMDMatchesGoLoop(t *testing.T) {
 	checkLeaks(t)
 	simdFamilyOn(t, simd.SetSGD)
 	rng := rand.New(rand.NewPCG(5, 5))
 	specials := simdSpecials[float32]()
 	for run, n := range []int{simd.ReluMin - 1, simd.ReluMin, simd.ReluMin + 7, simd.ReluMin + 9, 1003} {
-		vals := [3][]float32{}
+		vals := [4][]float32{}
 		for a := range vals {
 			vals[a] = make([]float32, n)
 			for i := range vals[a] {
@@ -33,20 +34,25 @@ func TestSGDSIMDMatchesGoLoop(t *testing.T) {
 				}
 			}
 		}
-		for _, c := range []struct{ op, attrs string }{
-			{"sgd_mom_update", "lr=0.01;momentum=0.9;wd=0.0005;rescale_grad=0.3"},
-			{"sgd_mom_update", "lr=0.1;momentum=0"},
-			{"sgd_update", "lr=0.01;wd=0.001;rescale_grad=0.7"},
+		for _, c := range []struct {
+			op, attrs string
+			states    int
+		}{
+			{"sgd_mom_update", "lr=0.01;momentum=0.9;wd=0.0005;rescale_grad=0.3", 1},
+			{"sgd_mom_update", "lr=0.1;momentum=0", 1},
+			{"sgd_update", "lr=0.01;wd=0.001;rescale_grad=0.7", 0},
+			{"adam_update", "lr=0.001;wd=0.0005;rescale_grad=0.3", 2},
+			{"adam_update", "lr=0.01;beta1=0.5;beta2=0.75;epsilon=0.001;clip_gradient=0.5", 2},
 		} {
 			for _, inPlace := range []bool{false, true} {
 				// the new weight and momentum, computed by the Go loop (on) or C
-				run := func(on bool) (out, mom []uint32) {
+				run := func(on bool) (out []uint32, states [][]uint32) {
 					require.NoError(t, ops.WaitAll())
 					simd.SetSGD(on)
 					w, g := f32Array(t, vals[0]), f32Array(t, vals[1])
 					in := []*ndarray.NDArray{w, g}
-					if c.op == "sgd_mom_update" {
-						in = append(in, f32Array(t, vals[2]))
+					for k := range c.states {
+						in = append(in, f32Array(t, vals[2+k]))
 					}
 					o := w
 					if !inPlace {
@@ -55,15 +61,15 @@ func TestSGDSIMDMatchesGoLoop(t *testing.T) {
 					r, err := runOp(t, c.op, in, o, c.attrs)
 					require.NoError(t, err)
 					out = f32Bits(t, r)
-					if len(in) == 3 {
-						mom = f32Bits(t, in[2])
+					for _, st := range in[2:] {
+						states = append(states, f32Bits(t, st))
 					}
-					return out, mom
+					return out, states
 				}
-				goOut, goMom := run(false)
-				cOut, cMom := run(true)
+				goOut, goStates := run(false)
+				cOut, cStates := run(true)
 				require.Equal(t, goOut, cOut, "%s(%s) weight, n %d, in place %v", c.op, c.attrs, n, inPlace)
-				require.Equal(t, goMom, cMom, "%s(%s) momentum, n %d, in place %v", c.op, c.attrs, n, inPlace)
+				require.Equal(t, goStates, cStates, "%s(%s) states, n %d, in place %v", c.op, c.attrs, n, inPlace)
 			}
 		}
 	}

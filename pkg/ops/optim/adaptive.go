@@ -3,6 +3,7 @@ package optim
 import (
 	"math"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
@@ -58,6 +59,11 @@ func (h hyper[T]) decayed(g, w T) T { return clip(h.rescale*g+h.wd*w, h.clip) }
 func adamBody[T float](at ops.Attrs) body[T] {
 	h, b1, b2, eps := hyperOf[T](at), param[T](at, "beta1"), param[T](at, "beta2"), param[T](at, "epsilon")
 	return func(v [][]T, lo, hi int) {
+		if v32, ok := any(v).([][]float32); ok && h.clip != 0 && // a zero clip's signed zeros: the Go loop's
+			simd.Adam32(v32[4][lo:hi], v32[2][lo:hi], v32[3][lo:hi], v32[0][lo:hi], v32[1][lo:hi], float32(h.lr), float32(b1),
+				float32(b2), float32(1-b1), float32(1-b2), float32(eps), float32(h.wd), float32(h.rescale), float32(h.clip)) {
+			return
+		}
 		w, g, mean, vr, out := v[0], v[1], v[2], v[3], v[4]
 		for i := lo; i < hi; i++ {
 			gi := h.decayed(g[i], w[i])
