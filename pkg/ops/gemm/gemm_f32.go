@@ -30,7 +30,7 @@ const f32Size = 4
 func packedSgemm(m, n, k int, a, b, c MView, parallel bool) {
 	switch {
 	case simd.Misaligned(f32Size, a.P, b.P, c.P): // imported memory, which C may not read
-		alignedSgemm(m, n, k, a, b, c, parallel)
+		alignedGemm[float32](packedSgemm, m, n, k, a, b, c, parallel)
 	// A contiguous vector against a matrix with contiguous rows or columns.
 	case n == 1 && b.Rs == 1 && (a.Rs == 1 || a.Cs == 1 || m == 1): // matrix . vector
 		SplitRows(m, k, parallel, func(i0, i1 int) {
@@ -55,23 +55,25 @@ func packedSgemm(m, n, k int, a, b, c MView, parallel bool) {
 	}
 }
 
-// alignedSgemm is packedSgemm on aligned copies of the operands that are not aligned to
-// their elements. Each copy keeps its original's strides, so the same kernel runs in the
-// same order and the result has the bits an aligned operand gives (gonum's order would
-// differ, and gonum cannot read every layout the packed kernel takes).
-func alignedSgemm(m, n, k int, a, b, c MView, parallel bool) {
-	ac, abuf := alignedCopy(a, m, k)
-	bc, bbuf := alignedCopy(b, k, n)
-	cc, cbuf := c, []float32(nil)
-	if simd.Misaligned(f32Size, c.P, nil, nil) {
-		cbuf = make([]float32, m*n)
+// alignedGemm is packed (packedSgemm or packedDgemm) on aligned copies of the operands
+// that are not aligned to their elements (T's). Each copy keeps its original's strides,
+// so the same kernel runs in the same order and the result has the bits an aligned
+// operand gives (gonum's order would differ, and gonum cannot read every layout the
+// packed kernel takes).
+func alignedGemm[T float32 | float64](packed gemmFunc, m, n, k int, a, b, c MView, parallel bool) {
+	size := int(unsafe.Sizeof(T(0)))
+	ac, abuf := alignedCopy[T](a, m, k)
+	bc, bbuf := alignedCopy[T](b, k, n)
+	cc, cbuf := c, []T(nil)
+	if simd.Misaligned(uintptr(size), c.P, nil, nil) {
+		cbuf = make([]T, m*n)
 		cc = MView{unsafe.Pointer(&cbuf[0]), n, 1}
 	}
-	packedSgemm(m, n, k, ac, bc, cc, parallel)
+	packed(m, n, k, ac, bc, cc, parallel)
 	if cbuf != nil {
 		for i := range m {
 			for j := range n {
-				*(*float32)(unsafe.Add(c.P, (i*c.Rs+j*c.Cs)*f32Size)) = cbuf[i*n+j]
+				*(*T)(unsafe.Add(c.P, (i*c.Rs+j*c.Cs)*size)) = cbuf[i*n+j]
 			}
 		}
 	}
@@ -81,14 +83,15 @@ func alignedSgemm(m, n, k int, a, b, c MView, parallel bool) {
 
 // alignedCopy returns v when it is aligned, or else a view with v's strides into a copy
 // (buf) of the elements its rows x cols matrix spans, gaps included.
-func alignedCopy(v MView, rows, cols int) (view MView, buf []float32) {
-	if !simd.Misaligned(f32Size, v.P, nil, nil) {
+func alignedCopy[T float32 | float64](v MView, rows, cols int) (view MView, buf []T) {
+	size := int(unsafe.Sizeof(T(0)))
+	if !simd.Misaligned(uintptr(size), v.P, nil, nil) {
 		return v, nil
 	}
 	lo := min(0, (rows-1)*v.Rs) + min(0, (cols-1)*v.Cs) // element offsets from v.p
 	hi := max(0, (rows-1)*v.Rs) + max(0, (cols-1)*v.Cs)
-	buf = make([]float32, hi-lo+1)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), len(buf)*f32Size),
-		unsafe.Slice((*byte)(unsafe.Add(v.P, lo*f32Size)), len(buf)*f32Size))
-	return MView{unsafe.Add(unsafe.Pointer(&buf[0]), -lo*f32Size), v.Rs, v.Cs}, buf
+	buf = make([]T, hi-lo+1)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), len(buf)*size),
+		unsafe.Slice((*byte)(unsafe.Add(v.P, lo*size)), len(buf)*size))
+	return MView{unsafe.Add(unsafe.Pointer(&buf[0]), -lo*size), v.Rs, v.Cs}, buf
 }
