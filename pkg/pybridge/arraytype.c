@@ -19,7 +19,7 @@ typedef struct {
 	mxgo_dl_src src;   // what exports made in C describe (store NULL until materialised)
 	PyObject* weakrefs;
 	int64_t* dims;     // shape then strides of DLTensor views (exchange.c), made on first use
-	int contiguous;    // C-contiguous (tiny.c's condition)
+	int contiguous;    // C-contiguous (ignoring the strides of length-1 axes), set with the shape
 } ArrayObject;
 
 PyTypeObject* mxgo_array_class = &mxgo_array_base_type;
@@ -146,14 +146,9 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 		return -1;
 	}
 	ArrayObject* a = (ArrayObject*)o;
-	int64_t dims[2 * MXGO_MAX_DIMS], acc = 1;
-	int n = read_dims(a, dims);
-	for (int i = n - 1; i >= 0 && a->size > 0; i--) {
-		if (dims[i] != 1 && dims[n + i] != acc) {
-			PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "the array is not C-contiguous: copy it first");
-			return -1;
-		}
-		acc *= dims[i];
+	if (!a->contiguous) {
+		PyErr_SetString(mxgo_error_class(MXGO_KIND_BUFFER), "the array is not C-contiguous: copy it first");
+		return -1;
 	}
 	if (a->src.dev_type != MXGO_DEVICE_CPU) {
 		PyErr_Format(mxgo_error_class(MXGO_KIND_BUFFER), "the array is not in host memory (DLPack device type %d)", a->src.dev_type);

@@ -66,9 +66,6 @@ typedef struct {
 #define MXGO_AG_TRAINING 2
 int mxgo_ag_mode(void);
 
-// The most elements of an operation that runs while holding the GIL (invoke.c, tiny.c).
-#define MXGO_TINY 4096
-
 // The registry ids of the arithmetic operators and their scalar forms (tiny.c; tiny.go
 // sets them).
 extern int32_t mxgo_tiny_op[8];

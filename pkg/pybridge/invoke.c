@@ -7,10 +7,10 @@
 
 #define STACK_ARRAYS 8
 
-// TINY (MXGO_TINY) bounds the elements of an operation that keeps the GIL: it runs at
-// once, in about a microsecond, so releasing and retaking the GIL would cost more than
-// letting other threads wait. Nothing such an operation does in Go waits for anything.
-#define TINY MXGO_TINY
+// TINY bounds the elements of an operation that keeps the GIL: it runs at once, in
+// about a microsecond, so releasing and retaking the GIL would cost more than letting
+// other threads wait. Nothing such an operation does in Go waits for anything.
+#define TINY 4096
 
 // Elements of a DLTensor, or more than TINY when it does not say.
 static int64_t tensor_size(const DLTensor* t) {
