@@ -47,12 +47,18 @@ def gather(x, key):
     if arrays:  # x[i], x[rows, cols]: the index arrays as gather_nd's rows, read in Go
         if len(arrays) == 1:
             i = arrays[0]
-            stacked = type(i)(call(core.Reshape, i._h, "1," + ",".join(map(str, i.shape)), False))
+            stacked = _view(i, (1,) + i.shape)
         else:
             stacked = _ops.invoke("stack", list(arrays), {"axis": 0})
         return _ops.invoke("gather_nd", [x, stacked], {})
     view, axis, idx, bshape = _reduce(x, key)
     return _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
+
+
+def _view(a, shape):
+    """a's contiguous elements as shape (every dimension literal: 0 is an empty axis, not
+    MXNet's "copy this dimension" code, which NDArray.reshape would read)."""
+    return type(a)(call(core.Reshape, a._h, ",".join(map(str, shape)), False))
 
 
 _INT_CODES = frozenset(dtype_code(n) for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
@@ -86,9 +92,9 @@ def setitem(x, key, value):
         if value.shape == ishape + x.shape[k:]:  # x[rows] = v: the index arrays go to Go as they are
             n = math.prod(ishape)
             idx = _ops.invoke("stack", list(arrays), {"axis": 0}) if k > 1 else arrays[0]
-            idx = type(idx)(call(core.Reshape, idx._h, "%d,%d" % (k, n), False))
+            idx = _view(idx, (k, n))
             val = value if value._code == x._code else value.astype(DTYPE_NAMES[x._code])
-            val = type(val)(call(core.Reshape, val._h, ",".join(map(str, (n,) + x.shape[k:])), False))
+            val = _view(val, (n,) + x.shape[k:])
             _ops.invoke("_scatter_axes", [x, idx, val], {"axis": 0}, out=x)
             return
     view, axis, idx, bshape = _reduce(x, key)
