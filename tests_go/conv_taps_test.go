@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops/nn"
 )
@@ -14,7 +15,8 @@ import (
 // The table path of im2col and col2im (output lines shorter than 10) gives the bits of
 // colRow's lines: Convolution, its weight and data gradients, im2col and col2im, over
 // ResNet-18's deep layers and random geometries (kernel, stride, dilation, padding,
-// groups, batch, 1-D to 3-D), float32 and float64.
+// groups, batch, 1-D to 3-D), float32 and float64; the tables' C loops (internal/simd's
+// Taps) give the bits of their Go loops.
 func TestConvTapTablesMatchLines(t *testing.T) {
 	checkLeaks(t)
 	geoms := randomConvCases(rand.New(rand.NewPCG(11, 13)), []convCase{
@@ -47,8 +49,12 @@ func TestConvTapTablesMatchLines(t *testing.T) {
 			want := run()
 			nn.SetTapTables(true)
 			got := run()
+			was := simd.SetIm2Col(false) // the tables' Go loops (and colRow's)
+			goTables := run()
+			simd.SetIm2Col(was)
 			for i := range want {
 				require.Equal(t, want[i], got[i], "%+v %v: result %d", ge, dt, i)
+				require.Equal(t, goTables[i], got[i], "%+v %v: result %d, C tables against Go's", ge, dt, i)
 			}
 		}
 	}

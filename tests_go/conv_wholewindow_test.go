@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops/nn"
 )
@@ -38,7 +39,8 @@ func wholeWindows(ge convCase) bool {
 // dilations, paddings, batch 1, odd sizes), float32 and float64, with an infinite input
 // element in some. The sums are grouped otherwise (im2col's product adds the padding's
 // zeros, and blocks its sums at other terms), so values agree to a relative 1e-5
-// (float32) or 1e-13 (float64) of 1 + |value|, and non-finite ones exactly.
+// (float32) or 1e-13 (float64) of 1 + |value|, and non-finite ones exactly. The spread
+// of the weights in C (internal/simd's Spread) gives the bits of its Go loops.
 func TestConvWholeWindowsMatchIm2col(t *testing.T) {
 	checkLeaks(t)
 	geoms := []convCase{
@@ -97,6 +99,10 @@ func TestConvWholeWindowsMatchIm2col(t *testing.T) {
 					values(t, mustOp(t, "Deconvolution", window+fmt.Sprintf(";num_filter=%d;no_bias=0;adj=%s", ge.c, joinInts(adj)), gy, w, bc))}
 			}
 			want, got := run(false), run(true)
+			was := simd.SetIm2Col(false) // the spread's Go loops: the same bits as its C
+			goLoops := run(true)
+			simd.SetIm2Col(was)
+			require.Equal(t, goLoops, got, "%+v %v: C spread against Go's", ge, dt)
 			tol := map[ndarray.DType]float64{ndarray.Float32: 1e-5, ndarray.Float64: 1e-13}[dt]
 			for r := range want {
 				require.Len(t, got[r], len(want[r]))

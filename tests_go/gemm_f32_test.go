@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -312,5 +314,54 @@ func TestGemmF32SameBitsEveryLayout(t *testing.T) {
 				require.Equal(t, want, got, "%v %s . %s", s, la, lb)
 			}
 		}
+	}
+}
+
+// Products from several goroutines at once share internal/simd's thread pool: one of
+// them holds it and the others run their blocks on their own threads. Every result has
+// the bits of the same product run alone, whichever way it ran.
+func TestGemmF32ConcurrentProductsShareThePool(t *testing.T) {
+	checkLeaks(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(4)
+	r := rand.New(rand.NewPCG(9, 10))
+	shapes := [][3]int{{256, 200, 300}, {64, 300, 257}, {300, 128, 64}, {17, 900, 400}}
+	type product struct {
+		a, b *ndarray.NDArray
+		want []float32
+	}
+	var ps []product
+	for _, s := range shapes {
+		m, k, n := s[0], s[1], s[2]
+		a := fromValues(t, ndarray.Float32, gemmF32Values(r, m*k), m, k)
+		b := fromValues(t, ndarray.Float32, gemmF32Values(r, k*n), k, n)
+		ps = append(ps, product{a, b, rawValues[float32](mustOp(t, "dot", "", a, b))})
+	}
+	op, at, err := parsedOp(t, "dot", "")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				p := ps[(g+i)%len(ps)]
+				c, err := op.Invoke([]*ndarray.NDArray{p.a, p.b}, nil, at)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if !slices.Equal(rawValues[float32](c), p.want) {
+					errs <- fmt.Sprintf("goroutine %d, product %d: other bits", g, (g+i)%len(ps))
+				}
+				c.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

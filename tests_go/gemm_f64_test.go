@@ -112,7 +112,7 @@ func TestDgemmAlphaBeta(t *testing.T) {
 	if !simd.DgemmSupported { // the product runs gonum's Dgemm; the kernel refuses to run
 		x := []float64{1}
 		p := unsafe.Pointer(&x[0])
-		require.Panics(t, func() { simd.Dgemm(1, 1, 1, 1, p, 1, 1, p, 1, 1, 0, p, 1) })
+		require.Panics(t, func() { simd.Dgemm(1, 1, 1, 1, 1, p, 1, 1, p, 1, 1, 0, p, 1) })
 		return
 	}
 	r := rand.New(rand.NewPCG(25, 26))
@@ -131,7 +131,7 @@ func TestDgemmAlphaBeta(t *testing.T) {
 					c[i] = math.NaN()
 				}
 			}
-			simd.Dgemm(m, n, k, alpha, unsafe.Pointer(&av[0]), k, 1, unsafe.Pointer(&bv[0]), n, 1,
+			simd.Dgemm(1, m, n, k, alpha, unsafe.Pointer(&av[0]), k, 1, unsafe.Pointer(&bv[0]), n, 1,
 				beta, unsafe.Pointer(&c[1]), ldc)
 			for i := 0; i <= m; i++ {
 				for j := 0; j < ldc; j++ {

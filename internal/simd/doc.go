@@ -11,9 +11,11 @@
 //	mvec.go    float32 log, sin, pow, arccos ... by glibc's libmvec, loaded at run time (mvec.c)
 //	special32.go float32 erfinv, lgamma and gamma, in double lanes (special32_avx2.c)
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
+//	par.c      the helper threads that run a product's blocks of the result across cores
 //	sgd.go     SGD's float32 update, with or without momentum (sgd_avx2.c)
 //	moments.go row sums and squared deviations in float64, the normalisations' affine step (moments_avx2.c)
 //	im2col.go  im2col and col2im of 1-D and 2-D convolutions, float32 and float64 (im2col_avx2.c)
+//	taps.go    table-driven im2col/col2im of small planes; a convolution's weight spread (taps.c)
 //	pool2x2.go float32 max pooling by 2x2 windows at stride 2 and its gradient (pool2x2_avx2.c)
 //	gemm64.go  the packed float64 matrix product, with alpha and beta (gemm_f64.c)
 //	symv64.go, ger64.go  float64 symmetric matrix-vector product, rank-1 update (LAPACK's level 2)

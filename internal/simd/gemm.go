@@ -33,18 +33,44 @@ func Sgemv(rows, k int, m unsafe.Pointer, rs, cs int, x, y unsafe.Pointer, ys in
 var work [bits.UintSize]sync.Pool
 
 // Sgemm sets the m x n matrix c (rows ldc apart, contiguous within a row) to the product
-// of the m x k matrix a (strides ars, acs) and the k x n matrix b (strides brs, bcs).
-func Sgemm(m, n, k int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, brs, bcs int, c unsafe.Pointer, ldc int) {
-	need := int(C.mxgo_sgemm_work(C.long(m), C.long(n), C.long(k))) + 16 // + 64-byte alignment
-	class := bits.Len(uint(need - 1))
+// of the m x k matrix a (strides ars, acs) and the k x n matrix b (strides brs, bcs),
+// cut into up to tasks blocks of rows of c (of columns when m < n) that run on as many
+// threads (par.c). The cut changes no bit of c.
+func Sgemm(tasks, m, n, k int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, brs, bcs int, c unsafe.Pointer, ldc int) {
+	rows, chunk, bm, bn := split(tasks, m, n)
+	stride := roundUp(int(C.mxgo_sgemm_work(C.long(bm), C.long(bn), C.long(k))), 16) // 64 bytes
+	w, buf := workBuf(stride*((max(m, n)+chunk-1)/chunk)+16, 4)
+	C.mxgo_sgemm_par(C.long(tasks), C.int(rows), C.long(chunk), C.long(m), C.long(n), C.long(k),
+		(*C.float)(a), C.long(ars), C.long(acs), (*C.float)(b), C.long(brs), C.long(bcs), (*C.float)(c), C.long(ldc),
+		(*C.float)(w), C.long(stride))
+	work[workClass(len(*buf))].Put(buf)
+}
+
+// split cuts an m x n result into blocks of chunk rows (rows) or columns, tasks of them
+// at most, bm x bn elements each.
+func split(tasks, m, n int) (rows int, chunk, bm, bn int) {
+	if m >= n {
+		chunk = (m + tasks - 1) / tasks
+		return 1, chunk, chunk, n
+	}
+	chunk = (n + tasks - 1) / tasks
+	return 0, chunk, m, chunk
+}
+
+func roundUp(x, r int) int { return (x + r - 1) / r * r }
+
+// workBuf returns a 64-byte aligned pointer into a pooled buffer of at least n elements
+// of size bytes (4 or 8), and the buffer, to Put back in its size class when done.
+func workBuf(n, size int) (unsafe.Pointer, *[]float32) {
+	words := n * size / 4
+	class := workClass(words)
 	buf, _ := work[class].Get().(*[]float32)
 	if buf == nil {
 		s := make([]float32, 1<<class)
 		buf = &s
 	}
-	w := *buf
-	off := int(-uintptr(unsafe.Pointer(&w[0])) % 64 / 4)
-	C.mxgo_sgemm(C.long(m), C.long(n), C.long(k), (*C.float)(a), C.long(ars), C.long(acs),
-		(*C.float)(b), C.long(brs), C.long(bcs), (*C.float)(c), C.long(ldc), (*C.float)(unsafe.Pointer(&w[off])))
-	work[class].Put(buf)
+	p := unsafe.Pointer(&(*buf)[0])
+	return unsafe.Add(p, int(-uintptr(p)%64)), buf
 }
+
+func workClass(words int) int { return bits.Len(uint(words - 1)) }

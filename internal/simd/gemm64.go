@@ -5,10 +5,7 @@ package simd
 */
 import "C"
 
-import (
-	"sync"
-	"unsafe"
-)
+import "unsafe"
 
 // The float64 matrix product (gemm_f64.c), gemm.go's float32 kernel in doubles: packed,
 // cache-blocked, AVX2 and FMA, any strides, no term skipped (0 * inf is nan), and an
@@ -18,27 +15,20 @@ import (
 // DgemmSupported says whether the CPU runs the float64 product kernel.
 var DgemmSupported = C.mxgo_dgemm_supported() != 0
 
-// work64 recycles the float64 kernel's pack buffers.
-var work64 sync.Pool
-
 // Dgemm sets the m x n matrix c (rows ldc apart, contiguous within a row) to alpha times
 // the product of the m x k matrix a (strides ars, acs) and the k x n matrix b (strides
-// brs, bcs), plus beta times c (c is not read when beta is 0).
-func Dgemm(m, n, k int, alpha float64, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, brs, bcs int,
+// brs, bcs), plus beta times c (c is not read when beta is 0), cut into up to tasks
+// blocks of c as Sgemm cuts its product (the cut changes no bit).
+func Dgemm(tasks, m, n, k int, alpha float64, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, brs, bcs int,
 	beta float64, c unsafe.Pointer, ldc int) {
 	if !DgemmSupported {
 		panic("simd: Dgemm on a CPU without AVX2 and FMA (check DgemmSupported)")
 	}
-	need := int(C.mxgo_dgemm_work(C.long(m), C.long(n), C.long(k))) + 8 // + 64-byte alignment
-	buf, _ := work64.Get().(*[]float64)
-	if buf == nil || len(*buf) < need {
-		s := make([]float64, need)
-		buf = &s
-	}
-	w := *buf
-	off := int(-uintptr(unsafe.Pointer(&w[0])) % 64 / 8)
-	C.mxgo_dgemm(C.long(m), C.long(n), C.long(k), C.double(alpha), (*C.double)(a), C.long(ars), C.long(acs),
-		(*C.double)(b), C.long(brs), C.long(bcs), C.double(beta), (*C.double)(c), C.long(ldc),
-		(*C.double)(unsafe.Pointer(&w[off])))
-	work64.Put(buf)
+	rows, chunk, bm, bn := split(tasks, m, n)
+	stride := roundUp(int(C.mxgo_dgemm_work(C.long(bm), C.long(bn), C.long(k))), 8) // 64 bytes
+	w, buf := workBuf(stride*((max(m, n)+chunk-1)/chunk)+8, 8)
+	C.mxgo_dgemm_par(C.long(tasks), C.int(rows), C.long(chunk), C.long(m), C.long(n), C.long(k), C.double(alpha),
+		(*C.double)(a), C.long(ars), C.long(acs), (*C.double)(b), C.long(brs), C.long(bcs), C.double(beta),
+		(*C.double)(c), C.long(ldc), (*C.double)(w), C.long(stride))
+	work[workClass(len(*buf))].Put(buf)
 }

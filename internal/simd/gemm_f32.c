@@ -1,4 +1,5 @@
 #include "gemm_f32.h"
+#include "par.h"
 
 enum {
 	MR = MXGO_SGEMM_MR,
@@ -216,3 +217,18 @@ void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float
 		float *y, long ys) {}
 
 #endif
+
+static void sgemm_block(const mxgo_gemm_split *s, long m, long n, const char *a, const char *b, char *c,
+			char *work) {
+	mxgo_sgemm(m, n, s->k, (const float *)a, s->ars, s->acs, (const float *)b, s->brs, s->bcs, (float *)c,
+		   s->ldc, (float *)work);
+}
+
+void mxgo_sgemm_par(long width, int rows, long chunk, long m, long n, long k, const float *a, long ars,
+		    long acs, const float *b, long brs, long bcs, float *c, long ldc, float *work, long wstride) {
+	mxgo_gemm_split s = {.run = sgemm_block, .m = m, .n = n, .k = k, .esize = sizeof(float),
+			     .a = (const char *)a, .b = (const char *)b, .c = (char *)c, .ars = ars, .acs = acs,
+			     .brs = brs, .bcs = bcs, .ldc = ldc, .work = (char *)work,
+			     .wstride = wstride * (long)sizeof(float), .chunk = chunk, .rows = rows};
+	mxgo_gemm_split_run(&s, width);
+}

@@ -23,6 +23,12 @@ int mxgo_sgemm_supported(void);
 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
 		const float *b, long brs, long bcs, float *c, long ldc, float *work);
 
+// mxgo_sgemm_par is mxgo_sgemm cut into blocks of chunk rows of c (rows set) or chunk
+// columns, run on up to width threads (par.h); block t uses the wstride floats of work
+// from t * wstride, which hold mxgo_sgemm_work of a block's size.
+void mxgo_sgemm_par(long width, int rows, long chunk, long m, long n, long k, const float *a, long ars,
+		    long acs, const float *b, long brs, long bcs, float *c, long ldc, float *work, long wstride);
+
 // mxgo_sgemv sets y[i*ys] = sum_p m[i*rs + p*cs] * x[p] for i < rows, p < k
 // (rows, k > 0), where cs == 1, rs == 1 or rows == 1: a product with a vector.
 void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float *x,

@@ -1,4 +1,5 @@
 #include "gemm_f64.h"
+#include "par.h"
 
 enum {
 	MR = MXGO_DGEMM_MR,
@@ -146,3 +147,20 @@ void mxgo_dgemm(long m, long n, long k, double alpha, const double *a, long ars,
 		const double *b, long brs, long bcs, double beta, double *c, long ldc, double *work) {}
 
 #endif
+
+static void dgemm_block(const mxgo_gemm_split *s, long m, long n, const char *a, const char *b, char *c,
+			char *work) {
+	mxgo_dgemm(m, n, s->k, s->alpha, (const double *)a, s->ars, s->acs, (const double *)b, s->brs, s->bcs,
+		   s->beta, (double *)c, s->ldc, (double *)work);
+}
+
+void mxgo_dgemm_par(long width, int rows, long chunk, long m, long n, long k, double alpha, const double *a,
+		    long ars, long acs, const double *b, long brs, long bcs, double beta, double *c, long ldc,
+		    double *work, long wstride) {
+	mxgo_gemm_split s = {.run = dgemm_block, .m = m, .n = n, .k = k, .esize = sizeof(double),
+			     .a = (const char *)a, .b = (const char *)b, .c = (char *)c, .ars = ars, .acs = acs,
+			     .brs = brs, .bcs = bcs, .ldc = ldc, .work = (char *)work,
+			     .wstride = wstride * (long)sizeof(double), .chunk = chunk, .rows = rows,
+			     .alpha = alpha, .beta = beta};
+	mxgo_gemm_split_run(&s, width);
+}

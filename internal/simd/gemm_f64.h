@@ -23,6 +23,11 @@ int mxgo_dgemm_supported(void);
 void mxgo_dgemm(long m, long n, long k, double alpha, const double *a, long ars, long acs,
 		const double *b, long brs, long bcs, double beta, double *c, long ldc, double *work);
 
+// mxgo_dgemm_par is mxgo_dgemm cut into blocks of c as mxgo_sgemm_par cuts its product.
+void mxgo_dgemm_par(long width, int rows, long chunk, long m, long n, long k, double alpha, const double *a,
+		    long ars, long acs, const double *b, long brs, long bcs, double beta, double *c, long ldc,
+		    double *work, long wstride);
+
 // mxgo_dgemm_work is the size of mxgo_dgemm's work buffer in doubles.
 long mxgo_dgemm_work(long m, long n, long k);
 

@@ -44,6 +44,12 @@ var BLAS gonum.Implementation
 // other core costing more than its half; n = 128 breaks even, n = 160 gains.
 const gemmTaskMin = 1 << 20
 
+// poolTaskMin is gemmTaskMin for the packed kernels, whose blocks run on internal/simd's
+// spinning helper threads rather than on goroutines that may have to be woken:
+// measured on 2 cores (simd.Sgemm in 1 and 2 blocks, square products), one of n = 48
+// (1.1e5) gains from a second block (2.3 µs against 2.7), n = 32 loses (1.3 against 1.0).
+const poolTaskMin = 1 << 15
+
 // Blocking of the loop kernel: a gemmKB x gemmNB block of rhs stays in cache while
 // the rows of lhs stream past it.
 const (
@@ -172,15 +178,21 @@ func blasSlice[T any](v MView, rows, cols int) (blas.Transpose, int, []T) {
 // SplitRows runs fn over [0, m) in one call, or in chunks on several cores when
 // parallel is set and the work (rowWork multiply-adds per row) is large enough.
 func SplitRows(m, rowWork int, parallel bool, fn func(i0, i1 int)) {
-	tasks := 1
-	if parallel {
-		tasks = min(runtime.GOMAXPROCS(0), m, m*rowWork/gemmTaskMin)
-	}
+	tasks := Tasks(m, rowWork, gemmTaskMin, parallel)
 	if tasks <= 1 {
 		fn(0, m)
 		return
 	}
 	ndarray.ForChunks(m, tasks, fn)
+}
+
+// Tasks is the number of blocks to cut m rows of rowWork multiply-adds into, one per
+// core and each of at least minWork multiply-adds.
+func Tasks(m, rowWork, minWork int, parallel bool) int {
+	if !parallel {
+		return 1
+	}
+	return max(1, min(runtime.GOMAXPROCS(0), m, m*rowWork/minWork))
 }
 
 // halfGemm widens a 16-bit float type to float32, multiplies with sgemm and rounds the

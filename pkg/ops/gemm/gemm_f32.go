@@ -10,10 +10,11 @@ import (
 // The float32 product on CPUs with AVX2 and FMA: internal/simd's packed, cache-blocked
 // kernel (simd.Sgemm), and its matrix-vector one for products with a vector (simd.Sgemv;
 // the packed kernel would do 16 times the work there). Both read any strides the views
-// here have, skip no term (0 * inf is nan, as in NumPy), and are entered once per
-// block of the result: a large product is split into row (or column) blocks, one per
-// core, each with its own pack buffers. An element's terms are summed in the same order
-// whatever block it falls in, so the split changes no bit of the result.
+// here have and skip no term (0 * inf is nan, as in NumPy). A large product is cut into
+// row (or column) blocks of the result that internal/simd's thread pool runs, one per
+// core, each with its own pack buffers; the matrix-vector one is split here. An
+// element's terms are summed in the same order whatever block it falls in, so the split
+// changes no bit of the result.
 
 // sgemm is the float32 kernel: the packed one, or gonum's Sgemm.
 var sgemm = func() gemmFunc {
@@ -42,16 +43,8 @@ func packedSgemm(m, n, k int, a, b, c MView, parallel bool) {
 			bv, cv := b.cols(j0, f32Size), c.cols(j0, f32Size)
 			simd.Sgemv(j1-j0, k, bv.P, bv.Cs, bv.Rs, a.P, cv.P, cv.Cs)
 		})
-	case m >= n: // split the rows of c across the cores
-		SplitRows(m, n*k, parallel, func(i0, i1 int) {
-			av, cv := a.rows(i0, f32Size), c.rows(i0, f32Size)
-			simd.Sgemm(i1-i0, n, k, av.P, av.Rs, av.Cs, b.P, b.Rs, b.Cs, cv.P, cv.Rs)
-		})
-	default: // or its columns
-		SplitRows(n, m*k, parallel, func(j0, j1 int) {
-			bv, cv := b.cols(j0, f32Size), c.cols(j0, f32Size)
-			simd.Sgemm(m, j1-j0, k, a.P, a.Rs, a.Cs, bv.P, bv.Rs, bv.Cs, cv.P, cv.Rs)
-		})
+	default: // blocks of rows (or columns) of c across the cores
+		simd.Sgemm(Tasks(max(m, n), min(m, n)*k, poolTaskMin, parallel), m, n, k, a.P, a.Rs, a.Cs, b.P, b.Rs, b.Cs, c.P, c.Rs)
 	}
 }
 

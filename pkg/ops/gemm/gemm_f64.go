@@ -28,15 +28,7 @@ func packedDgemm(m, n, k int, a, b, c MView, parallel bool) {
 		blasDgemm(m, n, k, a, b, c, parallel)
 	case simd.Misaligned(f64Size, a.P, b.P, c.P): // imported memory, which C may not read
 		alignedGemm[float64](packedDgemm, m, n, k, a, b, c, parallel)
-	case m >= n:
-		SplitRows(m, n*k, parallel, func(i0, i1 int) {
-			av, cv := a.rows(i0, f64Size), c.rows(i0, f64Size)
-			simd.Dgemm(i1-i0, n, k, 1, av.P, av.Rs, av.Cs, b.P, b.Rs, b.Cs, 0, cv.P, cv.Rs)
-		})
 	default:
-		SplitRows(n, m*k, parallel, func(j0, j1 int) {
-			bv, cv := b.cols(j0, f64Size), c.cols(j0, f64Size)
-			simd.Dgemm(m, j1-j0, k, 1, a.P, a.Rs, a.Cs, bv.P, bv.Rs, bv.Cs, 0, cv.P, cv.Rs)
-		})
+		simd.Dgemm(Tasks(max(m, n), min(m, n)*k, poolTaskMin, parallel), m, n, k, 1, a.P, a.Rs, a.Cs, b.P, b.Rs, b.Cs, 0, c.P, c.Rs)
 	}
 }

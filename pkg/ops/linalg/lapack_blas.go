@@ -44,7 +44,7 @@ func (f fastBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []f
 	}
 	ars, acs := strides(tA, lda)
 	brs, bcs := strides(tB, ldb)
-	simd.Dgemm(m, n, k, alpha, ptr(a), ars, acs, ptr(b), brs, bcs, beta, ptr(c), ldc)
+	simd.Dgemm(1, m, n, k, alpha, ptr(a), ars, acs, ptr(b), brs, bcs, beta, ptr(c), ldc)
 }
 
 // syrkBlock is the number of rows of C per Dgemm in Dsyrk and Dsyr2k.

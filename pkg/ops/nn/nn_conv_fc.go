@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
@@ -67,6 +68,9 @@ func spreadWeights[T nnFloat](g *convGeom, w []T, taps []int) []T {
 	m := getScratch[T](g.f * ov * g.c * iv)
 	forFilters(g, func(fi int) {
 		wf := w[fi*g.c*kv:][:g.c*kv]
+		if simd.Spread(wf, m[fi*ov*g.c*iv:], taps, ov, iv, kv, g.c, false) {
+			return
+		}
 		for o := range ov {
 			row := m[(fi*ov+o)*g.c*iv:][:g.c*iv]
 			for i, t := range taps[o*iv : (o+1)*iv] {
@@ -135,6 +139,9 @@ func windowWeightGrad[T nnFloat](g *convGeom, x, gy, dw []T, taps []int) {
 	forFilters(g, func(fi int) {
 		wf := dw[fi*g.c*kv:][:g.c*kv]
 		clear(wf)
+		if simd.Spread(wf, m[fi*ov*cols:], taps, ov, iv, kv, g.c, true) {
+			return
+		}
 		for o := range ov {
 			row := m[(fi*ov+o)*cols:][:cols]
 			for i, t := range taps[o*iv : (o+1)*iv] {

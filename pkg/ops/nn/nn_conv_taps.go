@@ -3,6 +3,8 @@ package nn
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/mxgo/mxgo/internal/simd"
 )
 
 // Small output planes (a ResNet's deep layers on 32x32 images: 8x8 down to 1x1) make
@@ -84,6 +86,9 @@ func appendTaps(g *convGeom, t []int32, k [3]int) []int32 {
 // tapsTransfer is colTransfer by table t: row r of col (at r*ld) gets, or adds back to
 // img, channel r/taps's elements at the offsets of tap r%taps.
 func tapsTransfer[T nnFloat](t []int32, img, col []T, ld, cols, vol, channels int, back bool) {
+	if simd.Taps(t, img, col, ld, cols, vol, channels, back) {
+		return
+	}
 	taps := len(t) / cols
 	for c := range channels {
 		src := img[c*vol : (c+1)*vol]
