@@ -2,11 +2,15 @@ package mxgotest
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops/nn"
 )
 
 // convCase is a convolution's geometry: batch, channels, filters, groups and per
@@ -40,7 +44,8 @@ func randomConvCases(rng *rand.Rand, cases []convCase, total, maxIn, maxK, maxS 
 // convGrad calls it) against direct loops over generated geometries, on one core and on
 // all: the per-image and chunked products, the weight gradient's per-core chunks (split
 // by batch and by column buffer size) and im2col's shifted-plane copy (unit strides,
-// output lines as long as the input's) each meet some of them.
+// output lines as long as the input's) each meet some of them; float32's 1-D and 2-D
+// geometries run both by the gathered products (nn_conv_gather.go) and without them.
 func TestConvPathsMatchDirectLoops(t *testing.T) {
 	checkLeaks(t)
 	geoms := []convCase{
@@ -53,12 +58,17 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 		{3, 4, 6, 1, []int{1, 1}, []int{3, 3}, nil, []int{2, 2}, []int{2, 2}},
 		{4, 8, 8, 1, []int{1}, []int{3}, []int{2}, nil, []int{1}},
 		{2, 3, 5, 1, []int{1, 1, 1}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}},
-		{2, 3, 4, 1, []int{1, 1}, []int{2, 2}, nil, []int{2, 2}, []int{1, 1}}, // no tap reads the image
-		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},         // groups: the general path
+		{2, 3, 4, 1, []int{1, 1}, []int{2, 2}, nil, []int{2, 2}, []int{1, 1}},  // no tap reads the image
+		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},          // groups: the general path
+		{3, 16, 8, 1, []int{8, 8}, []int{3, 3}, nil, nil, []int{1, 1}},         // ResNet-18's 8x8 layers, gathered
+		{3, 8, 16, 1, []int{8, 8}, []int{3, 3}, []int{2, 2}, nil, []int{1, 1}}, // its stride-2 entry to 4x4
+		{2, 6, 4, 2, []int{7, 5}, []int{3, 2}, nil, []int{2, 1}, []int{2, 0}},  // dilated, grouped, uneven padding
+		{2, 3, 5, 1, []int{6, 6}, []int{3, 3}, nil, nil, []int{2, 2}},          // padding beyond the kernel: no flipped conv
 	}
 	geoms = randomConvCases(rand.New(rand.NewPCG(3, 5)), geoms, 26, 9, 3, 2)
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
+	defer nn.SetGathered(true)
 	for _, ge := range geoms {
 		nd := len(ge.k)
 		in, k, s, d, p := pad3(ge.in, 1), pad3(ge.k, 1), pad3(ge.s, 1), pad3(ge.d, 1), pad3(ge.p, 0)
@@ -86,9 +96,13 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 				dx[xi] += gv[yi] * wv[wi]
 			})
 			tol := map[ndarray.DType]float64{ndarray.Float32: 2e-5, ndarray.Float64: 1e-12}[dt]
-			for _, cores := range []int{1, procs} {
-				runtime.GOMAXPROCS(cores)
-				what := fmt.Sprintf("%+v %v on %d cores", ge, dt, cores)
+			for _, run := range []struct {
+				cores    int
+				gathered bool
+			}{{1, true}, {procs, true}, {1, false}, {procs, false}} {
+				runtime.GOMAXPROCS(run.cores)
+				nn.SetGathered(run.gathered)
+				what := fmt.Sprintf("%+v %v on %d cores (gathered %v)", ge, dt, run.cores, run.gathered)
 				nnClose(t, mustOp(t, "Convolution", window+fmt.Sprintf(";num_filter=%d", ge.f), x, w, b), y, tol, "forward of "+what)
 				nnClose(t, mustOp(t, "_backward_Convolution_weight", window+fmt.Sprintf(";num_filter=%d", ge.f), x, gy), dw, 10*tol,
 					"weight gradient of "+what)
@@ -97,4 +111,24 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A non-finite weight keeps the data gradient on col2im's path: the gathered one (a
+// convolution with the flipped kernel) would multiply the padding's zeros by it and
+// give nan where col2im drops those terms. Both settings give the same bits.
+func TestConvGatheredDataGradientKeepsNonFiniteWeights(t *testing.T) {
+	checkLeaks(t)
+	defer nn.SetGathered(true)
+	window := "kernel=3,3;pad=1,1;num_filter=4;no_bias=1"
+	gy, _ := nnRandom(t, ndarray.Float32, 4, 2, 6, 5, 5)
+	_, wv := nnRandom(t, ndarray.Float32, 2, 6, 4, 3, 3)
+	wv[0], wv[13] = math.Inf(1), math.NaN()
+	w := fromValues(t, ndarray.Float32, wv, 6, 4, 3, 3)
+	var res [2][]float32
+	for i, on := range []bool{true, false} {
+		nn.SetGathered(on)
+		res[i] = rawValues[float32](mustOp(t, "Deconvolution", window, gy, w))
+	}
+	require.Equal(t, fmt.Sprint(res[1]), fmt.Sprint(res[0]))
+	require.Contains(t, fmt.Sprint(res[0]), "+Inf", "an infinite weight reaches the gradient")
 }

@@ -74,3 +74,28 @@ func workBuf(n, size int) (unsafe.Pointer, *[]float32) {
 }
 
 func workClass(words int) int { return bits.Len(uint(words - 1)) }
+
+// Gathered describes the b of SgemmGathered: a matrix read from the image X, element
+// (r, j) being X[Ro[r] + Co[j]] where 0 <= Rh[r] + Ch[j] < H and 0 <= Rw[r] + Cw[j] < W,
+// and 0 elsewhere (a convolution's im2col matrix, or its transpose, without building it).
+type Gathered struct {
+	// Tabs holds Ro, Rh, Rw (k entries each), then Co, Ch, Cw (n each).
+	Tabs []int32
+	H, W int32
+}
+
+// SgemmGathered sets the m x n matrix c (rows ldc apart) to a (m x k, strides ars, acs)
+// times the k x n matrix g gathers from x, cut into up to tasks blocks of columns of c
+// on as many threads. The caller guarantees that every offset inside the image lies in x.
+func SgemmGathered(tasks, m, n, k int, a unsafe.Pointer, ars, acs int, x unsafe.Pointer, g *Gathered, c unsafe.Pointer, ldc int) {
+	if len(g.Tabs) != 3*(k+n) {
+		panic("simd.SgemmGathered: tables of the wrong length")
+	}
+	chunk := (n + tasks - 1) / tasks
+	stride := roundUp(int(C.mxgo_sgemm_work(C.long(m), C.long(chunk), C.long(k))), 16)
+	w, buf := workBuf(stride*((n+chunk-1)/chunk)+16, 4)
+	C.mxgo_sgemm_gathered(C.long(tasks), C.long(chunk), C.long(m), C.long(n), C.long(k), (*C.float)(a), C.long(ars),
+		C.long(acs), (*C.float)(x), (*C.int32_t)(unsafe.Pointer(&g.Tabs[0])), C.int32_t(g.H), C.int32_t(g.W),
+		(*C.float)(c), C.long(ldc), (*C.float)(w), C.long(stride))
+	work[workClass(len(*buf))].Put(buf)
+}

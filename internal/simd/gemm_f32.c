@@ -133,18 +133,92 @@ AVX2 static void kernel(long kc, const float *pa, const float *pb, float *c, lon
 			c[j] = add ? c[j] + tile[i][j] : tile[i][j];
 }
 
+// runs reports how 8 columns from j read the image: 2 when they are one run of
+// neighbours (one output line at unit stride: a masked load a row), 1 when each half is
+// (lines of 4), 0 otherwise (a masked gather a row).
+static int runs(const mxgo_gather *g, long j) {
+	int whole = 1, halves = 1;
+	for (int q = 1; q < 8; q++) {
+		int h = q < 4 ? 0 : 4;
+		int same = g->ch[j + q] == g->ch[j] && g->cw[j + q] == g->cw[j] + q && g->co[j + q] == g->co[j] + q;
+		int half = g->ch[j + q] == g->ch[j + h] && g->cw[j + q] == g->cw[j + h] + q - h &&
+			   g->co[j + q] == g->co[j + h] + q - h;
+		whole &= same;
+		halves &= q == 4 || half;
+	}
+	return whole ? 2 : halves ? 1 : 0;
+}
+
+// pack_gathered: a kc x nc block of the gathered matrix g (rows from r0, columns from j0)
+// into slivers of NR columns, row by row; elements outside the image read as zeros
+// (masked loads and gathers, which touch no masked-out address).
+AVX2 static void pack_gathered(long kc, long nc, const mxgo_gather *g, long r0, long j0, float *dst) {
+	const __m256i flip = _mm256_set1_epi32((int)0x80000000);
+	const __m256i hh = _mm256_xor_si256(_mm256_set1_epi32(g->h), flip), ww = _mm256_xor_si256(_mm256_set1_epi32(g->w), flip);
+	for (long l0 = 0; l0 < nc; l0 += NR) {
+		__m256i co[2], ch[2], cw[2];
+		int mode[2];
+		for (int h = 0; h < 2; h++) {
+			long j = j0 + l0 + 8 * h, lines = lmin(8, nc - l0 - 8 * h);
+			if (lines == 8) {
+				co[h] = _mm256_loadu_si256((const __m256i *)(g->co + j));
+				ch[h] = _mm256_loadu_si256((const __m256i *)(g->ch + j));
+				cw[h] = _mm256_loadu_si256((const __m256i *)(g->cw + j));
+				mode[h] = runs(g, j);
+				continue;
+			}
+			int32_t o[8] = {0}, y[8], x[8];
+			for (int q = 0; q < 8; q++) { // missing columns: out of every image
+				y[q] = q < lines ? g->ch[j + q] : -(1 << 30);
+				x[q] = q < lines ? g->cw[j + q] : 0;
+				if (q < lines)
+					o[q] = g->co[j + q];
+			}
+			co[h] = _mm256_loadu_si256((const __m256i *)o);
+			ch[h] = _mm256_loadu_si256((const __m256i *)y);
+			cw[h] = _mm256_loadu_si256((const __m256i *)x);
+			mode[h] = 0;
+		}
+		for (long p = r0; p < r0 + kc; p++, dst += NR) {
+			__m256i ro = _mm256_set1_epi32(g->ro[p]), rh = _mm256_set1_epi32(g->rh[p]), rw = _mm256_set1_epi32(g->rw[p]);
+			for (int h = 0; h < 2; h++) {
+				// 0 <= y < h as one signed compare of the sign-flipped values
+				__m256i y = _mm256_xor_si256(_mm256_add_epi32(rh, ch[h]), flip);
+				__m256i x = _mm256_xor_si256(_mm256_add_epi32(rw, cw[h]), flip);
+				__m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(hh, y), _mm256_cmpgt_epi32(ww, x));
+				__m256i at = _mm256_add_epi32(ro, co[h]);
+				__m256 v;
+				if (mode[h] == 2) {
+					v = _mm256_maskload_ps(g->x + _mm256_cvtsi256_si32(at), in);
+				} else if (mode[h] == 1) {
+					long a0 = _mm256_cvtsi256_si32(at), a1 = _mm256_extract_epi32(at, 4);
+					__m128 lo = _mm_maskload_ps(g->x + a0, _mm256_castsi256_si128(in));
+					__m128 hi = _mm_maskload_ps(g->x + a1, _mm256_extracti128_si256(in, 1));
+					v = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+				} else {
+					v = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), g->x, at, _mm256_castsi256_ps(in), 4);
+				}
+				_mm256_store_ps(dst + 8 * h, v);
+			}
+		}
+	}
+}
+
 // The loops around the kernel (Goto's algorithm): pack a KC x NC block of b, then for
 // each MC x KC block of a pack it and run the kernel over its tiles, the b sliver
-// outermost so that it stays in L1.
-AVX2 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
-		     const float *b, long brs, long bcs, float *c, long ldc, float *work) {
+// outermost so that it stays in L1. b is strided, or gathered when g is set.
+AVX2 static void drive(long m, long n, long k, const float *a, long ars, long acs, const float *b, long brs,
+		       long bcs, const mxgo_gather *g, float *c, long ldc, float *work) {
 	float *pb = work; // first: its size is a multiple of 16 floats, pa stays aligned
 	float *pa = work + lmin(k, KC) * roundup(lmin(n, NC), NR);
 	for (long jc = 0; jc < n; jc += NC) {
 		long nc = lmin(NC, n - jc);
 		for (long pc = 0; pc < k; pc += KC) {
 			long kc = lmin(KC, k - pc);
-			pack_b(kc, nc, b + pc * brs + jc * bcs, brs, bcs, pb);
+			if (g)
+				pack_gathered(kc, nc, g, pc, jc, pb);
+			else
+				pack_b(kc, nc, b + pc * brs + jc * bcs, brs, bcs, pb);
 			for (long ic = 0; ic < m; ic += MC) {
 				long mc = lmin(MC, m - ic);
 				pack_a(mc, kc, a + ic * ars + pc * acs, ars, acs, pa);
@@ -155,6 +229,36 @@ AVX2 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
 			}
 		}
 	}
+}
+
+AVX2 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
+		     const float *b, long brs, long bcs, float *c, long ldc, float *work) {
+	drive(m, n, k, a, ars, acs, b, brs, bcs, NULL, c, ldc, work);
+}
+
+typedef struct {
+	long m, n, k, ars, acs, ldc, chunk, wstride;
+	const float *a;
+	const mxgo_gather *g;
+	float *c, *work;
+} gathered_split;
+
+AVX2 static void gathered_block(void *ctx, long t) {
+	const gathered_split *s = ctx;
+	long lo = t * s->chunk, n = lmin(s->chunk, s->n - lo);
+	mxgo_gather g = *s->g;
+	g.co += lo, g.ch += lo, g.cw += lo;
+	drive(s->m, n, s->k, s->a, s->ars, s->acs, NULL, 0, 0, &g, s->c + lo, s->ldc, s->work + t * s->wstride);
+}
+
+void mxgo_sgemm_gathered(long width, long chunk, long m, long n, long k, const float *a, long ars, long acs,
+			 const float *x, const int32_t *tabs, int32_t h, int32_t w, float *c, long ldc, float *work,
+			 long wstride) {
+	mxgo_gather g = {.x = x, .ro = tabs, .rh = tabs + k, .rw = tabs + 2 * k, .co = tabs + 3 * k,
+			 .ch = tabs + 3 * k + n, .cw = tabs + 3 * k + 2 * n, .h = h, .w = w};
+	gathered_split s = {.m = m, .n = n, .k = k, .ars = ars, .acs = acs, .ldc = ldc, .chunk = chunk,
+			    .wstride = wstride, .a = a, .g = &g, .c = c, .work = work};
+	mxgo_par((n + chunk - 1) / chunk, width, gathered_block, &s);
 }
 
 // mxgo_sgemv: the rows of m are dot products with x when they are contiguous;
@@ -215,6 +319,10 @@ void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
 
 void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float *x,
 		float *y, long ys) {}
+
+void mxgo_sgemm_gathered(long width, long chunk, long m, long n, long k, const float *a, long ars, long acs,
+			 const float *x, const int32_t *tabs, int32_t h, int32_t w, float *c, long ldc, float *work,
+			 long wstride) {}
 
 #endif
 

@@ -3,6 +3,8 @@
 #ifndef MXGO_GEMM_F32_H
 #define MXGO_GEMM_F32_H
 
+#include <stdint.h>
+
 // Register tile (MR x NR), and the blocking: a KC x NC block of b is packed once and
 // reused for every MC x KC block of a (L2), whose MR-row slivers stream past one
 // KC x NR sliver of b (L1).
@@ -28,6 +30,21 @@ void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
 // from t * wstride, which hold mxgo_sgemm_work of a block's size.
 void mxgo_sgemm_par(long width, int rows, long chunk, long m, long n, long k, const float *a, long ars,
 		    long acs, const float *b, long brs, long bcs, float *c, long ldc, float *work, long wstride);
+
+// A matrix gathered from an image (a convolution's im2col, never built): element (r, j)
+// is x[ro[r] + co[j]] where 0 <= rh[r] + ch[j] < h and 0 <= rw[r] + cw[j] < w, else 0.
+// The row tables have k entries, the column ones n (the product's b).
+typedef struct {
+	const float *x;
+	const int32_t *ro, *rh, *rw, *co, *ch, *cw;
+	int32_t h, w;
+} mxgo_gather;
+
+// mxgo_sgemm_gathered is mxgo_sgemm_par with b gathered from x, cut into blocks of chunk
+// columns of c; tabs holds the tables ro, rh, rw (k each) then co, ch, cw (n each).
+void mxgo_sgemm_gathered(long width, long chunk, long m, long n, long k, const float *a, long ars, long acs,
+			 const float *x, const int32_t *tabs, int32_t h, int32_t w, float *c, long ldc, float *work,
+			 long wstride);
 
 // mxgo_sgemv sets y[i*ys] = sum_p m[i*rs + p*cs] * x[p] for i < rows, p < k
 // (rows, k > 0), where cs == 1, rs == 1 or rows == 1: a product with a vector.

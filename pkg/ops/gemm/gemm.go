@@ -428,3 +428,6 @@ func gemmOperand(x *ndarray.NDArray, batch []int, rows, cols int) (*ndarray.NDAr
 	defer r.Release()
 	return r.BroadcastTo(append(append([]int{}, batch...), rows, cols))
 }
+
+// PoolTasks is Tasks for a packed product run on internal/simd's helper threads.
+func PoolTasks(m, rowWork int) int { return Tasks(m, rowWork, poolTaskMin, true) }

@@ -6,6 +6,7 @@
 //	nn_conv_chunk.go            several images per GEMM when each has few output positions
 //	nn_conv_taps.go             im2col/col2im by a per-geometry tap table for short output lines
 //	nn_conv_fc.go               windows covering the whole image: one GEMM of the batch, no im2col
+//	nn_conv_gather.go           float32 1-D/2-D with many filters: one GEMM of the batch packing from the images
 //	nn_scratch.go               pooled scratch buffers of the convolution paths
 //	nn_pool.go, nn_upsample.go  Pooling, UpSampling
 //	nn_norm.go                  BatchNorm, LayerNorm, InstanceNorm, GroupNorm

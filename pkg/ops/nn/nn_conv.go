@@ -194,6 +194,12 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 		}
 		return
 	}
+	if convForwardGathered(g, x[0], w, y) {
+		if len(x) == 3 {
+			nnAddBias(y, x[2], g.n, g.f, cols)
+		}
+		return
+	}
 	if b := chunkImages(g.n, cols); b > 1 {
 		convForwardChunked(g, x, y, b)
 		return

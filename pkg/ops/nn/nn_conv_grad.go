@@ -80,6 +80,9 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 		windowWeightGrad(g, x[0], x[1], dw, taps)
 		return
 	}
+	if convWeightGradGathered(g, x[0], x[1], dw) {
+		return
+	}
 	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
 	chunks := (g.n + b - 1) / b
 	workers := runtime.GOMAXPROCS(0)

@@ -196,6 +196,12 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 		}
 		return
 	}
+	if deconvGathered(g, x[0], w, y) {
+		if len(x) == 3 {
+			nnAddBias(y, x[2], g.n, g.c, vol)
+		}
+		return
+	}
 	if b := chunkImages(g.n, cols); b > 1 {
 		deconvForwardChunked(g, x, y, b)
 		if len(x) == 3 {

@@ -1,0 +1,169 @@
+package nn
+
+import (
+	"math"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/mxgo/mxgo/internal/simd"
+	"github.com/mxgo/mxgo/pkg/ops/gemm"
+)
+
+// Float32 convolutions of 1-D and 2-D images as one product over the whole batch whose
+// im2col matrix is never built: the product's kernel packs its panels straight from the
+// images by masked gathers (simd.SgemmGathered), with zeros where a tap falls in the
+// padding. Building the columns wrote a matrix larger than a core's cache (576 rows by 512
+// columns for ResNet-18's 8x8 layer) only for the product to read it back and pack it;
+// that was a third of the layer's time. The forward, the weight gradient (the columns'
+// transpose gathered the same way) and, at stride 1, the data gradient (a convolution of
+// the head gradient with the flipped kernel) take this path. The sums are the im2col
+// paths' terms, grouped as the packed product groups any product.
+
+// gatherRowsMin is the fewest rows (filters of a group; a group's input channels for the
+// data gradient) for which the gathered products pay: each gathered element feeds that
+// many multiply-adds, and the masked loads and gathers cost more than im2col's line
+// copies on the few filters of a LeNet's or a small CNN's layers (measured by
+// BenchmarkCNNOps and BenchmarkResNetConvs with SetGathered off and on: 8 and 16
+// filters ran up to 5 times slower gathered, 64 and more up to 2 times faster).
+const gatherRowsMin = 32
+
+var gatherOff atomic.Bool
+
+// SetGathered turns the gathered path on or off (it is on), returning the previous
+// setting: tests compare it with the im2col paths.
+func SetGathered(on bool) bool { return !gatherOff.Swap(!on) }
+
+// gathered returns x, w and y as float32 slices when the gathered path takes g.
+func gathered[T nnFloat](g *convGeom, x, w, y []T) (xs, ws, ys []float32, ok bool) {
+	if g.f/g.group < gatherRowsMin {
+		return nil, nil, nil, false
+	}
+	xs, ok1 := any(x).([]float32)
+	ws, ok2 := any(w).([]float32)
+	ys, ok3 := any(y).([]float32)
+	ok = ok1 && ok2 && ok3 && g.nd <= 2 && simd.SgemmSupported && !gatherOff.Load() && !g.pointwise() &&
+		g.n > 0 && g.n*g.c*g.inVol() <= math.MaxInt32 && g.n*g.f*g.outVol() <= math.MaxInt32 &&
+		!simd.Misaligned(4, unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(y)))
+	return xs, ws, ys, ok
+}
+
+// convTables are the gather tables of g's im2col matrix for one group of cg channels:
+// its rows (channel, tap) as offset, row and column of the tap relative to a window's
+// corner, and its columns (image, window) as the window corner's offset, row and column.
+func convTables(g *convGeom, cg int) (rows, cols []int32) {
+	kv, vol := g.kernelVol(), g.inVol()
+	rows = make([]int32, 3*cg*kv)
+	ro, rh, rw := rows[:cg*kv], rows[cg*kv:2*cg*kv], rows[2*cg*kv:]
+	for c := range cg {
+		for a := range g.k[1] {
+			for b := range g.k[2] {
+				r := (c*g.k[1]+a)*g.k[2] + b
+				rh[r], rw[r] = int32(a*g.d[1]-g.p[1]), int32(b*g.d[2]-g.p[2])
+				ro[r] = int32(c*vol) + rh[r]*int32(g.in[2]) + rw[r]
+			}
+		}
+	}
+	ov := g.outVol()
+	n := g.n * ov
+	cols = make([]int32, 3*n)
+	co, ch, cw := cols[:n], cols[n:2*n], cols[2*n:]
+	for i := range g.n {
+		for y := range g.out[1] {
+			for x := range g.out[2] {
+				j := i*ov + y*g.out[2] + x
+				ch[j], cw[j] = int32(y*g.s[1]), int32(x*g.s[2])
+				co[j] = int32(i*g.c*vol) + ch[j]*int32(g.in[2]) + cw[j]
+			}
+		}
+	}
+	return rows, cols
+}
+
+func ptr32(s []float32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// convForwardGathered is convForward (without the bias) by gathered products, one per
+// group, reporting false (doing nothing) where the path does not take g.
+func convForwardGathered[T nnFloat](g *convGeom, x, w, y []T) bool {
+	xs, ws, ys, ok := gathered(g, x, w, y)
+	if !ok {
+		return false
+	}
+	cg, fg := g.c/g.group, g.f/g.group
+	rows, ov := cg*g.kernelVol(), g.outVol()
+	n := g.n * ov
+	tr, tc := convTables(g, cg)
+	gt := &simd.Gathered{Tabs: append(tr, tc...), H: int32(g.in[1]), W: int32(g.in[2])}
+	out := getScratch[float32](fg * n)
+	defer putScratch(out)
+	for gi := range g.group {
+		simd.SgemmGathered(gemm.PoolTasks(n, fg*rows), fg, n, rows, ptr32(ws[gi*fg*rows:]), rows, 1,
+			ptr32(xs[gi*cg*g.inVol():]), gt, ptr32(out), n)
+		scatterRows(ys, out, 0, g.n, g.f, gi*fg, fg, ov)
+	}
+	return true
+}
+
+// convWeightGradGathered is convWeightGrad by gathered products: per group, the head
+// gradient (fg by images x windows) times the transposed columns.
+func convWeightGradGathered[T nnFloat](g *convGeom, x, gy, dw []T) bool {
+	xs, gys, dws, ok := gathered(g, x, gy, dw)
+	if !ok {
+		return false
+	}
+	cg, fg := g.c/g.group, g.f/g.group
+	rows, ov := cg*g.kernelVol(), g.outVol()
+	n := g.n * ov
+	tr, tc := convTables(g, cg)
+	gt := &simd.Gathered{Tabs: append(tc, tr...), H: int32(g.in[1]), W: int32(g.in[2])}
+	a := getScratch[float32](fg * n)
+	defer putScratch(a)
+	for gi := range g.group {
+		gatherRows(a, gys, 0, g.n, g.f, gi*fg, fg, ov)
+		simd.SgemmGathered(gemm.PoolTasks(rows, fg*n), fg, rows, n, ptr32(a), n, 1,
+			ptr32(xs[gi*cg*g.inVol():]), gt, ptr32(dws[gi*fg*rows:]), rows)
+	}
+	return true
+}
+
+// deconvGathered is deconvForward (without the bias) at stride 1 as the convolution of
+// x (the head gradient of g's convolution) with w's kernel flipped and its channel axes
+// swapped, padded by d*(k-1) - p: the data gradient. It reports false where that
+// convolution does not exist (stride above 1, padding beyond the dilated kernel), the
+// gathered path does not take it, or a weight is not finite: the convolution multiplies
+// the padding's zeros by every weight, where col2im drops those terms (0 * inf is nan).
+func deconvGathered[T nnFloat](g *convGeom, x, w, y []T) bool {
+	t := *g
+	t.c, t.f, t.in, t.out = g.f, g.c, g.out, g.in
+	for j := range 3 {
+		span := g.d[j]*(g.k[j]-1) + 1
+		t.p[j] = span - 1 - g.p[j]
+		if g.s[j] != 1 || t.p[j] < 0 || t.out[j] != t.in[j]+2*t.p[j]-span+1 {
+			return false
+		}
+	}
+	_, ws, _, ok := gathered(&t, x, w, y)
+	if !ok {
+		return false
+	}
+	for _, v := range ws {
+		if v-v != 0 { // inf or nan
+			return false
+		}
+	}
+	cg, fg, kv := g.c/g.group, g.f/g.group, g.kernelVol()
+	flipped := getScratch[T](len(w))
+	defer putScratch(flipped)
+	fs := any(flipped).([]float32)
+	for gi := range g.group {
+		for f := range fg {
+			for c := range cg {
+				src := ws[((gi*fg+f)*cg+c)*kv:][:kv]
+				dst := fs[((gi*cg+c)*fg+f)*kv:][:kv]
+				for i, v := range src {
+					dst[kv-1-i] = v
+				}
+			}
+		}
+	}
+	return convForwardGathered(&t, x, flipped, y)
+}
