@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -60,7 +61,13 @@ func normCalls(t *testing.T, rng *rand.Rand, dt ndarray.DType, x *ndarray.NDArra
 	gn, _ := normRowData(t, rng, dt, false, n)
 	bn, _ := normRowData(t, rng, dt, false, n)
 	gc, _ := normRowData(t, rng, dt, false, c)
-	vc := fromValues(t, dt, []float64{0.5, 1.5, 2.5}[:c], c)
+	pos := make([]float64, c) // variances
+	for j := range pos {
+		pos[j] = 0.5 + float64(j%3)
+	}
+	vc := fromValues(t, dt, pos, c)
+	_, gcv := normRowData(t, rng, dt, false, c)
+	st := fromValues(t, dt, slices.Concat(gcv, pos, gcv, gcv), 4, c) // _backward_BatchNorm_stats' rows
 	g1, b1 := fromValues(t, dt, []float64{1.5}, 1), fromValues(t, dt, []float64{-0.25}, 1)
 	run := func(name, attrs string, training bool, in ...*ndarray.NDArray) func() []*ndarray.NDArray {
 		return func() []*ndarray.NDArray {
@@ -85,6 +92,8 @@ func normCalls(t *testing.T, rng *rand.Rand, dt ndarray.DType, x *ndarray.NDArra
 		"global avg":         run("Pooling", "global_pool=1;pool_type=avg", false, x4),
 		"global sum":         run("Pooling", "global_pool=1;pool_type=sum", false, x4),
 		"BatchNorm stats":    run("_backward_BatchNorm_stats", "", false, x, x),
+		"BatchNorm dx":       run("_backward_BatchNorm_data", "fix_gamma=0", false, x, x, st, gc),
+		"BatchNorm dx fixed": run("_backward_BatchNorm_data", "", false, x, x, st, gc),
 		"LayerNorm dx":       run("_backward_LayerNorm_data", "", false, x, gn, x),
 		"LayerNorm dgamma":   run("_backward_LayerNorm_params", "", false, x, gn, x),
 	}
@@ -93,10 +102,14 @@ func normCalls(t *testing.T, rng *rand.Rand, dt ndarray.DType, x *ndarray.NDArra
 func TestNormRowsCMatchGo(t *testing.T) {
 	checkLeaks(t)
 	rng := rand.New(rand.NewPCG(17, 3))
+	shapes := [][]int{{64, 32, 16}, {16, 64, 1}} // BatchNorm's whole-tensor kernels on every core
 	for _, n := range normRowLens {
-		for _, shape := range [][]int{{1, 1, n}, {2, 3, n}} {
+		shapes = append(shapes, []int{1, 1, n}, []int{2, 3, n})
+	}
+	for _, shape := range shapes {
+		{
 			x, _ := normRowData(t, rng, ndarray.Float32, true, shape...)
-			for name, call := range normCalls(t, rng, ndarray.Float32, x, shape[0], shape[1], n) {
+			for name, call := range normCalls(t, rng, ndarray.Float32, x, shape[0], shape[1], shape[2]) {
 				var got [2][][]uint64
 				for i, on := range []bool{true, false} {
 					require.NoError(t, ops.WaitAll())

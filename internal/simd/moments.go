@@ -110,3 +110,67 @@ func Affine32(y, x []float32, m, s float32, g, b []float32) bool {
 		C.float(m), C.float(s), (*C.float)(unsafe.SliceData(g)), (*C.float)(unsafe.SliceData(b)), vec)
 	return true
 }
+
+// The whole-tensor BatchNorm kernels (x is (outer, c, inner) float32, rows of any length),
+// split over up to width threads: each reports true, or false (doing nothing) when the
+// kernels are off or an operand is misaligned, and panics when an operand is too short.
+
+func bnFor(n int, ptrs ...[]float32) bool {
+	if !moments.enabled() {
+		return false
+	}
+	for _, p := range ptrs {
+		if len(p) < n {
+			panic("simd: BatchNorm operand too short")
+		}
+		if Misaligned(4, unsafe.Pointer(unsafe.SliceData(p)), nil, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+func f32p(s []float32) *C.float { return (*C.float)(unsafe.SliceData(s)) }
+
+// BNStats sets mean[j] and variance[j] of every channel as nn's bnStats.
+func BNStats(x []float32, outer, c, inner int, mean, variance []float64, width int) bool {
+	if len(mean) < c || len(variance) < c || !bnFor(outer*c*inner, x) {
+		return false
+	}
+	C.mxgo_bn_stats_f32(f32p(x), C.long(outer), C.long(c), C.long(inner), (*C.double)(unsafe.SliceData(mean)),
+		(*C.double)(unsafe.SliceData(variance)), C.long(width))
+	return true
+}
+
+// BNGradStats sets y's 4c statistics as nn's bnGradStats.
+func BNGradStats(x, g []float32, outer, c, inner int, eps float64, y []float32, width int) bool {
+	if !bnFor(outer*c*inner, x, g) || !bnFor(4*c, y) {
+		return false
+	}
+	C.mxgo_bn_gradstats_f32(f32p(x), f32p(g), C.long(outer), C.long(c), C.long(inner), C.double(eps), f32p(y), C.long(width))
+	return true
+}
+
+// BNGradData sets dx as nn's bnGradData (gamma unread when fixGamma).
+func BNGradData(x, g, st, gamma, dx []float32, outer, c, inner int, eps float64, fixGamma bool, width int) bool {
+	if !bnFor(outer*c*inner, x, g, dx) || !bnFor(4*c, st) || !fixGamma && !bnFor(c, gamma) {
+		return false
+	}
+	fix := C.int(0)
+	if fixGamma {
+		fix, gamma = 1, st // any valid pointer
+	}
+	C.mxgo_bn_graddata_f32(f32p(x), f32p(g), f32p(st), f32p(gamma), f32p(dx), C.long(outer), C.long(c), C.long(inner),
+		C.double(eps), fix, C.long(width))
+	return true
+}
+
+// BNAffine sets y = ((x - mean[j]) * inv[j]) * gamma[j] + beta[j] as nn's nnBatchNorm.
+func BNAffine(y, x []float32, outer, c, inner int, mean, inv, gamma, beta []float32, width int) bool {
+	if !bnFor(outer*c*inner, x, y) || !bnFor(c, mean, inv, gamma, beta) {
+		return false
+	}
+	C.mxgo_bn_affine_f32(f32p(y), f32p(x), C.long(outer), C.long(c), C.long(inner), f32p(mean), f32p(inv), f32p(gamma),
+		f32p(beta), C.long(width))
+	return true
+}

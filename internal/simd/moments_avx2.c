@@ -1,5 +1,7 @@
 #include "moments_avx2.h"
 
+#include "par.h"
+
 // Sixteen running sums in double (four 4-lane vectors: element i goes to sum i % 16 up
 // to the last multiple of 16), combined as ((s[l] + s[4+l]) + (s[8+l] + s[12+l])) per
 // lane l, then (l0 + l2) + (l1 + l3), then the tail in order: the order of nn's Go
@@ -168,6 +170,125 @@ AVX2 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, co
 	}
 }
 
+// The whole-tensor BatchNorm kernels: one job of par.c per call, its blocks being
+// channels (statistics) or rows (the elementwise steps).
+typedef struct {
+	const float *x, *g, *st, *gamma, *beta, *mean32, *inv32;
+	float *y;
+	double *mean, *var;
+	long outer, c, inner, chunk;
+	double eps;
+	int fix_gamma;
+} bn_job;
+
+static long lmin2(long a, long b) { return a < b ? a : b; }
+
+// IEEE's square root (Go's math.Sqrt) without libm, which the module does not link.
+AVX2 static inline double root(double v) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(v))); }
+
+AVX2 static void bn_stats_block(void *ctx, long t) {
+	const bn_job *b = ctx;
+	double n = (double)(b->outer * b->inner);
+	for (long j = t * b->chunk; j < lmin2((t + 1) * b->chunk, b->c); j++) {
+		double s = 0, q = 0;
+		for (long o = 0; o < b->outer; o++)
+			s += sum16(b->x + (o * b->c + j) * b->inner, b->inner);
+		double m = s / n;
+		for (long o = 0; o < b->outer; o++)
+			q += mxgo_sqdev16_f32(b->x + (o * b->c + j) * b->inner, b->inner, m);
+		b->mean[j] = m, b->var[j] = q / n;
+	}
+}
+
+AVX2 static void bn_gradstats_block(void *ctx, long t) {
+	const bn_job *b = ctx;
+	double n = (double)(b->outer * b->inner);
+	long c = b->c;
+	for (long j = t * b->chunk; j < lmin2((t + 1) * b->chunk, c); j++) {
+		double s = 0, sums[3] = {0, 0, 0};
+		for (long o = 0; o < b->outer; o++)
+			s += sum16(b->x + (o * c + j) * b->inner, b->inner);
+		double m = s / n;
+		for (long o = 0; o < b->outer; o++)
+			mxgo_bnsums_f32(b->x + (o * c + j) * b->inner, b->g + (o * c + j) * b->inner, b->inner, m, sums);
+		double v = sums[0] / n;
+		b->y[j] = (float)m, b->y[c + j] = (float)v, b->y[2 * c + j] = (float)sums[1];
+		b->y[3 * c + j] = (float)(sums[2] / root(v + b->eps));
+	}
+}
+
+AVX2 static void bn_graddata_block(void *ctx, long t) {
+	const bn_job *b = ctx;
+	double n = (double)(b->outer * b->inner);
+	long c = b->c, inner = b->inner;
+	for (long r = t * b->chunk; r < lmin2((t + 1) * b->chunk, b->outer * c); r++) {
+		long j = r % c;
+		double inv = 1 / root((double)b->st[c + j] + b->eps), scale = inv;
+		if (!b->fix_gamma)
+			scale *= (double)b->gamma[j];
+		float m = b->st[j], mg = (float)((double)b->st[2 * c + j] / n), mgx = (float)((double)b->st[3 * c + j] / n);
+		float a = (float)scale, ti = (float)inv;
+		const float *xs = b->x + r * inner, *gs = b->g + r * inner;
+		float *out = b->y + r * inner;
+		__m256 av = _mm256_set1_ps(a), mv = _mm256_set1_ps(m), mgv = _mm256_set1_ps(mg), tv = _mm256_set1_ps(ti),
+		       mgxv = _mm256_set1_ps(mgx);
+		long i = 0;
+		for (; i + 8 <= inner; i += 8) {
+			__m256 d = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(xs + i), mv), tv), mgxv);
+			__m256 h = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(gs + i), mgv), d);
+			_mm256_storeu_ps(out + i, _mm256_mul_ps(av, h));
+		}
+		for (; i < inner; i++) {
+			float d = ((xs[i] - m) * ti) * mgx;
+			float h = (gs[i] - mg) - d;
+			out[i] = a * h;
+		}
+	}
+}
+
+AVX2 static void bn_affine_block(void *ctx, long t) {
+	const bn_job *b = ctx;
+	for (long r = t * b->chunk; r < lmin2((t + 1) * b->chunk, b->outer * b->c); r++) {
+		long j = r % b->c;
+		mxgo_affine_f32(b->y + r * b->inner, b->x + r * b->inner, b->inner, b->mean32[j], b->inv32[j], b->gamma + j,
+				b->beta + j, 0);
+	}
+}
+
+static void bn_run(bn_job *b, long items, long width, void (*fn)(void *, long)) {
+	if (items <= 0)
+		return;
+	if (width < 1)
+		width = 1;
+	b->chunk = (items + width - 1) / width;
+	mxgo_par((items + b->chunk - 1) / b->chunk, width, fn, b);
+}
+
+void mxgo_bn_stats_f32(const float *x, long outer, long c, long inner, double *mean, double *var, long width) {
+	bn_job b = {.x = x, .outer = outer, .c = c, .inner = inner, .mean = mean, .var = var};
+	bn_run(&b, c, width, bn_stats_block);
+}
+
+void mxgo_bn_gradstats_f32(const float *x, const float *g, long outer, long c, long inner, double eps, float *y,
+			   long width) {
+	bn_job b = {.x = x, .g = g, .outer = outer, .c = c, .inner = inner, .eps = eps, .y = y};
+	bn_run(&b, c, width, bn_gradstats_block);
+}
+
+void mxgo_bn_graddata_f32(const float *x, const float *g, const float *st, const float *gamma, float *dx, long outer,
+			  long c, long inner, double eps, int fix_gamma, long width) {
+	bn_job b = {.x = x, .g = g, .st = st, .gamma = gamma, .y = dx, .outer = outer, .c = c, .inner = inner,
+		    .eps = eps, .fix_gamma = fix_gamma};
+	bn_run(&b, outer * c, width, bn_graddata_block);
+}
+
+void mxgo_bn_affine_f32(float *y, const float *x, long outer, long c, long inner, const float *mean,
+			const float *inv, const float *gamma, const float *beta, long width) {
+	bn_job b = {.x = x, .y = y, .outer = outer, .c = c, .inner = inner, .mean32 = mean, .inv32 = inv,
+		    .gamma = gamma, .beta = beta};
+	bn_run(&b, outer * c, width, bn_affine_block);
+}
+
 #else
 
 int mxgo_moments_supported(void) { return 0; }
@@ -186,5 +307,13 @@ void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec) {
 	(void)y, (void)x, (void)n, (void)m, (void)s, (void)g, (void)b, (void)vec;
 }
+
+void mxgo_bn_stats_f32(const float *x, long outer, long c, long inner, double *mean, double *var, long width) {}
+void mxgo_bn_gradstats_f32(const float *x, const float *g, long outer, long c, long inner, double eps, float *y,
+			   long width) {}
+void mxgo_bn_graddata_f32(const float *x, const float *g, const float *st, const float *gamma, float *dx, long outer,
+			  long c, long inner, double eps, int fix_gamma, long width) {}
+void mxgo_bn_affine_f32(float *y, const float *x, long outer, long c, long inner, const float *mean,
+			const float *inv, const float *gamma, const float *beta, long width) {}
 
 #endif

@@ -29,4 +29,26 @@ void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *
 // rows of n (vec) or one value each.
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec);
 
+// BatchNorm over whole tensors, split over cores by channels (or rows) on up to width of
+// par.c's threads; each is its Go twin in pkg/ops/nn, bit for bit. x is (outer, c,
+// inner): channel j's rows start at (o*c + j)*inner, and every row may be short.
+
+// mean[j] and var[j] of every channel: its sum row by row (each in mxgo_sum16_f32's
+// order), the mean, then the squared deviations likewise, over outer*inner (bnStats).
+void mxgo_bn_stats_f32(const float *x, long outer, long c, long inner, double *mean, double *var, long width);
+
+// y[j], y[c+j], y[2c+j], y[3c+j] = mean, var, sum g, sum g*(x-mean) / sqrt(var+eps) of every
+// channel (bnGradStats).
+void mxgo_bn_gradstats_f32(const float *x, const float *g, long outer, long c, long inner, double eps, float *y,
+			   long width);
+
+// dx from x, the head gradient g, the statistics st of mxgo_bn_gradstats_f32 and gamma
+// (unread when fix_gamma) (bnGradData).
+void mxgo_bn_graddata_f32(const float *x, const float *g, const float *st, const float *gamma, float *dx, long outer,
+			  long c, long inner, double eps, int fix_gamma, long width);
+
+// y = ((x - mean[j]) * inv[j]) * gamma[j] + beta[j] in float32 steps (nnBatchNorm).
+void mxgo_bn_affine_f32(float *y, const float *x, long outer, long c, long inner, const float *mean,
+			const float *inv, const float *gamma, const float *beta, long width);
+
 #endif

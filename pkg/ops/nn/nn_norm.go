@@ -4,7 +4,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -284,6 +286,10 @@ func nnBatchNorm[T nnFloat](x [][]T, y []T, outer, c, inner int, means, inv []fl
 		if !fixGamma {
 			gamma[j] = x[1][j]
 		}
+	}
+	if ys, ok := any(y).([]float32); ok && simd.BNAffine(ys, any(data).([]float32), outer, c, inner, any(mean).([]float32),
+		any(invstd).([]float32), any(gamma).([]float32), any(x[2]).([]float32), gemm.PoolTasks(outer*c, inner)) {
+		return
 	}
 	nnParallel(outer*c, inner, func(lo, hi int) {
 		for r := lo; r < hi; r++ {

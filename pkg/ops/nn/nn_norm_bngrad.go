@@ -8,6 +8,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/gemm"
 )
 
 // BatchNorm's gradient with batch statistics in two fused passes instead of some twenty
@@ -97,6 +98,10 @@ func bnGradDims(op string, in []*ndarray.NDArray, at ops.Attrs) (outer, c, inner
 // bnGradStats writes, for each channel j, y[j] = mean, y[c+j] = biased variance,
 // y[2c+j] = sum(g), y[3c+j] = sum(g*xhat) with xhat = (x-mean)/sqrt(var+eps).
 func bnGradStats[T nnFloat](x, g, y []T, outer, c, inner int, eps float64) {
+	if xs, ok := any(x).([]float32); ok && simd.BNGradStats(xs, any(g).([]float32), outer, c, inner, eps,
+		any(y).([]float32), gemm.PoolTasks(c, 3*outer*inner)) {
+		return
+	}
 	n := float64(outer * inner)
 	nnParallel(c, 3*outer*inner, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
@@ -156,6 +161,16 @@ func fold8(s *[8]float64) float64 {
 // data, out_grad, stats, gamma.
 func bnGradData[T nnFloat](x [][]T, dx []T, outer, c, inner int, eps float64, fixGamma bool) {
 	data, g, st := x[0], x[1], x[2]
+	if xs, ok := any(x).([][]float32); ok {
+		var gamma []float32
+		if !fixGamma {
+			gamma = xs[3]
+		}
+		if simd.BNGradData(xs[0], xs[1], xs[2], gamma, any(dx).([]float32), outer, c, inner, eps, fixGamma,
+			gemm.PoolTasks(outer*c, 2*inner)) {
+			return
+		}
+	}
 	n := float64(outer * inner)
 	nnParallel(outer*c, 2*inner, func(lo, hi int) {
 		for r := lo; r < hi; r++ {

@@ -3,8 +3,10 @@ package nn
 import (
 	"strconv"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/gemm"
 )
 
 // BatchNorm in training, and the gradients of the normalisations. MXNet 1.9.1's facts
@@ -19,6 +21,9 @@ import (
 // normalises with in training mode.
 func bnStats[T nnFloat](data []T, outer, c, inner int) (mean, variance []float64) {
 	mean, variance = make([]float64, c), make([]float64, c)
+	if d, ok := any(data).([]float32); ok && simd.BNStats(d, outer, c, inner, mean, variance, gemm.PoolTasks(c, 2*outer*inner)) {
+		return mean, variance
+	}
 	n := float64(outer * inner)
 	nnParallel(c, 2*outer*inner, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
