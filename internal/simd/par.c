@@ -147,8 +147,13 @@ void mxgo_par(long n, long width, void (*fn)(void *, long), void *ctx) {
 		pthread_mutex_unlock(&pool.mu);
 	}
 	work_on(&j);
-	while (atomic_load(&j.done) < n)
+	// A helper may share its CPU with another thread (the engine runs independent
+	// operations side by side): yield now and then so that it gets the CPU back.
+	for (int spins = 0; atomic_load(&j.done) < n; spins++) {
 		cpu_relax();
+		if (spins % YIELD_EVERY == YIELD_EVERY - 1)
+			sched_yield();
+	}
 	// Retire the job before it leaves this stack frame: a helper that counted itself
 	// active before the store below may still read it; one that counts itself after
 	// reads NULL.
