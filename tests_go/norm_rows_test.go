@@ -160,8 +160,9 @@ func TestNormRowsMatchFormula(t *testing.T) {
 }
 
 // 2-D max pooling has loops of its own for any padding and convention
-// (nn_pool_fast.go: maxPlane2D, unmaxPlane2D); the same planes as depth-2 volumes pooled
-// by (1, k, k) take the general path (forWindows). Forward, _backward_Pooling and
+// (nn_pool_fast.go: maxPlane2D, unmaxPlane2D; float32's in C, internal/simd's pool2d.c);
+// the same planes as depth-2 volumes pooled by (1, k, k) take the general path
+// (forWindows), and the 2-D loops run in Go too (SetPool2x2 off). Forward, _backward_Pooling and
 // _backward_Pooling_v1 must give the same bits, with ties, NaNs, windows past the edge
 // ('full') and windows wholly in the padding.
 func TestPoolMax2DMatchesGeneralPath(t *testing.T) {
@@ -175,8 +176,11 @@ func TestPoolMax2DMatchesGeneralPath(t *testing.T) {
 		xv := make([]float64, n*c*h*w)
 		for i := range xv {
 			xv[i] = float64(rng.IntN(5) - 2)
-			if rng.IntN(9) == 0 {
+			switch rng.IntN(9) {
+			case 0:
 				xv[i] = math.NaN()
+			case 1:
+				xv[i] = math.Copysign(0, -1) // +0 beats -0
 			}
 		}
 		a2 := fmt.Sprintf("kernel=%d,%d;stride=%d,%d;pad=%d,%d;pooling_convention=%s", k, k, s, s, p, p, conv)
@@ -188,6 +192,9 @@ func TestPoolMax2DMatchesGeneralPath(t *testing.T) {
 			os := y3.Shape()
 			y2 := mustOp(t, "Pooling", a2, x2)
 			require.Equal(t, bits(values(t, y3)), bits(values(t, y2)), "forward of "+what)
+			was := simd.SetPool2x2(false) // the 2-D loops in Go (float32 runs them in C)
+			require.Equal(t, bits(values(t, y2)), bits(values(t, mustOp(t, "Pooling", a2, x2))), "Go forward of "+what)
+			simd.SetPool2x2(was)
 			gv := make([]float64, prod(os))
 			for i := range gv {
 				gv[i] = float64(rng.IntN(5) - 2)
@@ -197,6 +204,9 @@ func TestPoolMax2DMatchesGeneralPath(t *testing.T) {
 			for _, op := range []string{"_backward_Pooling", "_backward_Pooling_v1"} {
 				d2, d3 := mustOp(t, op, a2, x2, y3as2, g2), mustOp(t, op, a3, x3, y3, g3)
 				require.Equal(t, bits(values(t, d3)), bits(values(t, d2)), op+" of "+what)
+				was := simd.SetPool2x2(false)
+				require.Equal(t, bits(values(t, d2)), bits(values(t, mustOp(t, op, a2, x2, y3as2, g2))), "Go "+op+" of "+what)
+				simd.SetPool2x2(was)
 			}
 		}
 	}

@@ -16,6 +16,7 @@
 //	moments.go row sums and squared deviations in float64, the normalisations' affine step (moments_avx2.c)
 //	im2col.go  im2col and col2im of 1-D and 2-D convolutions, float32 and float64 (im2col_avx2.c)
 //	taps.go    table-driven im2col/col2im of small planes; a convolution's weight spread (taps.c)
+//	pool2d.go  float32 max pooling of planes by any 2-D window and its gradient (pool2d.c)
 //	pool2x2.go float32 max pooling by 2x2 windows at stride 2 and its gradient (pool2x2_avx2.c)
 //	gemm64.go  the packed float64 matrix product, with alpha and beta (gemm_f64.c)
 //	symv64.go, ger64.go  float64 symmetric matrix-vector product, rank-1 update (LAPACK's level 2)

@@ -23,6 +23,12 @@ func (g *poolGeom) maxInside2D() bool {
 // max2D reports whether g is max pooling of 2-D planes (any padding and convention).
 func (g *poolGeom) max2D() bool { return g.kind == "max" && g.in[0] == 1 && g.k[0] == 1 }
 
+// win2D is g's window over one plane, as internal/simd takes it.
+func (g *poolGeom) win2D() *simd.Win2D {
+	c := &g.convGeom
+	return &simd.Win2D{c.in[1], c.in[2], c.out[1], c.out[2], c.k[1], c.k[2], c.s[1], c.s[2], 1, 1, c.p[1], c.p[2]}
+}
+
 // span2D is poolSpan's window of output o on axis j (1 or 2), clipped to the input.
 func span2D(g *poolGeom, j, o int) (lo, hi int) {
 	start := o*g.s[j] - g.convGeom.p[j]
@@ -32,6 +38,9 @@ func span2D(g *poolGeom, j, o int) (lo, hi int) {
 // maxPlane2D writes each window's maximum of plane x into y (a NaN never wins, as in
 // poolWindow; a window wholly in the padding gives lowest).
 func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
+	if xs, ok := any(x).([]float32); ok && simd.MaxPlane2D(xs, any(y).([]float32), g.win2D(), float32(lowest)) {
+		return
+	}
 	w := g.in[2]
 	i := 0
 	for a := range g.out[1] {
@@ -56,6 +65,10 @@ func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 // equal to the window's maximum y, or to every one with allTies. Which element is the
 // maximum follows the data, so the loop adds gy times 0 or 1 instead of branching.
 func unmaxPlane2D[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
+	if xs, ok := any(x).([]float32); ok && simd.UnmaxPlane2D(xs, any(y).([]float32), any(gy).([]float32),
+		any(dx).([]float32), g.win2D(), g.allTies) {
+		return
+	}
 	w := g.in[2]
 	ties := 0
 	if g.allTies {
