@@ -81,24 +81,53 @@ func convTables(g *convGeom, cg int) (rows, cols []int32) {
 
 func ptr32(s []float32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
 
+// gatherPlan is what a gathered product of g needs: the images x and the two other
+// float32 operands, the sizes of a group (channels cg, filters fg, rows of the columns),
+// the windows of the batch (n) and the tables of the columns' rows and columns.
+type gatherPlan struct {
+	x, a, b      []float32
+	cg, fg, rows int
+	ov, n        int
+	tr, tc       []int32
+}
+
+// planGathered returns g's plan with a and b (the filters and the result, or the head
+// gradient and the weight gradient), or false where the gathered path does not take g.
+func planGathered[T nnFloat](g *convGeom, x, a, b []T) (*gatherPlan, bool) {
+	xs, as, bs, ok := gathered(g, x, a, b)
+	if !ok {
+		return nil, false
+	}
+	p := &gatherPlan{x: xs, a: as, b: bs, cg: g.c / g.group, fg: g.f / g.group, ov: g.outVol()}
+	p.rows, p.n = p.cg*g.kernelVol(), g.n*p.ov
+	p.tr, p.tc = convTables(g, p.cg)
+	return p, true
+}
+
+// image is group gi's images and the gathering of the columns (or, transposed, of their
+// transpose) from them.
+func (p *gatherPlan) image(g *convGeom, gi int, transposed bool) (unsafe.Pointer, *simd.Gathered) {
+	tabs := append(p.tr, p.tc...)
+	if transposed {
+		tabs = append(p.tc, p.tr...)
+	}
+	return ptr32(p.x[gi*p.cg*g.inVol():]), &simd.Gathered{Tabs: tabs, H: int32(g.in[1]), W: int32(g.in[2])}
+}
+
 // convForwardGathered is convForward (without the bias) by gathered products, one per
 // group, reporting false (doing nothing) where the path does not take g.
 func convForwardGathered[T nnFloat](g *convGeom, x, w, y []T) bool {
-	xs, ws, ys, ok := gathered(g, x, w, y)
+	p, ok := planGathered(g, x, w, y)
 	if !ok {
 		return false
 	}
-	cg, fg := g.c/g.group, g.f/g.group
-	rows, ov := cg*g.kernelVol(), g.outVol()
-	n := g.n * ov
-	tr, tc := convTables(g, cg)
-	gt := &simd.Gathered{Tabs: append(tr, tc...), H: int32(g.in[1]), W: int32(g.in[2])}
-	out := getScratch[float32](fg * n)
+	out := getScratch[float32](p.fg * p.n)
 	defer putScratch(out)
 	for gi := range g.group {
-		simd.SgemmGathered(gemm.PoolTasks(n, fg*rows), fg, n, rows, ptr32(ws[gi*fg*rows:]), rows, 1,
-			ptr32(xs[gi*cg*g.inVol():]), gt, ptr32(out), n)
-		scatterRows(ys, out, 0, g.n, g.f, gi*fg, fg, ov)
+		img, gt := p.image(g, gi, false)
+		simd.SgemmGathered(gemm.PoolTasks(p.n, p.fg*p.rows), p.fg, p.n, p.rows, ptr32(p.a[gi*p.fg*p.rows:]), p.rows, 1,
+			img, gt, ptr32(out), p.n)
+		scatterRows(p.b, out, 0, g.n, g.f, gi*p.fg, p.fg, p.ov)
 	}
 	return true
 }
@@ -106,21 +135,17 @@ func convForwardGathered[T nnFloat](g *convGeom, x, w, y []T) bool {
 // convWeightGradGathered is convWeightGrad by gathered products: per group, the head
 // gradient (fg by images x windows) times the transposed columns.
 func convWeightGradGathered[T nnFloat](g *convGeom, x, gy, dw []T) bool {
-	xs, gys, dws, ok := gathered(g, x, gy, dw)
+	p, ok := planGathered(g, x, gy, dw)
 	if !ok {
 		return false
 	}
-	cg, fg := g.c/g.group, g.f/g.group
-	rows, ov := cg*g.kernelVol(), g.outVol()
-	n := g.n * ov
-	tr, tc := convTables(g, cg)
-	gt := &simd.Gathered{Tabs: append(tc, tr...), H: int32(g.in[1]), W: int32(g.in[2])}
-	a := getScratch[float32](fg * n)
+	a := getScratch[float32](p.fg * p.n)
 	defer putScratch(a)
 	for gi := range g.group {
-		gatherRows(a, gys, 0, g.n, g.f, gi*fg, fg, ov)
-		simd.SgemmGathered(gemm.PoolTasks(rows, fg*n), fg, rows, n, ptr32(a), n, 1,
-			ptr32(xs[gi*cg*g.inVol():]), gt, ptr32(dws[gi*fg*rows:]), rows)
+		gatherRows(a, p.a, 0, g.n, g.f, gi*p.fg, p.fg, p.ov)
+		img, gt := p.image(g, gi, true)
+		simd.SgemmGathered(gemm.PoolTasks(p.rows, p.fg*p.n), p.fg, p.rows, p.n, ptr32(a), p.n, 1,
+			img, gt, ptr32(p.b[gi*p.fg*p.rows:]), p.rows)
 	}
 	return true
 }
