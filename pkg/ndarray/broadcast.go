@@ -56,16 +56,19 @@ func (a *NDArray) BroadcastTo(shape []int) (*NDArray, error) {
 	return v, nil
 }
 
-// parallelMin is the fewest elements a goroutine gets when a loop is split, which starts
-// at SerialBelow = 2 * parallelMin = 1,048,576 elements. Waking a goroutine on another
-// core costs 30-80 us on this kind of VM, while the AVX2 kernels stream 1e6 float32
-// elements in ~150 us on one core (add at 3e5 elements, split from 2^18 before: 74-99 us;
-// unsplit: 39-41 us, NumPy 38-40; at 1e6 within noise of the split).
-const parallelMin = 1 << 19
+// chunkMin is the fewest elements of a chunk when a loop is split, which starts at
+// SerialBelow elements. Waking a goroutine on another core costs 30-100 us on this kind
+// of VM, while the AVX2 kernels stream 1e6 float32 elements in ~150 us on one core; so a
+// split loop is cut into several chunks per core, which the caller works through until
+// the other goroutines wake and take their share (ForChunks), and below 2^19 elements
+// the wake-up costs more than it could save. Measured with float32 add into out=: 6e5
+// elements 74 us (serial 78), 1e6 114 us (serial 164); chunks of 2^17 left a late
+// goroutine's last chunk to wait for (6e5: 111 us).
+const chunkMin = 1 << 16
 
 // SerialBelow is the element count below which ParallelRows runs on the calling
 // goroutine, without forking.
-const SerialBelow = 2 * parallelMin
+const SerialBelow = 1 << 19
 
 // ParallelRows is Rows split across the machine's cores for large shapes: the
 // outermost dimension (after merging contiguous ones) is cut into one chunk per
@@ -82,7 +85,7 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 		return
 	}
 	shp, strides := coalesce(shape, ops)
-	tasks := min(workers, total/parallelMin, shp[0])
+	tasks := min(4*workers, total/chunkMin, shp[0])
 	if tasks < 2 {
 		Rows(shape, ops, fn)
 		return
@@ -98,7 +101,8 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 }
 
 // ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each
-// and returns when all have. The caller and tasks-1 goroutines take the chunks in turn:
+// and returns when all have. The caller and up to one goroutine per other core take the
+// chunks in turn:
 // a goroutine whose thread was asleep can take a hundred microseconds to start (measured
 // on these 2-core machines), so the caller runs whatever chunks are still untaken
 // rather than waiting for it, and waits only for chunks already running.
@@ -120,7 +124,7 @@ func ForChunks(n, tasks int, fn func(lo, hi int)) {
 			fn(c*chunk, min((c+1)*chunk, n))
 		}
 	}
-	for range chunks - 1 {
+	for range min(chunks, runtime.GOMAXPROCS(0)) - 1 {
 		go work()
 	}
 	defer func() { // even if a chunk of the caller's panics: the others use the same memory

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -53,16 +52,7 @@ func ForLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int))
 		fn(newState(), 0, count)
 		return
 	}
-	chunk := (count + tasks - 1) / tasks
-	var wg sync.WaitGroup
-	for lo := 0; lo < count; lo += chunk {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(newState(), lo, hi)
-		}(lo, min(lo+chunk, count))
-	}
-	wg.Wait()
+	ndarray.ForChunks(count, tasks, func(lo, hi int) { fn(newState(), lo, hi) })
 }
 
 // LaneAxis resolves an axis parameter (negative counts from the end) for an array of
