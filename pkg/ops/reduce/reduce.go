@@ -4,7 +4,6 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"sync"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -409,7 +408,7 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 				idx []int64
 			}
 			var parts []part
-			var wg sync.WaitGroup
+			var runs []func()
 			for lo := 0; lo < d.n; lo += chunk {
 				sub := append([]redDim(nil), dims...)
 				sub[sd].n = min(chunk, d.n-lo)
@@ -424,13 +423,15 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 					pa, pi = newAcc()
 					parts = append(parts, part{pa, pi})
 				}
-				wg.Add(1)
-				go func(xoff, ioff int) {
-					defer wg.Done()
-					walk(sub, xoff, ioff, pa, pi)
-				}(x.Offset()+lo*d.xs, lo*d.is)
+				xoff, ioff := x.Offset()+lo*d.xs, lo*d.is
+				runs = append(runs, func() { walk(sub, xoff, ioff, pa, pi) })
 			}
-			wg.Wait()
+			// the caller runs the chunks other cores' goroutines have not taken yet
+			ndarray.ForChunks(len(runs), len(runs), func(lo, hi int) {
+				for _, run := range runs[lo:hi] {
+					run()
+				}
+			})
 			for _, p := range parts {
 				if isArg {
 					r.argMerge(acc, idx, p.acc, p.idx)

@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/internal/simd"
@@ -34,7 +35,9 @@ func redSumF64(v []float64) float64 {
 
 // redPairwisePar is sum(v) for a pairwise sum: a long v is cut where the pairwise
 // recursion halves it, the halves summed concurrently (tasks goroutines in all) and
-// added as the recursion adds them. The result does not depend on tasks.
+// added as the recursion adds them. The result does not depend on tasks. The caller
+// sums the left half too when the goroutine meant for it has not started by then (a
+// sleeping thread takes up to ~100 µs to wake here).
 func redPairwisePar[T any, A redOrdered](v []T, tasks int, sum func([]T) A) A {
 	n := len(v)
 	if tasks < 2 || n < redParRowMin {
@@ -43,12 +46,21 @@ func redPairwisePar[T any, A redOrdered](v []T, tasks int, sum func([]T) A) A {
 	h := n / 2
 	h -= h % 8
 	var l A
+	var taken atomic.Bool // the left half goes to whichever of the two gets to it first
 	done := make(chan struct{})
-	go func() {
+	left := func() {
 		l = redPairwisePar(v[:h], tasks/2, sum)
 		close(done)
+	}
+	go func() {
+		if taken.CompareAndSwap(false, true) {
+			left()
+		}
 	}()
 	r := redPairwisePar(v[h:], tasks-tasks/2, sum)
+	if taken.CompareAndSwap(false, true) { // the goroutine's thread has not woken yet
+		left()
+	}
 	<-done
 	return l + r
 }
