@@ -58,12 +58,16 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 		{3, 4, 6, 1, []int{1, 1}, []int{3, 3}, nil, []int{2, 2}, []int{2, 2}},
 		{4, 8, 8, 1, []int{1}, []int{3}, []int{2}, nil, []int{1}},
 		{2, 3, 5, 1, []int{1, 1, 1}, []int{3, 3, 3}, nil, nil, []int{1, 1, 1}},
-		{2, 3, 4, 1, []int{1, 1}, []int{2, 2}, nil, []int{2, 2}, []int{1, 1}},  // no tap reads the image
-		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},          // groups: the general path
-		{3, 16, 8, 1, []int{8, 8}, []int{3, 3}, nil, nil, []int{1, 1}},         // ResNet-18's 8x8 layers, gathered
-		{3, 8, 16, 1, []int{8, 8}, []int{3, 3}, []int{2, 2}, nil, []int{1, 1}}, // its stride-2 entry to 4x4
-		{2, 6, 4, 2, []int{7, 5}, []int{3, 2}, nil, []int{2, 1}, []int{2, 0}},  // dilated, grouped, uneven padding
-		{2, 3, 5, 1, []int{6, 6}, []int{3, 3}, nil, nil, []int{2, 2}},          // padding beyond the kernel: no flipped conv
+		{2, 3, 4, 1, []int{1, 1}, []int{2, 2}, nil, []int{2, 2}, []int{1, 1}}, // no tap reads the image
+		{2, 4, 4, 2, []int{1, 1}, []int{3, 3}, nil, nil, []int{1, 1}},         // groups: the general path
+		// gathered products (32 filters and channels a group at least: gatherRowsMin)
+		{2, 32, 32, 1, []int{8, 8}, []int{3, 3}, nil, nil, []int{1, 1}},         // ResNet-18's 8x8 layers
+		{2, 32, 48, 1, []int{8, 8}, []int{3, 3}, []int{2, 2}, nil, []int{1, 1}}, // a stride-2 entry to 4x4
+		{2, 32, 40, 1, []int{7, 5}, []int{3, 2}, nil, []int{2, 1}, []int{2, 0}}, // dilated, uneven padding
+		{2, 64, 64, 2, []int{6, 9}, []int{3, 3}, []int{2, 1}, nil, []int{1, 1}}, // groups, mixed strides
+		{2, 32, 32, 1, []int{5, 14}, []int{3, 3}, nil, nil, []int{1, 1}},        // lines of 14: runs across lines
+		{3, 32, 32, 1, []int{13}, []int{3}, nil, nil, []int{1}},                 // 1-D
+		{2, 32, 32, 1, []int{6, 6}, []int{3, 3}, nil, nil, []int{2, 2}},         // padding beyond the kernel: no flipped conv
 	}
 	geoms = randomConvCases(rand.New(rand.NewPCG(3, 5)), geoms, 26, 9, 3, 2)
 	procs := runtime.GOMAXPROCS(0)

@@ -133,51 +133,56 @@ AVX2 static void kernel(long kc, const float *pa, const float *pb, float *c, lon
 			c[j] = add ? c[j] + tile[i][j] : tile[i][j];
 }
 
-// runs reports how 8 columns from j read the image: 2 when they are one run of
-// neighbours (one output line at unit stride: a masked load a row), 1 when each half is
-// (lines of 4), 0 otherwise (a masked gather a row).
-static int runs(const mxgo_gather *g, long j) {
-	int whole = 1, halves = 1;
-	for (int q = 1; q < 8; q++) {
-		int h = q < 4 ? 0 : 4;
-		int same = g->ch[j + q] == g->ch[j] && g->cw[j + q] == g->cw[j] + q && g->co[j + q] == g->co[j] + q;
-		int half = g->ch[j + q] == g->ch[j + h] && g->cw[j + q] == g->cw[j + h] + q - h &&
-			   g->co[j + q] == g->co[j + h] + q - h;
-		whole &= same;
-		halves &= q == 4 || half;
-	}
-	return whole ? 2 : halves ? 1 : 0;
+// split reports how 8 columns from j read the image: the lane q (1 to 8) where the run of
+// neighbours from lane 0 ends (one output line at unit stride), when lanes q to 7 are a
+// run too (the next line); 0 otherwise. A row of them is then one or two masked loads,
+// else a masked gather.
+static int split(const mxgo_gather *g, long j) {
+	int q = 1;
+	while (q < 8 && g->ch[j + q] == g->ch[j] && g->cw[j + q] == g->cw[j] + q && g->co[j + q] == g->co[j] + q)
+		q++;
+	for (int l = q + 1; l < 8; l++)
+		if (g->ch[j + l] != g->ch[j + q] || g->cw[j + l] != g->cw[j + q] + l - q ||
+		    g->co[j + l] != g->co[j + q] + l - q)
+			return 0;
+	return q;
 }
 
 // pack_gathered: a kc x nc block of the gathered matrix g (rows from r0, columns from j0)
 // into slivers of NR columns, row by row; elements outside the image read as zeros
 // (masked loads and gathers, which touch no masked-out address).
 AVX2 static void pack_gathered(long kc, long nc, const mxgo_gather *g, long r0, long j0, float *dst) {
-	const __m256i flip = _mm256_set1_epi32((int)0x80000000);
+	const __m256i flip = _mm256_set1_epi32((int)0x80000000), lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
 	const __m256i hh = _mm256_xor_si256(_mm256_set1_epi32(g->h), flip), ww = _mm256_xor_si256(_mm256_set1_epi32(g->w), flip);
 	for (long l0 = 0; l0 < nc; l0 += NR) {
-		__m256i co[2], ch[2], cw[2];
-		int mode[2];
+		__m256i co[2], ch[2], cw[2], first[2];
+		int q[2];
+		long base[2][2];
 		for (int h = 0; h < 2; h++) {
 			long j = j0 + l0 + 8 * h, lines = lmin(8, nc - l0 - 8 * h);
 			if (lines == 8) {
 				co[h] = _mm256_loadu_si256((const __m256i *)(g->co + j));
 				ch[h] = _mm256_loadu_si256((const __m256i *)(g->ch + j));
 				cw[h] = _mm256_loadu_si256((const __m256i *)(g->cw + j));
-				mode[h] = runs(g, j);
+				q[h] = split(g, j);
+				if (q[h]) { // lanes below q[h] from the first run, the others from the second
+					first[h] = _mm256_cmpgt_epi32(_mm256_set1_epi32(q[h]), lane);
+					base[h][0] = g->co[j];
+					base[h][1] = q[h] < 8 ? g->co[j + q[h]] - q[h] : 0;
+				}
 				continue;
 			}
 			int32_t o[8] = {0}, y[8], x[8];
-			for (int q = 0; q < 8; q++) { // missing columns: out of every image
-				y[q] = q < lines ? g->ch[j + q] : -(1 << 30);
-				x[q] = q < lines ? g->cw[j + q] : 0;
-				if (q < lines)
-					o[q] = g->co[j + q];
+			for (int l = 0; l < 8; l++) { // missing columns: out of every image
+				y[l] = l < lines ? g->ch[j + l] : -(1 << 30);
+				x[l] = l < lines ? g->cw[j + l] : 0;
+				if (l < lines)
+					o[l] = g->co[j + l];
 			}
 			co[h] = _mm256_loadu_si256((const __m256i *)o);
 			ch[h] = _mm256_loadu_si256((const __m256i *)y);
 			cw[h] = _mm256_loadu_si256((const __m256i *)x);
-			mode[h] = 0;
+			q[h] = 0;
 		}
 		for (long p = r0; p < r0 + kc; p++, dst += NR) {
 			__m256i ro = _mm256_set1_epi32(g->ro[p]), rh = _mm256_set1_epi32(g->rh[p]), rw = _mm256_set1_epi32(g->rw[p]);
@@ -186,17 +191,15 @@ AVX2 static void pack_gathered(long kc, long nc, const mxgo_gather *g, long r0, 
 				__m256i y = _mm256_xor_si256(_mm256_add_epi32(rh, ch[h]), flip);
 				__m256i x = _mm256_xor_si256(_mm256_add_epi32(rw, cw[h]), flip);
 				__m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(hh, y), _mm256_cmpgt_epi32(ww, x));
-				__m256i at = _mm256_add_epi32(ro, co[h]);
 				__m256 v;
-				if (mode[h] == 2) {
-					v = _mm256_maskload_ps(g->x + _mm256_cvtsi256_si32(at), in);
-				} else if (mode[h] == 1) {
-					long a0 = _mm256_cvtsi256_si32(at), a1 = _mm256_extract_epi32(at, 4);
-					__m128 lo = _mm_maskload_ps(g->x + a0, _mm256_castsi256_si128(in));
-					__m128 hi = _mm_maskload_ps(g->x + a1, _mm256_extracti128_si256(in, 1));
-					v = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+				if (q[h]) {
+					const float *row = g->x + g->ro[p];
+					v = _mm256_maskload_ps(row + base[h][0], _mm256_and_si256(in, first[h]));
+					if (q[h] < 8)
+						v = _mm256_or_ps(v, _mm256_maskload_ps(row + base[h][1], _mm256_andnot_si256(first[h], in)));
 				} else {
-					v = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), g->x, at, _mm256_castsi256_ps(in), 4);
+					v = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), g->x, _mm256_add_epi32(ro, co[h]),
+								    _mm256_castsi256_ps(in), 4);
 				}
 				_mm256_store_ps(dst + 8 * h, v);
 			}
