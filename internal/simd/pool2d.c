@@ -26,7 +26,7 @@ static inline float maxnum(float m, float v) {
 }
 #endif
 
-TARGET void mxgo_maxplane2d_f32(const float *x, float *y, const long *g, float lowest) {
+TARGET static void maxplane(const float *x, float *y, const long *g, float lowest) {
 	long in1 = g[0], in2 = g[1], o1 = g[2], o2 = g[3], k1 = g[4], k2 = g[5], s1 = g[6], s2 = g[7], p1 = g[10], p2 = g[11];
 	for (long a = 0; a < o1; a++) {
 		long r0 = lmax(a * s1 - p1, 0), r1 = lmin(a * s1 - p1 + k1, in1);
@@ -41,7 +41,7 @@ TARGET void mxgo_maxplane2d_f32(const float *x, float *y, const long *g, float l
 	}
 }
 
-void mxgo_unmaxplane2d_f32(const float *x, const float *y, const float *gy, float *dx, const long *g, int ties) {
+static void unmaxplane(const float *x, const float *y, const float *gy, float *dx, const long *g, int ties) {
 	long in1 = g[0], in2 = g[1], o1 = g[2], o2 = g[3], k1 = g[4], k2 = g[5], s1 = g[6], s2 = g[7], p1 = g[10], p2 = g[11];
 	for (long a = 0; a < o1; a++) {
 		long r0 = lmax(a * s1 - p1, 0), r1 = lmin(a * s1 - p1 + k1, in1);
@@ -56,5 +56,22 @@ void mxgo_unmaxplane2d_f32(const float *x, const float *y, const float *gy, floa
 					taken |= hit;
 				}
 		}
+	}
+}
+
+TARGET void mxgo_maxplanes2d_f32(const float *x, float *y, long planes, const long *g, float lowest) {
+	long in = g[0] * g[1], out = g[2] * g[3];
+	for (long p = 0; p < planes; p++)
+		maxplane(x + p * in, y + p * out, g, lowest);
+}
+
+void mxgo_unmaxplanes2d_f32(const float *x, const float *y, const float *gy, float *dx, long planes, const long *g,
+			    int ties) {
+	long in = g[0] * g[1], out = g[2] * g[3];
+	for (long p = 0; p < planes; p++) {
+		float *d = dx + p * in;
+		for (long i = 0; i < in; i++)
+			d[i] = 0;
+		unmaxplane(x + p * in, y + p * out, gy + p * out, d, g, ties);
 	}
 }

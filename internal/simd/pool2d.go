@@ -10,30 +10,32 @@ import "unsafe"
 // Max pooling of float32 planes by any 2-D window in C (pool2d.c), with the bits of
 // pkg/ops/nn's maxPlane2D and unmaxPlane2D; part of the pooling family (SetPool2x2).
 
-func (g *Win2D) planes(x, y []float32) bool {
-	if g[8] != 1 || g[9] != 1 || len(x) < g[0]*g[1] || len(y) < g[2]*g[3] {
-		panic("simd: pooled plane does not fit its operands")
+func (g *Win2D) planes(n int, x, y []float32) bool {
+	if g[8] != 1 || g[9] != 1 || len(x) < n*g[0]*g[1] || len(y) < n*g[2]*g[3] {
+		panic("simd: pooled planes do not fit their operands")
 	}
 	return pool2x2.enabled() && !Misaligned(4, unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), nil)
 }
 
-// MaxPlane2D sets y to the maxima of x's windows as nn's maxPlane2D and reports true, or
-// reports false (doing nothing) when the kernels are off or an operand is misaligned.
-func MaxPlane2D(x, y []float32, g *Win2D, lowest float32) bool {
-	if g[2]*g[3] == 0 || !g.planes(x, y) {
+// MaxPlanes2D sets n planes of y to the maxima of x's windows as nn's maxPlane2D does one
+// and reports true, or reports false (doing nothing) when the kernels are off or an
+// operand is misaligned.
+func MaxPlanes2D(x, y []float32, n int, g *Win2D, lowest float32) bool {
+	if n*g[2]*g[3] == 0 || !g.planes(n, x, y) {
 		return false
 	}
-	C.mxgo_maxplane2d_f32((*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(y)), (*C.long)(unsafe.Pointer(&g[0])), C.float(lowest))
+	C.mxgo_maxplanes2d_f32((*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(y)), C.long(n),
+		(*C.long)(unsafe.Pointer(&g[0])), C.float(lowest))
 	return true
 }
 
-// UnmaxPlane2D adds the windows' gradients gy to dx as nn's unmaxPlane2D and reports
-// true, or reports false as MaxPlane2D.
-func UnmaxPlane2D(x, y, gy, dx []float32, g *Win2D, ties bool) bool {
-	if g[2]*g[3] == 0 || !g.planes(x, y) || !g.planes(dx, gy) {
+// UnmaxPlanes2D sets n planes of dx to +0 plus the windows' gradients gy as nn's
+// unmaxPlane2D adds them to one, and reports true, or reports false as MaxPlanes2D.
+func UnmaxPlanes2D(x, y, gy, dx []float32, n int, g *Win2D, ties bool) bool {
+	if n*g[2]*g[3] == 0 || !g.planes(n, x, y) || !g.planes(n, dx, gy) {
 		return false
 	}
-	C.mxgo_unmaxplane2d_f32((*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(y)), (*C.float)(unsafe.SliceData(gy)),
-		(*C.float)(unsafe.SliceData(dx)), (*C.long)(unsafe.Pointer(&g[0])), flag(ties))
+	C.mxgo_unmaxplanes2d_f32((*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(y)), (*C.float)(unsafe.SliceData(gy)),
+		(*C.float)(unsafe.SliceData(dx)), C.long(n), (*C.long)(unsafe.Pointer(&g[0])), flag(ties))
 	return true
 }

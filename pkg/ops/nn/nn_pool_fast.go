@@ -38,9 +38,6 @@ func span2D(g *poolGeom, j, o int) (lo, hi int) {
 // maxPlane2D writes each window's maximum of plane x into y (a NaN never wins, as in
 // poolWindow; a window wholly in the padding gives lowest).
 func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
-	if xs, ok := any(x).([]float32); ok && simd.MaxPlane2D(xs, any(y).([]float32), g.win2D(), float32(lowest)) {
-		return
-	}
 	w := g.in[2]
 	i := 0
 	for a := range g.out[1] {
@@ -65,10 +62,6 @@ func maxPlane2D[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 // equal to the window's maximum y, or to every one with allTies. Which element is the
 // maximum follows the data, so the loop adds gy times 0 or 1 instead of branching.
 func unmaxPlane2D[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
-	if xs, ok := any(x).([]float32); ok && simd.UnmaxPlane2D(xs, any(y).([]float32), any(gy).([]float32),
-		any(dx).([]float32), g.win2D(), g.allTies) {
-		return
-	}
 	w := g.in[2]
 	ties := 0
 	if g.allTies {
@@ -151,6 +144,28 @@ func unmaxTiles2x2[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
 			d1[2*b], d1[2*b+1] = share(r1[2*b]), share(r1[2*b+1])
 		}
 	}
+}
+
+// maxPlanesC runs maxPlane2D on float32 planes [lo, hi) of x into y in C (internal/simd's
+// pool2d.c, one call for the range) and reports whether it did.
+func maxPlanesC[T nnFloat](g *poolGeom, x, y []T, lo, hi int, lowest T) bool {
+	x32, ok := any(x).([]float32)
+	if !ok || !g.max2D() {
+		return false
+	}
+	in, out := g.inVol(), g.outVol()
+	return simd.MaxPlanes2D(x32[lo*in:hi*in], any(y).([]float32)[lo*out:hi*out], hi-lo, g.win2D(), float32(lowest))
+}
+
+// unmaxPlanesC is maxPlanesC for clearing dx and unmaxPlane2D, x = data, out, out_grad.
+func unmaxPlanesC[T nnFloat](g *poolGeom, x [][]T, dx []T, lo, hi int) bool {
+	d32, ok := any(dx).([]float32)
+	if !ok || !g.max2D() {
+		return false
+	}
+	in, out := g.inVol(), g.outVol()
+	x32, y32, gy32 := any(x[0]).([]float32), any(x[1]).([]float32), any(x[2]).([]float32)
+	return simd.UnmaxPlanes2D(x32[lo*in:hi*in], y32[lo*out:hi*out], gy32[lo*out:hi*out], d32[lo*in:hi*in], hi-lo, g.win2D(), g.allTies)
 }
 
 // maxTilesC runs maxTiles2x2 on planes [lo, hi) of float32 x into y in C (internal/simd's
