@@ -47,13 +47,20 @@ func gathered[T nnFloat](g *convGeom, x, w, y []T) (xs, ws, ys []float32, ok boo
 	return xs, ws, ys, ok
 }
 
-// convTables are the gather tables of g's im2col matrix for one group of cg channels:
-// its rows (channel, tap) as offset, row and column of the tap relative to a window's
-// corner, and its columns (image, window) as the window corner's offset, row and column.
-func convTables(g *convGeom, cg int) (rows, cols []int32) {
-	kv, vol := g.kernelVol(), g.inVol()
-	rows = make([]int32, 3*cg*kv)
-	ro, rh, rw := rows[:cg*kv], rows[cg*kv:2*cg*kv], rows[2*cg*kv:]
+// convTables are the gather tables (simd.Gathered's Tabs) of g's im2col matrix for one
+// group of cg channels, or with transposed of its transpose: the im2col rows (channel,
+// tap) as offset, row and column of the tap relative to a window's corner, and its
+// columns (image, window) as the window corner's offset, row and column; the product's
+// rows first.
+func convTables(g *convGeom, cg int, transposed bool) []int32 {
+	kv, vol, ov := g.kernelVol(), g.inVol(), g.outVol()
+	nr, nc := cg*kv, g.n*ov
+	tabs := make([]int32, 3*(nr+nc))
+	rows, cols := tabs[:3*nr], tabs[3*nr:]
+	if transposed {
+		cols, rows = tabs[:3*nc], tabs[3*nc:]
+	}
+	ro, rh, rw := rows[:nr], rows[nr:2*nr], rows[2*nr:]
 	for c := range cg {
 		for a := range g.k[1] {
 			for b := range g.k[2] {
@@ -63,10 +70,7 @@ func convTables(g *convGeom, cg int) (rows, cols []int32) {
 			}
 		}
 	}
-	ov := g.outVol()
-	n := g.n * ov
-	cols = make([]int32, 3*n)
-	co, ch, cw := cols[:n], cols[n:2*n], cols[2*n:]
+	co, ch, cw := cols[:nc], cols[nc:2*nc], cols[2*nc:]
 	for i := range g.n {
 		for y := range g.out[1] {
 			for x := range g.out[2] {
@@ -76,57 +80,50 @@ func convTables(g *convGeom, cg int) (rows, cols []int32) {
 			}
 		}
 	}
-	return rows, cols
+	return tabs
 }
 
 func ptr32(s []float32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
 
 // gatherPlan is what a gathered product of g needs: the images x and the two other
 // float32 operands, the sizes of a group (channels cg, filters fg, rows of the columns),
-// the windows of the batch (n) and the tables of the columns' rows and columns.
+// the windows of the batch (n) and the gathering of the columns (or their transpose).
 type gatherPlan struct {
 	x, a, b      []float32
 	cg, fg, rows int
 	ov, n        int
-	tr, tc       []int32
+	gt           *simd.Gathered
 }
 
-// planGathered returns g's plan with a and b (the filters and the result, or the head
-// gradient and the weight gradient), or false where the gathered path does not take g.
-func planGathered[T nnFloat](g *convGeom, x, a, b []T) (*gatherPlan, bool) {
+// planGathered returns g's plan with a and b (the filters and the result; with
+// transposed, the head gradient and the weight gradient), or false where the gathered
+// path does not take g.
+func planGathered[T nnFloat](g *convGeom, x, a, b []T, transposed bool) (*gatherPlan, bool) {
 	xs, as, bs, ok := gathered(g, x, a, b)
 	if !ok {
 		return nil, false
 	}
 	p := &gatherPlan{x: xs, a: as, b: bs, cg: g.c / g.group, fg: g.f / g.group, ov: g.outVol()}
 	p.rows, p.n = p.cg*g.kernelVol(), g.n*p.ov
-	p.tr, p.tc = convTables(g, p.cg)
+	p.gt = &simd.Gathered{Tabs: convTables(g, p.cg, transposed), H: int32(g.in[1]), W: int32(g.in[2])}
 	return p, true
 }
 
-// image is group gi's images and the gathering of the columns (or, transposed, of their
-// transpose) from them.
-func (p *gatherPlan) image(g *convGeom, gi int, transposed bool) (unsafe.Pointer, *simd.Gathered) {
-	tabs := append(p.tr, p.tc...)
-	if transposed {
-		tabs = append(p.tc, p.tr...)
-	}
-	return ptr32(p.x[gi*p.cg*g.inVol():]), &simd.Gathered{Tabs: tabs, H: int32(g.in[1]), W: int32(g.in[2])}
-}
+// image is group gi's images.
+func (p *gatherPlan) image(g *convGeom, gi int) unsafe.Pointer { return ptr32(p.x[gi*p.cg*g.inVol():]) }
 
 // convForwardGathered is convForward (without the bias) by gathered products, one per
 // group, reporting false (doing nothing) where the path does not take g.
 func convForwardGathered[T nnFloat](g *convGeom, x, w, y []T) bool {
-	p, ok := planGathered(g, x, w, y)
+	p, ok := planGathered(g, x, w, y, false)
 	if !ok {
 		return false
 	}
 	out := getScratch[float32](p.fg * p.n)
 	defer putScratch(out)
 	for gi := range g.group {
-		img, gt := p.image(g, gi, false)
 		simd.SgemmGathered(gemm.PoolTasks(p.n, p.fg*p.rows), p.fg, p.n, p.rows, ptr32(p.a[gi*p.fg*p.rows:]), p.rows, 1,
-			img, gt, ptr32(out), p.n)
+			p.image(g, gi), p.gt, ptr32(out), p.n)
 		scatterRows(p.b, out, 0, g.n, g.f, gi*p.fg, p.fg, p.ov)
 	}
 	return true
@@ -135,7 +132,7 @@ func convForwardGathered[T nnFloat](g *convGeom, x, w, y []T) bool {
 // convWeightGradGathered is convWeightGrad by gathered products: per group, the head
 // gradient (fg by images x windows) times the transposed columns.
 func convWeightGradGathered[T nnFloat](g *convGeom, x, gy, dw []T) bool {
-	p, ok := planGathered(g, x, gy, dw)
+	p, ok := planGathered(g, x, gy, dw, true)
 	if !ok {
 		return false
 	}
@@ -143,9 +140,8 @@ func convWeightGradGathered[T nnFloat](g *convGeom, x, gy, dw []T) bool {
 	defer putScratch(a)
 	for gi := range g.group {
 		gatherRows(a, p.a, 0, g.n, g.f, gi*p.fg, p.fg, p.ov)
-		img, gt := p.image(g, gi, true)
 		simd.SgemmGathered(gemm.PoolTasks(p.rows, p.fg*p.n), p.fg, p.rows, p.n, ptr32(a), p.n, 1,
-			img, gt, ptr32(p.b[gi*p.fg*p.rows:]), p.rows)
+			p.image(g, gi), p.gt, ptr32(p.b[gi*p.fg*p.rows:]), p.rows)
 	}
 	return true
 }
