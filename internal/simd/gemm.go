@@ -38,12 +38,11 @@ var work [bits.UintSize]sync.Pool
 // threads (par.c). The cut changes no bit of c.
 func Sgemm(tasks, m, n, k int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, brs, bcs int, c unsafe.Pointer, ldc int) {
 	rows, chunk, bm, bn := split(tasks, m, n)
-	stride := roundUp(int(C.mxgo_sgemm_work(C.long(bm), C.long(bn), C.long(k))), 16) // 64 bytes
-	w, buf := workBuf(stride*((max(m, n)+chunk-1)/chunk)+16, 4)
+	w := getWork(int(C.mxgo_sgemm_work(C.long(bm), C.long(bn), C.long(k))), (max(m, n)+chunk-1)/chunk, 4)
 	C.mxgo_sgemm_par(C.long(tasks), C.int(rows), C.long(chunk), C.long(m), C.long(n), C.long(k),
 		(*C.float)(a), C.long(ars), C.long(acs), (*C.float)(b), C.long(brs), C.long(bcs), (*C.float)(c), C.long(ldc),
-		(*C.float)(w), C.long(stride))
-	work[workClass(len(*buf))].Put(buf)
+		(*C.float)(w.p), C.long(w.stride))
+	w.put()
 }
 
 // split cuts an m x n result into blocks of chunk rows (rows) or columns, tasks of them
@@ -57,12 +56,20 @@ func split(tasks, m, n int) (rows int, chunk, bm, bn int) {
 	return 0, chunk, m, chunk
 }
 
-func roundUp(x, r int) int { return (x + r - 1) / r * r }
+// packWork is the pack buffers of a product's blocks: p is 64-byte aligned, block t's
+// starts stride elements after block t-1's, and buf goes back to its size class.
+type packWork struct {
+	p      unsafe.Pointer
+	stride int
+	buf    *[]float32
+}
 
-// workBuf returns a 64-byte aligned pointer into a pooled buffer of at least n elements
-// of size bytes (4 or 8), and the buffer, to Put back in its size class when done.
-func workBuf(n, size int) (unsafe.Pointer, *[]float32) {
-	words := n * size / 4
+// getWork returns pack buffers for blocks blocks of perBlock elements of size bytes (4
+// or 8) each, each block's start 64-byte aligned.
+func getWork(perBlock, blocks, size int) packWork {
+	per := 64 / size
+	stride := (perBlock + per - 1) / per * per
+	words := (stride*blocks + per) * size / 4 // + one line to align the start
 	class := workClass(words)
 	buf, _ := work[class].Get().(*[]float32)
 	if buf == nil {
@@ -70,8 +77,10 @@ func workBuf(n, size int) (unsafe.Pointer, *[]float32) {
 		buf = &s
 	}
 	p := unsafe.Pointer(&(*buf)[0])
-	return unsafe.Add(p, int(-uintptr(p)%64)), buf
+	return packWork{unsafe.Add(p, int(-uintptr(p)%64)), stride, buf}
 }
+
+func (w packWork) put() { work[workClass(len(*w.buf))].Put(w.buf) }
 
 func workClass(words int) int { return bits.Len(uint(words - 1)) }
 
@@ -92,10 +101,9 @@ func SgemmGathered(tasks, m, n, k int, a unsafe.Pointer, ars, acs int, x unsafe.
 		panic("simd.SgemmGathered: tables of the wrong length")
 	}
 	chunk := (n + tasks - 1) / tasks
-	stride := roundUp(int(C.mxgo_sgemm_work(C.long(m), C.long(chunk), C.long(k))), 16)
-	w, buf := workBuf(stride*((n+chunk-1)/chunk)+16, 4)
+	w := getWork(int(C.mxgo_sgemm_work(C.long(m), C.long(chunk), C.long(k))), (n+chunk-1)/chunk, 4)
 	C.mxgo_sgemm_gathered(C.long(tasks), C.long(chunk), C.long(m), C.long(n), C.long(k), (*C.float)(a), C.long(ars),
 		C.long(acs), (*C.float)(x), (*C.int32_t)(unsafe.Pointer(&g.Tabs[0])), C.int32_t(g.H), C.int32_t(g.W),
-		(*C.float)(c), C.long(ldc), (*C.float)(w), C.long(stride))
-	work[workClass(len(*buf))].Put(buf)
+		(*C.float)(c), C.long(ldc), (*C.float)(w.p), C.long(w.stride))
+	w.put()
 }

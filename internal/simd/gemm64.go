@@ -25,10 +25,9 @@ func Dgemm(tasks, m, n, k int, alpha float64, a unsafe.Pointer, ars, acs int, b 
 		panic("simd: Dgemm on a CPU without AVX2 and FMA (check DgemmSupported)")
 	}
 	rows, chunk, bm, bn := split(tasks, m, n)
-	stride := roundUp(int(C.mxgo_dgemm_work(C.long(bm), C.long(bn), C.long(k))), 8) // 64 bytes
-	w, buf := workBuf(stride*((max(m, n)+chunk-1)/chunk)+8, 8)
+	w := getWork(int(C.mxgo_dgemm_work(C.long(bm), C.long(bn), C.long(k))), (max(m, n)+chunk-1)/chunk, 8)
 	C.mxgo_dgemm_par(C.long(tasks), C.int(rows), C.long(chunk), C.long(m), C.long(n), C.long(k), C.double(alpha),
 		(*C.double)(a), C.long(ars), C.long(acs), (*C.double)(b), C.long(brs), C.long(bcs), C.double(beta),
-		(*C.double)(c), C.long(ldc), (*C.double)(w), C.long(stride))
-	work[workClass(len(*buf))].Put(buf)
+		(*C.double)(c), C.long(ldc), (*C.double)(w.p), C.long(w.stride))
+	w.put()
 }

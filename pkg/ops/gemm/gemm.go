@@ -178,7 +178,7 @@ func blasSlice[T any](v MView, rows, cols int) (blas.Transpose, int, []T) {
 // SplitRows runs fn over [0, m) in one call, or in chunks on several cores when
 // parallel is set and the work (rowWork multiply-adds per row) is large enough.
 func SplitRows(m, rowWork int, parallel bool, fn func(i0, i1 int)) {
-	tasks := Tasks(m, rowWork, gemmTaskMin, parallel)
+	tasks := splitTasks(m, rowWork, gemmTaskMin, parallel)
 	if tasks <= 1 {
 		fn(0, m)
 		return
@@ -186,9 +186,9 @@ func SplitRows(m, rowWork int, parallel bool, fn func(i0, i1 int)) {
 	ndarray.ForChunks(m, tasks, fn)
 }
 
-// Tasks is the number of blocks to cut m rows of rowWork multiply-adds into, one per
+// splitTasks is the number of blocks to cut m rows of rowWork multiply-adds into, one per
 // core and each of at least minWork multiply-adds.
-func Tasks(m, rowWork, minWork int, parallel bool) int {
+func splitTasks(m, rowWork, minWork int, parallel bool) int {
 	if !parallel {
 		return 1
 	}
@@ -429,5 +429,12 @@ func gemmOperand(x *ndarray.NDArray, batch []int, rows, cols int) (*ndarray.NDAr
 	return r.BroadcastTo(append(append([]int{}, batch...), rows, cols))
 }
 
-// PoolTasks is Tasks for a packed product run on internal/simd's helper threads.
-func PoolTasks(m, rowWork int) int { return Tasks(m, rowWork, poolTaskMin, true) }
+// PoolTasks is the number of blocks for m rows (or columns) of rowWork multiply-adds of a
+// packed product run on internal/simd's helper threads.
+func PoolTasks(m, rowWork int) int { return splitTasks(m, rowWork, poolTaskMin, true) }
+
+// packedTasks is the number of blocks of an m x n x k packed product: it is cut along the
+// longer side of the result (simd.Sgemm, simd.Dgemm).
+func packedTasks(m, n, k int, parallel bool) int {
+	return splitTasks(max(m, n), min(m, n)*k, poolTaskMin, parallel)
+}

@@ -44,7 +44,7 @@ func packedSgemm(m, n, k int, a, b, c MView, parallel bool) {
 			simd.Sgemv(j1-j0, k, bv.P, bv.Cs, bv.Rs, a.P, cv.P, cv.Cs)
 		})
 	default: // blocks of rows (or columns) of c across the cores
-		simd.Sgemm(Tasks(max(m, n), min(m, n)*k, poolTaskMin, parallel), m, n, k, a.P, a.Rs, a.Cs, b.P, b.Rs, b.Cs, c.P, c.Rs)
+		simd.Sgemm(packedTasks(m, n, k, parallel), m, n, k, a.P, a.Rs, a.Cs, b.P, b.Rs, b.Cs, c.P, c.Rs)
 	}
 }
 

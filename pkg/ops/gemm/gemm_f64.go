@@ -29,6 +29,6 @@ func packedDgemm(m, n, k int, a, b, c MView, parallel bool) {
 	case simd.Misaligned(f64Size, a.P, b.P, c.P): // imported memory, which C may not read
 		alignedGemm[float64](packedDgemm, m, n, k, a, b, c, parallel)
 	default:
-		simd.Dgemm(Tasks(max(m, n), min(m, n)*k, poolTaskMin, parallel), m, n, k, 1, a.P, a.Rs, a.Cs, b.P, b.Rs, b.Cs, 0, c.P, c.Rs)
+		simd.Dgemm(packedTasks(m, n, k, parallel), m, n, k, 1, a.P, a.Rs, a.Cs, b.P, b.Rs, b.Cs, 0, c.P, c.Rs)
 	}
 }
