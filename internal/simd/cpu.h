@@ -18,6 +18,17 @@ static inline int mxgo_cpu_avx2(int fma) {
 	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
 	return (b >> 5) & 1; // AVX2
 }
+
+// AVX-512F usable: AVX2 and FMA are, the CPU has AVX-512F, and the OS saves the opmask
+// and all 32 ZMM registers.
+static inline int mxgo_cpu_avx512(void) {
+	unsigned a, b, c, d, lo, hi;
+	if (!mxgo_cpu_avx2(1)) return 0;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	if ((lo & 0xe6) != 0xe6) return 0;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+	return (b >> 16) & 1;
+}
 #endif
 
 #endif

@@ -22,6 +22,25 @@ import (
 // SgemmSupported says whether the CPU runs the product kernels.
 var SgemmSupported = C.mxgo_sgemm_supported() != 0
 
+// sgemm512 is the AVX-512 tiles the products use where the CPU has AVX-512F (twice the
+// lanes of AVX2, the same bits).
+var sgemm512 = newFamily(SgemmSupported && C.mxgo_sgemm_avx512_supported() != 0)
+
+func init() { SetSgemmAVX512(true) }
+
+// SetSgemmAVX512 turns the float32 products' AVX-512 tiles on (where the CPU runs them)
+// or off, returning whether they were on: a hook for tests of the AVX2 tiles, to call with
+// no product in flight.
+func SetSgemmAVX512(on bool) (was bool) {
+	was = sgemm512.set(on)
+	flag := C.int(0)
+	if sgemm512.enabled() {
+		flag = 1
+	}
+	C.mxgo_sgemm_set_avx512(flag)
+	return was
+}
+
 // Sgemv sets y[i*ys] = sum over j < k of m[i*rs + j*cs] * x[j], for i < rows.
 func Sgemv(rows, k int, m unsafe.Pointer, rs, cs int, x, y unsafe.Pointer, ys int) {
 	C.mxgo_sgemv(C.long(rows), C.long(k), (*C.float)(m), C.long(rs), C.long(cs), (*C.float)(x), (*C.float)(y), C.long(ys))

@@ -225,6 +225,10 @@ AVX2 static void drive(long m, long n, long k, const float *a, long ars, long ac
 			for (long ic = 0; ic < m; ic += MC) {
 				long mc = lmin(MC, m - ic);
 				pack_a(mc, kc, a + ic * ars + pc * acs, ars, acs, pa);
+				if (mxgo_sgemm_avx512_on()) {
+					mxgo_sgemm_block512(mc, nc, kc, pa, pb, c + ic * ldc + jc, ldc, pc > 0);
+					continue;
+				}
 				for (long jr = 0; jr < nc; jr += NR)
 					for (long ir = 0; ir < mc; ir += MR)
 						kernel(kc, pa + ir * kc, pb + jr * kc, c + (ic + ir) * ldc + jc + jr,
