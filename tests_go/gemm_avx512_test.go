@@ -47,9 +47,9 @@ func TestGemmF32AVX512TilesMatchAVX2(t *testing.T) {
 	}
 	for _, c := range []struct {
 		n, c, f, hw int
-		window    string
+		window      string
 	}{
-		{2, 32, 48, 8, "kernel=3,3;pad=1,1"},          // ResNet-18's 8x8 layers, partial tiles
+		{2, 32, 48, 8, "kernel=3,3;pad=1,1"},            // ResNet-18's 8x8 layers, partial tiles
 		{3, 40, 33, 7, "kernel=3,2;stride=2,1;pad=1,0"}, // strided, uneven
 	} {
 		x, _ := nnRandom(t, ndarray.Float32, 1, c.n, c.c, c.hw, c.hw)
