@@ -100,6 +100,23 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 	})
 }
 
+// ForItems runs fn over [0, n), items of perItem elements each: on the calling goroutine
+// below SerialBelow elements in all, else in chunks of at least chunkMin elements that the
+// cores share (ForChunks), as ParallelRows cuts a shape. For loops that are not over
+// operands' offsets (gathers, tables).
+func ForItems(n, perItem int, fn func(lo, hi int)) {
+	total := n * perItem
+	tasks := 1
+	if total >= SerialBelow {
+		tasks = min(4*runtime.GOMAXPROCS(0), total/chunkMin, n)
+	}
+	if tasks < 2 {
+		fn(0, n)
+		return
+	}
+	ForChunks(n, tasks, fn)
+}
+
 // ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each
 // and returns when all have. The caller and up to one goroutine per other core take the
 // chunks in turn:

@@ -123,10 +123,13 @@ func embeddingKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	rowBytes := at.Int("output_dim") * w.DType().Size()
 	src := unsafe.Slice((*byte)(w.Data()), rows*rowBytes)
 	dst := unsafe.Slice((*byte)(y.Data()), y.Size()*y.DType().Size())
-	for i, v := range nnSlice[float64](idx) {
-		r := embedRow(v, rows)
-		copy(dst[i*rowBytes:(i+1)*rowBytes], src[r*rowBytes:(r+1)*rowBytes])
-	}
+	ids := nnSlice[float64](idx)
+	ndarray.ForItems(len(ids), rowBytes/4, func(lo, hi int) { // memory-bound: both cores' bandwidth
+		for i, v := range ids[lo:hi] {
+			r, i := embedRow(v, rows), lo+i
+			copy(dst[i*rowBytes:(i+1)*rowBytes], src[r*rowBytes:(r+1)*rowBytes])
+		}
+	})
 	if !direct {
 		return ndarray.CopyInto(out[0], y)
 	}
