@@ -71,27 +71,40 @@ func BNSums(x, g []float32, m float64, out *[3]float64) bool {
 	return true
 }
 
-// LNGradRow writes one row of LayerNorm's data gradient (mxgo_lngrad_row_f32) and reports
-// true, or reports false as Sum16. g and gamma are at least as long as x, out too.
-func LNGradRow(out, x, g, gamma []float32, m, inv float64) bool {
-	if !momentsFor(x, out, g, gamma) {
+// The LayerNorm row loops, over the len(x)/n rows of n of x in one call each (a call per
+// row cost more than the row at BERT's sizes), every row's statistics as nn's lnRowStats:
+// each reports true, or false (doing nothing) as Sum16 for a row of n. LayerNormRows sets
+// y from x, gamma and beta (n each); LNGradRows sets the data gradient out from x, the
+// head gradient g and gamma; LNParamsRows adds the rows' shares of dgamma and dbeta to dg
+// and db (n each).
+func lnRowsFor(x []float32, n int, ptrs ...[]float32) bool {
+	return n > 0 && len(x) >= n && momentsFor(x[:n], ptrs...)
+}
+
+func LayerNormRows(y, x []float32, n int, eps float64, gamma, beta []float32) bool {
+	if !lnRowsFor(x, n, y, gamma, beta) {
 		return false
 	}
-	n := len(x)
-	C.mxgo_lngrad_row_f32((*C.float)(unsafe.SliceData(out[:n])), (*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(g[:n])),
-		(*C.float)(unsafe.SliceData(gamma[:n])), C.long(n), C.double(m), C.double(inv))
+	C.mxgo_layernorm_rows_f32((*C.float)(unsafe.SliceData(y[:len(x)])), (*C.float)(unsafe.SliceData(x)), C.long(len(x)/n),
+		C.long(n), C.double(eps), (*C.float)(unsafe.SliceData(gamma[:n])), (*C.float)(unsafe.SliceData(beta[:n])))
 	return true
 }
 
-// LNParamsRow adds one row's share to LayerNorm's dgamma and dbeta sums (dg, db, at least
-// as long as x) and reports true, or reports false as Sum16.
-func LNParamsRow(dg, db []float64, x, g []float32, m, inv float64) bool {
-	if !momentsFor(x, g) {
+func LNGradRows(out, x, g, gamma []float32, n int, eps float64) bool {
+	if !lnRowsFor(x, n, out, g, gamma) {
 		return false
 	}
-	n := len(x)
-	C.mxgo_lnparams_row_f32((*C.double)(unsafe.SliceData(dg[:n])), (*C.double)(unsafe.SliceData(db[:n])), (*C.float)(unsafe.SliceData(x)),
-		(*C.float)(unsafe.SliceData(g[:n])), C.long(n), C.double(m), C.double(inv))
+	C.mxgo_lngrad_rows_f32((*C.float)(unsafe.SliceData(out[:len(x)])), (*C.float)(unsafe.SliceData(x)),
+		(*C.float)(unsafe.SliceData(g[:len(x)])), (*C.float)(unsafe.SliceData(gamma[:n])), C.long(len(x)/n), C.long(n), C.double(eps))
+	return true
+}
+
+func LNParamsRows(dg, db []float64, x, g []float32, n int, eps float64) bool {
+	if !lnRowsFor(x, n, g) {
+		return false
+	}
+	C.mxgo_lnparams_rows_f32((*C.double)(unsafe.SliceData(dg[:n])), (*C.double)(unsafe.SliceData(db[:n])),
+		(*C.float)(unsafe.SliceData(x)), (*C.float)(unsafe.SliceData(g[:len(x)])), C.long(len(x)/n), C.long(n), C.double(eps))
 	return true
 }
 

@@ -186,6 +186,39 @@ static long lmin2(long a, long b) { return a < b ? a : b; }
 // IEEE's square root (Go's math.Sqrt) without libm, which the module does not link.
 AVX2 static inline double root(double v) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(v))); }
 
+// A row's mean and 1/sqrt(var + eps), as nn's nnMoments and lnRowStats compute them.
+AVX2 static inline void ln_stats(const float *x, long n, double eps, double *m, double *inv) {
+	*m = sum16(x, n) / (double)n;
+	*inv = 1 / root(mxgo_sqdev16_f32(x, n, *m) / (double)n + eps);
+}
+
+AVX2 void mxgo_layernorm_rows_f32(float *y, const float *x, long rows, long n, double eps, const float *gamma,
+				  const float *beta) {
+	for (long r = 0; r < rows; r++, x += n, y += n) {
+		double m, inv;
+		ln_stats(x, n, eps, &m, &inv);
+		mxgo_affine_f32(y, x, n, (float)m, (float)inv, gamma, beta, 1);
+	}
+}
+
+AVX2 void mxgo_lngrad_rows_f32(float *out, const float *x, const float *g, const float *gamma, long rows, long n,
+			       double eps) {
+	for (long r = 0; r < rows; r++, out += n, x += n, g += n) {
+		double m, inv;
+		ln_stats(x, n, eps, &m, &inv);
+		mxgo_lngrad_row_f32(out, x, g, gamma, n, m, inv);
+	}
+}
+
+AVX2 void mxgo_lnparams_rows_f32(double *dg, double *db, const float *x, const float *g, long rows, long n,
+				 double eps) {
+	for (long r = 0; r < rows; r++, x += n, g += n) {
+		double m, inv;
+		ln_stats(x, n, eps, &m, &inv);
+		mxgo_lnparams_row_f32(dg, db, x, g, n, m, inv);
+	}
+}
+
 AVX2 static void bn_stats_block(void *ctx, long t) {
 	const bn_job *b = ctx;
 	double n = (double)(b->outer * b->inner);
@@ -308,6 +341,11 @@ void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const f
 	(void)y, (void)x, (void)n, (void)m, (void)s, (void)g, (void)b, (void)vec;
 }
 
+void mxgo_layernorm_rows_f32(float *y, const float *x, long rows, long n, double eps, const float *gamma,
+			     const float *beta) {}
+void mxgo_lngrad_rows_f32(float *out, const float *x, const float *g, const float *gamma, long rows, long n,
+			  double eps) {}
+void mxgo_lnparams_rows_f32(double *dg, double *db, const float *x, const float *g, long rows, long n, double eps) {}
 void mxgo_bn_stats_f32(const float *x, long outer, long c, long inner, double *mean, double *var, long width) {}
 void mxgo_bn_gradstats_f32(const float *x, const float *g, long outer, long c, long inner, double eps, float *y,
 			   long width) {}

@@ -29,6 +29,16 @@ void mxgo_lnparams_row_f32(double *dg, double *db, const float *x, const float *
 // rows of n (vec) or one value each.
 void mxgo_affine_f32(float *y, const float *x, long n, float m, float s, const float *g, const float *b, int vec);
 
+// LayerNorm over rows rows of n, each row's mean and 1/sqrt(var + eps) as mxgo_sum16_f32
+// and mxgo_sqdev16_f32 give them (nn's lnRowStats): the forward (mxgo_affine_f32 with
+// gamma and beta), the data gradient (mxgo_lngrad_row_f32) and the shares of dgamma and
+// dbeta (mxgo_lnparams_row_f32, added to dg and db). One call for a block of rows.
+void mxgo_layernorm_rows_f32(float *y, const float *x, long rows, long n, double eps, const float *gamma,
+			     const float *beta);
+void mxgo_lngrad_rows_f32(float *out, const float *x, const float *g, const float *gamma, long rows, long n,
+			  double eps);
+void mxgo_lnparams_rows_f32(double *dg, double *db, const float *x, const float *g, long rows, long n, double eps);
+
 // BatchNorm over whole tensors, split over cores by channels (or rows) on up to width of
 // par.c's threads; each is its Go twin in pkg/ops/nn, bit for bit. x is (outer, c,
 // inner): channel j's rows start at (o*c + j)*inner, and every row may be short.

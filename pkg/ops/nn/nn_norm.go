@@ -351,6 +351,9 @@ func groupNormSpec(op string, in []*ndarray.NDArray, groups int, eps float64) (n
 func nnNormalize[T nnFloat](x [][]T, y []T, s nnNormSpec) {
 	data, gamma, beta := x[0], x[1], x[2]
 	nnParallel(s.outer*s.inner, s.n, func(lo, hi int) {
+		if s.perPos && s.inner == 1 && layerNormRowsC(y[lo*s.n:hi*s.n], data[lo*s.n:hi*s.n], s.n, s.eps, gamma, beta) {
+			return
+		}
 		for gi := lo; gi < hi; gi++ {
 			o, i := gi/s.inner, gi%s.inner
 			base := o*s.n*s.inner + i
@@ -371,6 +374,13 @@ func nnNormalize[T nnFloat](x [][]T, y []T, s nnNormSpec) {
 			}
 		}
 	})
+}
+
+// layerNormRowsC is nnNormalize's rows of LayerNorm over the last axis in one C call,
+// for float32 (simd.LayerNormRows).
+func layerNormRowsC[T nnFloat](y, x []T, n int, eps float64, gamma, beta []T) bool {
+	ys, ok := any(y).([]float32)
+	return ok && simd.LayerNormRows(ys, any(x).([]float32), n, eps, any(gamma).([]float32), any(beta).([]float32))
 }
 
 // nnMoments are the mean and (biased) variance of the n elements of x at base + j*stride,

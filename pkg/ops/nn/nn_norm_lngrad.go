@@ -83,6 +83,10 @@ func lnRowStats[T nnFloat](row []T, eps float64) (mean, inv float64) {
 func lnGradData[T nnFloat](x [][]T, dx []T, n int, eps float64) {
 	data, gamma, g := x[0], x[1][:n], x[2]
 	nnParallel(len(data)/n, 4*n, func(lo, hi int) {
+		if o, ok := any(dx).([]float32); ok && simd.LNGradRows(o[lo*n:hi*n], any(data[lo*n:hi*n]).([]float32),
+			any(g[lo*n:hi*n]).([]float32), any(gamma).([]float32), n, eps) {
+			return
+		}
 		for r := lo; r < hi; r++ {
 			xs := data[r*n : (r+1)*n]
 			m, inv := lnRowStats(xs, eps)
@@ -92,12 +96,9 @@ func lnGradData[T nnFloat](x [][]T, dx []T, n int, eps float64) {
 }
 
 // lnGradRow writes out = inv*((h - mean(h)) - (x-m)*mean(h*(x-m))*inv^2), h = g*gamma, the
-// sums in float64 in eight running sums each (bnGradSums' order); float32 rows of
-// simd.MomentsMin or more in C, same bits.
+// sums in float64 in eight running sums each (bnGradSums' order); the Go twin of
+// simd.LNGradRows' rows, same bits.
 func lnGradRow[T nnFloat](out, x, g, gamma []T, m, inv float64) {
-	if o, ok := any(out).([]float32); ok && simd.LNGradRow(o, any(x).([]float32), any(g).([]float32), any(gamma).([]float32), m, inv) {
-		return
-	}
 	n := len(x)
 	g, gamma, out = g[:n], gamma[:n], out[:n]
 	var s, p [8]float64
@@ -132,12 +133,13 @@ func lnGradParams[T nnFloat](x [][]T, y []T, n int, eps float64) {
 	nnParallel(blocks, lnBlock*3*n, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			dg, db := part[2*b*n:(2*b+1)*n], part[(2*b+1)*n:(2*b+2)*n]
-			for r := b * lnBlock; r < min(rows, (b+1)*lnBlock); r++ {
+			r0, r1 := b*lnBlock, min(rows, (b+1)*lnBlock)
+			if xr, ok := any(data[r0*n:r1*n]).([]float32); ok && simd.LNParamsRows(dg, db, xr, any(g[r0*n:r1*n]).([]float32), n, eps) {
+				continue
+			}
+			for r := r0; r < r1; r++ {
 				xs, gs := data[r*n:(r+1)*n], g[r*n:(r+1)*n]
 				m, inv := lnRowStats(xs, eps)
-				if xr, ok := any(xs).([]float32); ok && simd.LNParamsRow(dg, db, xr, any(gs).([]float32), m, inv) {
-					continue
-				}
 				for j, e := range xs {
 					gv := float64(gs[j])
 					dg[j] += gv * ((float64(e) - m) * inv)
