@@ -134,7 +134,7 @@ func lnGradParams[T nnFloat](x [][]T, y []T, n int, eps float64) {
 		for b := lo; b < hi; b++ {
 			dg, db := part[2*b*n:(2*b+1)*n], part[(2*b+1)*n:(2*b+2)*n]
 			r0, r1 := b*lnBlock, min(rows, (b+1)*lnBlock)
-			if xr, ok := any(data[r0*n:r1*n]).([]float32); ok && simd.LNParamsRows(dg, db, xr, any(g[r0*n:r1*n]).([]float32), n, eps) {
+			if xr, ok := any(data[r0*n : r1*n]).([]float32); ok && simd.LNParamsRows(dg, db, xr, any(g[r0*n:r1*n]).([]float32), n, eps) {
 				continue
 			}
 			for r := r0; r < r1; r++ {
