@@ -140,6 +140,33 @@ func TestFastBinaryRowsMatchGeneral(t *testing.T) {
 	}
 }
 
+// mx.np's comparisons give bool bytes; float32's and float64's rows run in C.
+func TestNpCompareRowsMatchGo(t *testing.T) {
+	checkLeaks(t)
+	rng := rand.New(rand.NewSource(4))
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		for _, n := range fastLens {
+			x := fastData(t, rng, dt, nil, n)
+			y := fastData(t, rng, dt, x, n)
+			xs := index(t, fastData(t, rng, dt, nil, 2*n), S(nil, nil, -2))
+			for _, name := range []string{"equal", "not_equal", "greater", "greater_equal", "less", "less_equal"} {
+				for form, in := range map[string][]*ndarray.NDArray{"contiguous": {x, y}, "strided": {xs, y}} {
+					bothPaths(t, fmt.Sprintf("_npi_%s %s n=%d %s", name, dt, n, form), func() *ndarray.NDArray {
+						return invokeNew(t, "_npi_"+name, nil, in...)
+					})
+				}
+				for _, s := range []ops.Scalar{floatScalar(0.5), floatScalar(math.NaN()), floatScalar(math.Copysign(0, -1))} {
+					for _, rev := range []bool{false, true} {
+						bothPaths(t, fmt.Sprintf("_npi_%s_scalar(%v, %v) %s n=%d", name, s, rev, dt, n), func() *ndarray.NDArray {
+							return invokeNew(t, "_npi_"+name+"_scalar", ops.Attrs{"scalar": s, "is_int": false, "reverse": rev}, x)
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestFastRowsAcrossCores: arrays of 2**20 elements and more split across the cores.
 func TestFastRowsAcrossCores(t *testing.T) {
 	checkLeaks(t)

@@ -7,8 +7,9 @@ import "C"
 
 import "unsafe"
 
-// mx.nd's comparisons of float32 and float64 rows into 1 and 0 of their dtype
-// (cmp_avx2.c): one IEEE comparison a lane, the bits of pkg/ops/elemwise's Go loops.
+// mx.nd's comparisons of float32 and float64 rows into 1 and 0 of their dtype, and mx.np's
+// into bool bytes (cmp_avx2.c): one IEEE comparison a lane, the bits of
+// pkg/ops/elemwise's Go loops.
 
 // CmpOp is a comparison; its values are C's MXGO_CMP_*, which number them as
 // pkg/ops/elemwise does.
@@ -47,6 +48,24 @@ func Cmp[T float32 | float64](op CmpOp, o, x, y []T, yScalar bool) bool {
 		C.mxgo_cmp_f32(C.int(op), (*C.float)(po), (*C.float)(px), (*C.float)(py), ys, C.long(len(o)))
 	} else {
 		C.mxgo_cmp_f64(C.int(op), (*C.double)(po), (*C.double)(px), (*C.double)(py), ys, C.long(len(o)))
+	}
+	return true
+}
+
+// CmpBool is Cmp into bool bytes o (1 where x[i] op y[i], else 0).
+func CmpBool[T float32 | float64](op CmpOp, o []uint8, x, y []T, yScalar bool) bool {
+	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
+	if len(o) < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(x[0]), px, py, nil) {
+		return false
+	}
+	ys := C.int(0)
+	if yScalar {
+		ys = 1
+	}
+	if unsafe.Sizeof(x[0]) == 4 {
+		C.mxgo_cmp_bool_f32(C.int(op), (*C.uint8_t)(po), (*C.float)(px), (*C.float)(py), ys, C.long(len(o)))
+	} else {
+		C.mxgo_cmp_bool_f64(C.int(op), (*C.uint8_t)(po), (*C.double)(px), (*C.double)(py), ys, C.long(len(o)))
 	}
 	return true
 }

@@ -5,6 +5,8 @@
 #ifndef MXGO_CMP_AVX2_H
 #define MXGO_CMP_AVX2_H
 
+#include <stdint.h>
+
 // The operations, numbered as pkg/ops/elemwise's cmpOp.
 enum { MXGO_CMP_EQ = 0, MXGO_CMP_NE, MXGO_CMP_GT, MXGO_CMP_GE, MXGO_CMP_LT, MXGO_CMP_LE };
 
@@ -15,6 +17,10 @@ int mxgo_cmp_supported(void);
 // 0.0f, for i < n; o may be x or y.
 void mxgo_cmp_f32(int op, float *o, const float *x, const float *y, int yscalar, long n);
 void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int yscalar, long n);
+
+// mxgo_cmp_bool_f32 is mxgo_cmp_f32 into bool bytes (1 and 0: mx.np's results).
+void mxgo_cmp_bool_f32(int op, uint8_t *o, const float *x, const float *y, int yscalar, long n);
+void mxgo_cmp_bool_f64(int op, uint8_t *o, const double *x, const double *y, int yscalar, long n);
 
 // mxgo_find_eq_f32 is the first i < n with x[i] == v (n if none): argmax's and argmin's
 // index of a maximum found without NaN.

@@ -216,10 +216,17 @@ var (
 )
 
 // cmpSIMDRow runs a row of cmpRows or cmpScalarRows (y one element when yScalar) in C
-// and reports true, or reports false where Go is to run: results not in the operands'
-// float32 or float64, or whatever simd.Cmp declines.
+// and reports true, or reports false where Go is to run: operands not float32 or float64,
+// results not in their dtype or bool bytes, or whatever simd.Cmp declines.
 func cmpSIMDRow[T, O ops.OrderedElem](op cmpOp, o []O, x, y []T, yScalar bool) bool {
 	switch any(*new(O)).(type) {
+	case uint8:
+		switch any(*new(T)).(type) {
+		case float32:
+			return simd.CmpBool(simd.CmpOp(op), as[uint8](o), as[float32](x), as[float32](y), yScalar)
+		case float64:
+			return simd.CmpBool(simd.CmpOp(op), as[uint8](o), as[float64](x), as[float64](y), yScalar)
+		}
 	case float32:
 		if _, ok := any(*new(T)).(float32); ok {
 			return simd.Cmp(simd.CmpOp(op), as[float32](o), as[float32](x), as[float32](y), yScalar)
