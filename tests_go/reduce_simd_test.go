@@ -157,7 +157,7 @@ func BenchmarkReduceSumF32(b *testing.B) {
 			for i := range xs {
 				xs[i] = float32(i%1000) - 500
 			}
-			out, err := ndarray.Empty(ndarray.Float32, []int{}, device.Host)
+			out, err := ndarray.Empty(ndarray.Float32, []int{1}, device.Host) // MXNet 1.x: a full sum has shape (1,)
 			require.NoError(b, err)
 			defer out.Release()
 			b.SetBytes(int64(4 * n))
