@@ -118,37 +118,58 @@ func ForItems(n, perItem int, fn func(lo, hi int)) {
 }
 
 // ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each
-// and returns when all have. The caller and up to one goroutine per other core take the
-// chunks in turn:
-// a goroutine whose thread was asleep can take a hundred microseconds to start (measured
-// on these 2-core machines), so the caller runs whatever chunks are still untaken
-// rather than waiting for it, and waits only for chunks already running.
+// and returns when all have. The caller and up to one helper per other core take the
+// chunks in turn: the pool's workers (workers.go), which spin a while between loops, or
+// goroutines of the loop's own when the pool is busy. A goroutine whose thread was asleep
+// can take a hundred microseconds to start (measured on these 2-core machines), so the
+// caller runs whatever chunks are still untaken rather than waiting for a helper, and
+// waits only for chunks already running.
 func ForChunks(n, tasks int, fn func(lo, hi int)) {
 	if n <= 0 {
 		return
 	}
 	chunk := (n + tasks - 1) / tasks
-	chunks := (n + chunk - 1) / chunk
-	var next, running atomic.Int64
-	work := func() {
-		running.Add(1) // before taking: a wait that saw 0 is followed by no taken chunk
-		defer running.Add(-1)
-		for {
-			c := int(next.Add(1) - 1)
-			if c >= chunks {
-				return
+	l := &loop{fn: fn, n: n, chunk: chunk, chunks: (n + chunk - 1) / chunk}
+	pooled := false
+	if helpers := min(l.chunks, runtime.GOMAXPROCS(0)) - 1; helpers > 0 {
+		if pooled = offerLoop(l, helpers); !pooled {
+			for range helpers {
+				go l.work()
 			}
-			fn(c*chunk, min((c+1)*chunk, n))
 		}
-	}
-	for range min(chunks, runtime.GOMAXPROCS(0)) - 1 {
-		go work()
 	}
 	defer func() { // even if a chunk of the caller's panics: the others use the same memory
-		next.Store(int64(chunks))
-		for running.Load() != 0 {
-			runtime.Gosched()
+		l.finish()
+		if pooled {
+			releaseWorkers()
 		}
 	}()
-	work()
+	l.work()
+}
+
+// loop is one ForChunks call: its chunks, taken in turn by whoever runs work.
+type loop struct {
+	fn               func(lo, hi int)
+	n, chunk, chunks int
+	next, running    atomic.Int64
+}
+
+func (l *loop) work() {
+	l.running.Add(1) // before taking: a finish that saw 0 is followed by no taken chunk
+	defer l.running.Add(-1)
+	for {
+		c := int(l.next.Add(1) - 1)
+		if c >= l.chunks {
+			return
+		}
+		l.fn(c*l.chunk, min((c+1)*l.chunk, l.n))
+	}
+}
+
+// finish stops the taking of chunks and waits for the ones running.
+func (l *loop) finish() {
+	l.next.Store(int64(l.chunks))
+	for l.running.Load() != 0 {
+		runtime.Gosched()
+	}
 }
