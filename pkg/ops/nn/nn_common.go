@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/ops"
-	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -164,10 +163,12 @@ func nnSpatial(op, name string, v []int, nd, def, min int) ([]int, error) {
 // that the lengths computed from them cannot overflow.
 const nnMaxWindow = 1 << 31
 
-// nnParallel runs fn over [0, n) split into one chunk per core when the work (work
-// multiply-adds per item) is worth the goroutines, else on the caller.
+// nnParallel runs fn over [0, n), items of about work element operations each, split
+// as elementwise loops are (ndarray.ForItems): the normalisations and pooling it serves
+// stream memory, and at a product's threshold (2^20 multiply-adds) a 1M-element
+// BatchNorm or global pooling ran on one core.
 func nnParallel(n, work int, fn func(lo, hi int)) {
-	gemm.SplitRows(n, work, true, fn)
+	ndarray.ForItems(n, work, fn)
 }
 
 // nnLayouts are MXNet's layout choices of the convolution and pooling operators: None

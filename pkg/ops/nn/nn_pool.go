@@ -176,7 +176,7 @@ func poolPlane[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 // float32 chain of dependent adds ran at a quarter of the speed), rounded once.
 func globalSum[T nnFloat](g *poolGeom, x, y []T) {
 	in := g.inVol()
-	ndarray.ForItems(g.n*g.c, in, func(lo, hi int) { // memory-bound: split as elementwise loops are
+	nnParallel(g.n*g.c, in, func(lo, hi int) {
 		sums := make([]float64, hi-lo)
 		nnRowSums16(x[lo*in:hi*in], in, sums)
 		for i, s := range sums {
