@@ -2,6 +2,7 @@ package mxgotest
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -11,22 +12,23 @@ import (
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
-// The float32 product's AVX-512 tiles (12 x 32, where the CPU has AVX-512F) give the AVX2
-// tiles' bits (6 x 16): each element sums its terms in the same order with the same FMAs.
+// The products' AVX-512 tiles (where the CPU has AVX-512F: float32 12 x 32, float64 12 x
+// 16) give the AVX2 tiles' bits (6 x 16, 6 x 8): each element sums its terms in the same
+// order with the same FMAs, and alpha and beta (linalg_gemm) apply as the AVX2 kernel's.
 // The other product tests run whichever tiles the machine has; this one runs both, over
 // shapes around both tiles and the k block, every layout, and the gathered products of
 // convolutions (forward, weight and data gradients). Where the CPU has no AVX-512 both
 // runs take the AVX2 tiles, and the test says so.
-func TestGemmF32AVX512TilesMatchAVX2(t *testing.T) {
+func TestGemmAVX512TilesMatchAVX2(t *testing.T) {
 	checkLeaks(t)
-	if !simd.Running()["sgemm512"] {
+	if !simd.Running()["gemm512"] {
 		t.Log("this CPU has no AVX-512F: both runs take the AVX2 tiles")
 	}
-	defer simd.SetSgemmAVX512(true)
+	defer simd.SetGemmAVX512(true)
 	both := func(what string, run func() []uint32) {
-		simd.SetSgemmAVX512(true)
+		simd.SetGemmAVX512(true)
 		wide := run()
-		simd.SetSgemmAVX512(false)
+		simd.SetGemmAVX512(false)
 		require.Equal(t, run(), wide, what)
 	}
 	r := rand.New(rand.NewPCG(21, 22))
@@ -43,6 +45,23 @@ func TestGemmF32AVX512TilesMatchAVX2(t *testing.T) {
 					both(fmt.Sprintf("dot %dx%dx%d %s", m, k, n, la), func() []uint32 { return f32Bits(t, mustOp(t, "dot", "", a, b)) })
 				}
 			}
+		}
+	}
+	for _, s := range [][3]int{{1, 1, 1}, {7, 5, 9}, {13, 257, 17}, {6, 300, 8}, {25, 40, 33}, {97, 513, 20}} {
+		m, k, n := s[0], s[1], s[2]
+		a := fromValues(t, ndarray.Float64, gemmF32Values(r, m*k), m, k)
+		b := fromValues(t, ndarray.Float64, gemmF32Values(r, k*n), k, n)
+		c := fromValues(t, ndarray.Float64, gemmF32Values(r, m*n), m, n)
+		f64 := func(x *ndarray.NDArray) []uint32 { // float64 bits as pairs of words
+			var w []uint32
+			for _, v := range values(t, x) {
+				w = append(w, uint32(math.Float64bits(v)), uint32(math.Float64bits(v)>>32))
+			}
+			return w
+		}
+		both(fmt.Sprintf("float64 dot %v", s), func() []uint32 { return f64(mustOp(t, "dot", "", a, b)) })
+		for _, ab := range []string{"alpha=0.7;beta=1.3", "alpha=2;beta=0", "alpha=1;beta=1"} {
+			both(fmt.Sprintf("linalg_gemm %v %s", s, ab), func() []uint32 { return f64(mustOp(t, "linalg_gemm", ab, a, b, c)) })
 		}
 	}
 	for _, c := range []struct {

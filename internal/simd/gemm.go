@@ -2,6 +2,7 @@ package simd
 
 /*
 #include "gemm_f32.h"
+#include "gemm_avx512.h"
 */
 import "C"
 
@@ -22,22 +23,22 @@ import (
 // SgemmSupported says whether the CPU runs the product kernels.
 var SgemmSupported = C.mxgo_sgemm_supported() != 0
 
-// sgemm512 is the AVX-512 tiles the products use where the CPU has AVX-512F (twice the
+// gemm512 is the AVX-512 tiles both products use where the CPU has AVX-512F (twice the
 // lanes of AVX2, the same bits).
-var sgemm512 = newFamily(SgemmSupported && C.mxgo_sgemm_avx512_supported() != 0)
+var gemm512 = newFamily(SgemmSupported && C.mxgo_gemm_avx512_supported() != 0)
 
-func init() { SetSgemmAVX512(true) }
+func init() { SetGemmAVX512(true) }
 
-// SetSgemmAVX512 turns the float32 products' AVX-512 tiles on (where the CPU runs them)
-// or off, returning whether they were on: a hook for tests of the AVX2 tiles, to call with
-// no product in flight.
-func SetSgemmAVX512(on bool) (was bool) {
-	was = sgemm512.set(on)
+// SetGemmAVX512 turns the products' AVX-512 tiles on (where the CPU runs them) or off,
+// returning whether they were on: a hook for tests of the AVX2 tiles, to call with no
+// product in flight.
+func SetGemmAVX512(on bool) (was bool) {
+	was = gemm512.set(on)
 	flag := C.int(0)
-	if sgemm512.enabled() {
+	if gemm512.enabled() {
 		flag = 1
 	}
-	C.mxgo_sgemm_set_avx512(flag)
+	C.mxgo_gemm_set_avx512(flag)
 	return was
 }
 

@@ -1,4 +1,5 @@
 #include "gemm_f32.h"
+#include "gemm_avx512.h"
 #include "par.h"
 
 enum {
@@ -225,7 +226,7 @@ AVX2 static void drive(long m, long n, long k, const float *a, long ars, long ac
 			for (long ic = 0; ic < m; ic += MC) {
 				long mc = lmin(MC, m - ic);
 				pack_a(mc, kc, a + ic * ars + pc * acs, ars, acs, pa);
-				if (mxgo_sgemm_avx512_on()) {
+				if (mxgo_gemm_avx512_on()) {
 					mxgo_sgemm_block512(mc, nc, kc, pa, pb, c + ic * ldc + jc, ldc, pc > 0);
 					continue;
 				}

@@ -51,15 +51,6 @@ void mxgo_sgemm_gathered(long width, long chunk, long m, long n, long k, const f
 void mxgo_sgemv(long rows, long k, const float *m, long rs, long cs, const float *x,
 		float *y, long ys);
 
-// The AVX-512 tiles (gemm_f32_avx512.c): whether the CPU runs them; turning them on or
-// off (off where unsupported: the caller checks); whether they are on; and the loops over
-// one packed mc x kc block of a and kc x nc block of b that use them, storing into (add:
-// adding to) c.
-int mxgo_sgemm_avx512_supported(void);
-void mxgo_sgemm_set_avx512(int on);
-int mxgo_sgemm_avx512_on(void);
-void mxgo_sgemm_block512(long mc, long nc, long kc, const float *pa, const float *pb, float *c, long ldc, int add);
-
 // mxgo_sgemm_work is the size of mxgo_sgemm's work buffer in floats.
 long mxgo_sgemm_work(long m, long n, long k);
 

@@ -1,4 +1,5 @@
 #include "gemm_f64.h"
+#include "gemm_avx512.h"
 #include "par.h"
 
 enum {
@@ -130,6 +131,10 @@ AVX2 void mxgo_dgemm(long m, long n, long k, double alpha, const double *a, long
 			for (long ic = 0; ic < m; ic += MC) {
 				long mc = lmin(MC, m - ic);
 				pack_a(mc, kc, a + ic * ars + pc * acs, ars, acs, pa);
+				if (mxgo_gemm_avx512_on()) {
+					mxgo_dgemm_block512(mc, nc, kc, pa, pb, c + ic * ldc + jc, ldc, pc == 0, alpha, beta);
+					continue;
+				}
 				for (long jr = 0; jr < nc; jr += NR)
 					for (long ir = 0; ir < mc; ir += MR)
 						kernel(kc, pa + ir * kc, pb + jr * kc, c + (ic + ir) * ldc + jc + jr, ldc,
