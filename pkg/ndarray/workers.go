@@ -53,7 +53,10 @@ func offerLoop(l *loop, helpers int) bool {
 	return true
 }
 
-func releaseWorkers() { workers.busy.Store(false) }
+func releaseWorkers() {
+	workers.loop.Store(nil) // keep nothing the loop's closure holds alive
+	workers.busy.Store(false)
+}
 
 func worker(seen uint64) {
 	for {
