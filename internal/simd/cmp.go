@@ -36,36 +36,37 @@ func SetCmp(on bool) (was bool) { return cmp.set(on) }
 // reports true, or reports false (doing nothing): rows shorter than ArithMin, misaligned
 // operands, kernels off. o may be x or y; len(x) (and len(y) unless yScalar) >= len(o).
 func Cmp[T float32 | float64](op CmpOp, o, x, y []T, yScalar bool) bool {
-	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
-	if len(o) < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(o[0]), po, px, py) {
-		return false
-	}
-	ys := C.int(0)
-	if yScalar {
-		ys = 1
-	}
-	if unsafe.Sizeof(o[0]) == 4 {
-		C.mxgo_cmp_f32(C.int(op), (*C.float)(po), (*C.float)(px), (*C.float)(py), ys, C.long(len(o)))
-	} else {
-		C.mxgo_cmp_f64(C.int(op), (*C.double)(po), (*C.double)(px), (*C.double)(py), ys, C.long(len(o)))
-	}
-	return true
+	return cmpRun(op, unsafe.Pointer(unsafe.SliceData(o)), len(o), x, y, yScalar, false)
 }
 
 // CmpBool is Cmp into bool bytes o (1 where x[i] op y[i], else 0).
 func CmpBool[T float32 | float64](op CmpOp, o []uint8, x, y []T, yScalar bool) bool {
-	po, px, py := unsafe.Pointer(unsafe.SliceData(o)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
-	if len(o) < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(x[0]), px, py, nil) {
+	return cmpRun(op, unsafe.Pointer(unsafe.SliceData(o)), len(o), x, y, yScalar, true)
+}
+
+// cmpRun is Cmp (bools false: o holds T) or CmpBool over the n elements at o.
+func cmpRun[T float32 | float64](op CmpOp, o unsafe.Pointer, n int, x, y []T, yScalar, bools bool) bool {
+	px, py := unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
+	po := o
+	if bools {
+		po = nil // bytes: any address
+	}
+	if n < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(x[0]), po, px, py) {
 		return false
 	}
-	ys := C.int(0)
+	ys, f32 := C.int(0), unsafe.Sizeof(x[0]) == 4
 	if yScalar {
 		ys = 1
 	}
-	if unsafe.Sizeof(x[0]) == 4 {
-		C.mxgo_cmp_bool_f32(C.int(op), (*C.uint8_t)(po), (*C.float)(px), (*C.float)(py), ys, C.long(len(o)))
-	} else {
-		C.mxgo_cmp_bool_f64(C.int(op), (*C.uint8_t)(po), (*C.double)(px), (*C.double)(py), ys, C.long(len(o)))
+	switch {
+	case bools && f32:
+		C.mxgo_cmp_bool_f32(C.int(op), (*C.uint8_t)(o), (*C.float)(px), (*C.float)(py), ys, C.long(n))
+	case bools:
+		C.mxgo_cmp_bool_f64(C.int(op), (*C.uint8_t)(o), (*C.double)(px), (*C.double)(py), ys, C.long(n))
+	case f32:
+		C.mxgo_cmp_f32(C.int(op), (*C.float)(o), (*C.float)(px), (*C.float)(py), ys, C.long(n))
+	default:
+		C.mxgo_cmp_f64(C.int(op), (*C.double)(o), (*C.double)(px), (*C.double)(py), ys, C.long(n))
 	}
 	return true
 }
