@@ -151,7 +151,7 @@ func poolForward[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 		return
 	}
 	nnParallel(g.n*g.c, in*g.kernelVol(), func(lo, hi int) {
-		if maxTilesC(g, x, y, lo, hi, lowest) || maxPlanesC(g, x, y, lo, hi, lowest) {
+		if maxPlanesC(g, x, y, lo, hi, lowest) {
 			return
 		}
 		for pl := lo; pl < hi; pl++ {

@@ -146,48 +146,42 @@ func unmaxTiles2x2[T nnFloat](g *poolGeom, x, y, gy, dx []T) {
 	}
 }
 
-// maxPlanesC runs maxPlane2D on float32 planes [lo, hi) of x into y in C (internal/simd's
-// pool2d.c, one call for the range) and reports whether it did.
+// maxPlanesC runs planes [lo, hi) of float32 x into y in C, one call for the range:
+// 2x2 windows eight at a step (internal/simd's pool2x2, maxTiles2x2's bits), any other
+// 2-D window as maxPlane2D does (pool2d.c); it reports whether it did.
 func maxPlanesC[T nnFloat](g *poolGeom, x, y []T, lo, hi int, lowest T) bool {
 	x32, ok := any(x).([]float32)
-	if !ok || !g.max2D() {
+	if !ok {
 		return false
 	}
 	in, out := g.inVol(), g.outVol()
-	return simd.MaxPlanes2D(x32[lo*in:hi*in], any(y).([]float32)[lo*out:hi*out], hi-lo, g.win2D(), float32(lowest))
+	xs, ys := x32[lo*in:hi*in], any(y).([]float32)[lo*out:hi*out]
+	switch {
+	case g.tiles2x2():
+		return simd.Max2x2F32(xs, ys, g.planes2x2(hi-lo), float32(lowest))
+	case g.max2D():
+		return simd.MaxPlanes2D(xs, ys, hi-lo, g.win2D(), float32(lowest))
+	}
+	return false
 }
 
-// unmaxPlanesC is maxPlanesC for clearing dx and unmaxPlane2D, x = data, out, out_grad.
+// unmaxPlanesC is maxPlanesC for the gradient (unmaxTiles2x2, or clearing dx and
+// unmaxPlane2D), x = data, out, out_grad.
 func unmaxPlanesC[T nnFloat](g *poolGeom, x [][]T, dx []T, lo, hi int) bool {
 	d32, ok := any(dx).([]float32)
-	if !ok || !g.max2D() {
+	if !ok {
 		return false
 	}
 	in, out := g.inVol(), g.outVol()
-	x32, y32, gy32 := any(x[0]).([]float32), any(x[1]).([]float32), any(x[2]).([]float32)
-	return simd.UnmaxPlanes2D(x32[lo*in:hi*in], y32[lo*out:hi*out], gy32[lo*out:hi*out], d32[lo*in:hi*in], hi-lo, g.win2D(), g.allTies)
-}
-
-// maxTilesC runs maxTiles2x2 on planes [lo, hi) of float32 x into y in C (internal/simd's
-// pool2x2, eight windows a step) and reports whether it did.
-func maxTilesC[T nnFloat](g *poolGeom, x, y []T, lo, hi int, lowest T) bool {
-	x32, ok := any(x).([]float32)
-	if !ok || !g.tiles2x2() {
-		return false
+	xs, ys := any(x[0]).([]float32)[lo*in:hi*in], any(x[1]).([]float32)[lo*out:hi*out]
+	gys, dxs := any(x[2]).([]float32)[lo*out:hi*out], d32[lo*in:hi*in]
+	switch {
+	case g.tiles2x2():
+		return simd.Unmax2x2F32(xs, ys, gys, dxs, g.planes2x2(hi-lo), g.allTies)
+	case g.max2D():
+		return simd.UnmaxPlanes2D(xs, ys, gys, dxs, hi-lo, g.win2D(), g.allTies)
 	}
-	in, out := g.inVol(), g.outVol()
-	return simd.Max2x2F32(x32[lo*in:hi*in], any(y).([]float32)[lo*out:hi*out], g.planes2x2(hi-lo), float32(lowest))
-}
-
-// unmaxTilesC is maxTilesC for unmaxTiles2x2, x = data, out, out_grad.
-func unmaxTilesC[T nnFloat](g *poolGeom, x [][]T, dx []T, lo, hi int) bool {
-	d32, ok := any(dx).([]float32)
-	if !ok || !g.tiles2x2() {
-		return false
-	}
-	in, out := g.inVol(), g.outVol()
-	x32, y32, gy32 := any(x[0]).([]float32), any(x[1]).([]float32), any(x[2]).([]float32)
-	return simd.Unmax2x2F32(x32[lo*in:hi*in], y32[lo*out:hi*out], gy32[lo*out:hi*out], d32[lo*in:hi*in], g.planes2x2(hi-lo), g.allTies)
+	return false
 }
 
 func (g *poolGeom) planes2x2(n int) simd.Plane2x2 {

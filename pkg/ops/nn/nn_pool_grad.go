@@ -90,7 +90,7 @@ func poolBackwardKernel(in, out []*ndarray.NDArray, at ops.Attrs, allTies bool) 
 func poolBackward[T nnFloat](g *poolGeom, x [][]T, dx []T) {
 	in, out := g.inVol(), g.outVol()
 	nnParallel(g.n*g.c, in*g.kernelVol(), func(lo, hi int) {
-		if unmaxTilesC(g, x, dx, lo, hi) || unmaxPlanesC(g, x, dx, lo, hi) {
+		if unmaxPlanesC(g, x, dx, lo, hi) {
 			return
 		}
 		for pl := lo; pl < hi; pl++ {
