@@ -79,13 +79,12 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 	for _, d := range shape {
 		total *= d
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if total < SerialBelow || workers < 2 {
+	if chunkTasks(total, total) < 2 {
 		Rows(shape, ops, fn)
 		return
 	}
 	shp, strides := coalesce(shape, ops)
-	tasks := min(4*workers, total/chunkMin, shp[0])
+	tasks := chunkTasks(total, shp[0])
 	if tasks < 2 {
 		Rows(shape, ops, fn)
 		return
@@ -105,16 +104,22 @@ func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps [
 // cores share (ForChunks), as ParallelRows cuts a shape. For loops that are not over
 // operands' offsets (gathers, tables).
 func ForItems(n, perItem int, fn func(lo, hi int)) {
-	total := n * perItem
-	tasks := 1
-	if total >= SerialBelow {
-		tasks = min(4*runtime.GOMAXPROCS(0), total/chunkMin, n)
-	}
-	if tasks < 2 {
-		fn(0, n)
+	if tasks := chunkTasks(n*perItem, n); tasks >= 2 {
+		ForChunks(n, tasks, fn)
 		return
 	}
-	ForChunks(n, tasks, fn)
+	fn(0, n)
+}
+
+// chunkTasks is the number of chunks a loop over total elements in items outer items is
+// cut into: 1 (the caller runs it) below SerialBelow elements or on one core, else up to
+// four per core of at least chunkMin elements each.
+func chunkTasks(total, items int) int {
+	workers := runtime.GOMAXPROCS(0)
+	if total < SerialBelow || workers < 2 {
+		return 1
+	}
+	return min(4*workers, total/chunkMin, items)
 }
 
 // ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each

@@ -124,7 +124,7 @@ func embeddingKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	src := unsafe.Slice((*byte)(w.Data()), rows*rowBytes)
 	dst := unsafe.Slice((*byte)(y.Data()), y.Size()*y.DType().Size())
 	ids := nnSlice[float64](idx)
-	ndarray.ForItems(len(ids), rowBytes/4, func(lo, hi int) { // memory-bound: both cores' bandwidth
+	nnParallel(len(ids), rowBytes/4, func(lo, hi int) { // memory-bound: both cores' bandwidth
 		for i, v := range ids[lo:hi] {
 			r, i := embedRow(v, rows), lo+i
 			copy(dst[i*rowBytes:(i+1)*rowBytes], src[r*rowBytes:(r+1)*rowBytes])
