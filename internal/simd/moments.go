@@ -71,16 +71,18 @@ func BNSums(x, g []float32, m float64, out *[3]float64) bool {
 	return true
 }
 
+// lnRowsFor reports whether the LayerNorm row loops take rows of n of x (and the
+// operands ptrs): as momentsFor takes one row.
+func lnRowsFor(x []float32, n int, ptrs ...[]float32) bool {
+	return n > 0 && len(x) >= n && momentsFor(x[:n], ptrs...)
+}
+
 // The LayerNorm row loops, over the len(x)/n rows of n of x in one call each (a call per
 // row cost more than the row at BERT's sizes), every row's statistics as nn's lnRowStats:
 // each reports true, or false (doing nothing) as Sum16 for a row of n. LayerNormRows sets
 // y from x, gamma and beta (n each); LNGradRows sets the data gradient out from x, the
 // head gradient g and gamma; LNParamsRows adds the rows' shares of dgamma and dbeta to dg
 // and db (n each).
-func lnRowsFor(x []float32, n int, ptrs ...[]float32) bool {
-	return n > 0 && len(x) >= n && momentsFor(x[:n], ptrs...)
-}
-
 func LayerNormRows(y, x []float32, n int, eps float64, gamma, beta []float32) bool {
 	if !lnRowsFor(x, n, y, gamma, beta) {
 		return false
