@@ -58,6 +58,7 @@ def case(name, exc, match, fn, *, intact=(), foreign=False):
 
     def run():
         gc.collect()
+        gc.freeze()  # the survivors so far: the collections below scan what this case makes only
         baseline = live_counts()
         call()  # returns with its frames, and the exception they hold, gone
         mx.nd.waitall()

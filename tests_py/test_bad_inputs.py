@@ -41,7 +41,7 @@ CASES = {
 def test_the_harness_isolates_crashes_failures_and_hangs(tmp_path):
     (tmp_path / "crashing_cases.py").write_text(_SELF_TEST)
     got = run_catalogue("crashing_cases", ["a_fine", "b_segfault", "c_fails", "d_abort", "e_hangs", "f_fine"],
-                        timeout=20, where=str(tmp_path))
+                        timeout=6, where=str(tmp_path))  # each child starts Python and runs trivial cases
     assert got["a_fine"].ok and got["f_fine"].ok and got["<exit>"].ok
     assert not got["b_segfault"].ok and "SIGSEGV" in got["b_segfault"].detail
     assert not got["c_fails"].ok and "ZeroDivisionError" in got["c_fails"].detail
