@@ -10,6 +10,7 @@ import pytest
 
 import mxgo as mx
 from autograd_helpers import check_grads
+from interop_helpers import mx_address
 from mxgo.base import core
 
 ag = mx.autograd
@@ -90,6 +91,68 @@ def test_grad_req_add_and_null():
     np.testing.assert_array_equal(w.grad.asnumpy(), [0, 0])  # MXNet allocates it and leaves it alone
     with pytest.raises(mx.base.MXNetValueError, match="grad_req"):
         mx.nd.ones((2,)).attach_grad("sometimes")
+
+
+def _layer_grads(layer, x, share=False):
+    """The parameters' gradients of (layer(x) ** 2).sum() by backward (buffers) and by
+    autograd.grad (new arrays); with share, the layer is applied twice."""
+    with ag.record():
+        y = layer(layer(x)) if share else layer(x)
+        head = (y * y).sum()
+    params = list(layer.collect_params().values())
+    buffers = [(p.grad(), mx_address(p.grad())) for p in params]
+    with ag.record():
+        y = layer(layer(x)) if share else layer(x)
+        want = ag.grad((y * y).sum(), [p.data() for p in params])
+    head.backward()
+    for p, (buf, address), w in zip(params, buffers, want):
+        assert p.grad() is buf and mx_address(p.grad()) == address, p.name  # the buffer itself, in place
+        np.testing.assert_array_equal(p.grad().asnumpy(), w.asnumpy(), err_msg=p.name)  # same bits
+
+
+@pytest.mark.parametrize("make", [lambda: mx.gluon.nn.Dense(3, in_units=4),
+                                  lambda: mx.gluon.nn.Conv2D(2, 3, padding=1, in_channels=2)], ids=["Dense", "Conv2D"])
+def test_parameter_gradients_are_written_into_their_buffers(make):
+    """A weight's and a bias's gradient, their buffers' only one, is written into the
+    buffer (no copy): same values as autograd.grad's, same buffer; shared, summed."""
+    rng = np.random.default_rng(0)
+    layer = make()
+    layer.initialize(mx.init.Normal(0.5))
+    shape = (2, 4) if isinstance(layer, mx.gluon.nn.Dense) else (1, 2, 5, 5)
+    x = mx.nd.array(rng.standard_normal(shape).astype(np.float32))
+    layer(x)
+    for _ in range(2):  # the second backward overwrites the first's gradient
+        _layer_grads(layer, x)
+    if isinstance(layer, mx.gluon.nn.Dense):
+        square = mx.gluon.nn.Dense(4, in_units=4)
+        square.initialize(mx.init.Normal(0.5))
+        _layer_grads(square, x, share=True)  # two gradients flow in: summed, then stored
+
+
+def test_gradient_buffers_seen_by_a_peer_and_read_by_the_graph():
+    torch = pytest.importorskip("torch")
+    w = attached(np.arange(6.0).reshape(2, 3))
+    x = mx.nd.array(np.ones((4, 3)))
+    seen = torch.from_dlpack(w.grad)  # a peer's view of the buffer sees each new gradient
+    for scale in (1.0, 2.0):
+        with ag.record():
+            y = mx.nd.FullyConnected(x * scale, w, no_bias=True, num_hidden=2)
+        y.backward()
+        np.testing.assert_array_equal(seen.numpy(), np.full((2, 3), 4 * scale))
+    # a buffer the graph itself reads: the gradient is computed from its old values
+    v = attached(np.ones((2, 3)))
+    v.grad[:] = 5
+    with ag.record():
+        y = mx.nd.FullyConnected(v.grad.copy() * 0 + x[:2], v, no_bias=True, num_hidden=2)
+    y.backward()
+    np.testing.assert_array_equal(v.grad.asnumpy(), np.full((2, 3), 2.0))
+    u = attached(np.ones((2, 3)))
+    g = u.grad
+    g[:] = 3
+    with ag.record():
+        y = mx.nd.FullyConnected(g, u, no_bias=True, num_hidden=2)  # the buffer is the data
+    y.backward()
+    np.testing.assert_array_equal(u.grad.asnumpy(), np.full((2, 3), 6.0))
 
 
 def test_retain_graph():

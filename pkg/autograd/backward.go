@@ -22,7 +22,7 @@ func errNotInGraph() error {
 // operations are pushed to the engine; errors in them surface at the next wait, as any
 // operation's do. Unless retain, the walked graph is released.
 func Backward(heads, headGrads []*ndarray.NDArray, retain, train bool) error {
-	w, err := walk(heads, headGrads, nil, Mode{Training: train})
+	w, err := walk(heads, headGrads, nil, Mode{Training: train}, true)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func Grad(heads, vars, headGrads []*ndarray.NDArray, retain, create, train bool)
 		}
 		want[i] = key{e.n, e.index}
 	}
-	w, err := walk(heads, headGrads, want, Mode{Recording: create, Training: train})
+	w, err := walk(heads, headGrads, want, Mode{Recording: create, Training: train}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +103,12 @@ type key struct {
 }
 
 // walked is a finished reverse walk: the nodes reached, in reverse order of recording,
-// and the gradient summed at each result that got one.
+// the gradient summed at each result that got one, and the variables whose gradient is
+// written straight into their buffer (direct).
 type walked struct {
-	order []*node
-	grads map[key]*ndarray.NDArray
+	order  []*node
+	grads  map[key]*ndarray.NDArray
+	direct map[*node]bool
 }
 
 // drop releases the gradients the walk holds.
@@ -126,8 +128,10 @@ func (w *walked) finish(retain bool) {
 }
 
 // walk differentiates the graph behind heads; results named in keep keep their
-// gradients (Grad's variables), every other operation's are released once used.
-func walk(heads, headGrads []*ndarray.NDArray, keep []key, m Mode) (*walked, error) {
+// gradients (Grad's variables), every other operation's are released once used. With
+// store (Backward), a gradient that is a variable's buffer's whole new value is written
+// into the buffer where it can be (direct).
+func walk(heads, headGrads []*ndarray.NDArray, keep []key, m Mode, store bool) (*walked, error) {
 	if headGrads != nil && len(headGrads) != len(heads) {
 		return nil, mxerr.ValueErr("backward: %d heads and %d head gradients", len(heads), len(headGrads))
 	}
@@ -165,6 +169,9 @@ func walk(heads, headGrads []*ndarray.NDArray, keep []key, m Mode) (*walked, err
 		}
 	}
 	slices.SortFunc(w.order, func(a, b *node) int { return int(b.seq - a.seq) })
+	if store && !m.Recording {
+		w.direct = directVariables(heads, headGrads, w.order)
+	}
 	for _, n := range w.order {
 		if n.v != nil {
 			continue
@@ -175,6 +182,46 @@ func walk(heads, headGrads []*ndarray.NDArray, keep []key, m Mode) (*walked, err
 		}
 	}
 	return w, nil
+}
+
+// directVariables returns the variables of order whose gradient a step may write into
+// their buffer: grad_req "write", one gradient flowing in (one use in the graph, not a
+// head: nothing to sum), and a buffer whose memory no step reads (no array a node keeps
+// for its gradient, no head gradient, no recorded result) and so may change mid-walk.
+func directVariables(heads, headGrads []*ndarray.NDArray, order []*node) map[*node]bool {
+	uses := map[*node]int{}
+	read := map[*ndarray.Storage]bool{}
+	for i, h := range heads {
+		if e := entryOf(h); e != nil {
+			uses[e.n] += 2 // a head's own gradient is given: never written into
+		}
+		if headGrads != nil && headGrads[i] != nil {
+			read[headGrads[i].Storage()] = true
+		}
+	}
+	for _, n := range order {
+		for _, e := range n.inputs {
+			if e != nil && e.n.v != nil {
+				uses[e.n]++
+			}
+		}
+		if k := n.kept; k != nil {
+			for _, a := range k.in {
+				read[a.Storage()] = true
+			}
+			for _, a := range k.out {
+				read[a.Storage()] = true
+			}
+		}
+	}
+	direct := map[*node]bool{}
+	for n, u := range uses {
+		if v := n.v; u == 1 && v != nil && v.req == ReqWrite && v.grad != nil && !read[v.grad.Storage()] &&
+			!v.grad.Storage().InGraph() {
+			direct[n] = true
+		}
+	}
+	return direct
 }
 
 // headGrad returns head i's gradient: the one given, checked, or ones.
@@ -222,6 +269,15 @@ func (w *walked) step(n *node, keep []key, m Mode) error {
 		Need: make([]bool, len(n.shapes)), Run: runner(m)}
 	for i, e := range n.inputs {
 		c.Need[i] = e != nil
+		if e != nil && w.direct[e.n] {
+			if c.Into == nil {
+				c.Into = make([]*ndarray.NDArray, len(n.inputs))
+				c.RunInto = func(op *ops.Op, in []*ndarray.NDArray, out *ndarray.NDArray, at ops.Attrs) (*ndarray.NDArray, error) {
+					return Invoke(op, in, out, at, m)
+				}
+			}
+			c.Into[i] = e.n.v.grad
+		}
 	}
 	if k := n.kept; k != nil {
 		c.In, c.Out = k.in, k.out
@@ -309,6 +365,8 @@ func (v *variable) store(g *ndarray.NDArray) error {
 		return ops.Fill(v.grad, ops.Scalar{})
 	case g == nil:
 		return nil
+	case v.req == ReqWrite && g.Storage() == v.grad.Storage() && g.Offset() == v.grad.Offset():
+		return nil // written into the buffer (walked.direct)
 	case v.req == ReqWrite:
 		return ops.Copy(v.grad, g)
 	}

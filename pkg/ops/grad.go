@@ -46,11 +46,25 @@ type GradCtx struct {
 	// Run runs an operator for the gradient; package autograd records it when the
 	// gradient itself is being differentiated.
 	Run func(op *Op, in []*ndarray.NDArray, at Attrs) (*ndarray.NDArray, error)
+	// Into holds, for some inputs, an array of the input's shape and dtype that its
+	// gradient may be written into instead of a new one (nil elsewhere, or nil): package
+	// autograd's gradient buffer of a variable under grad_req "write" whose only gradient
+	// this is, outside recording. A Func that makes an input's gradient with one call
+	// makes it with CallInto, which spares backward copying it into the buffer; RunInto
+	// runs that call.
+	Into    []*ndarray.NDArray
+	RunInto func(op *Op, in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*ndarray.NDArray, error)
 }
 
 // Call runs operator name with attrs in their wire form ("axis=0;keepdims=1") on in and
 // returns its result, which the caller releases.
 func (c *GradCtx) Call(name, attrs string, in ...*ndarray.NDArray) (*ndarray.NDArray, error) {
+	return c.CallInto(-1, name, attrs, in...)
+}
+
+// CallInto is Call for the gradient of input i: written into Into[i] where there is one
+// (the result is then a new reference to it).
+func (c *GradCtx) CallInto(i int, name, attrs string, in ...*ndarray.NDArray) (*ndarray.NDArray, error) {
 	op, err := Lookup(name)
 	if err != nil {
 		return nil, err
@@ -58,6 +72,9 @@ func (c *GradCtx) Call(name, attrs string, in ...*ndarray.NDArray) (*ndarray.NDA
 	at, err := ParseAttrs(op, attrs)
 	if err != nil {
 		return nil, err
+	}
+	if i >= 0 && i < len(c.Into) && c.Into[i] != nil {
+		return c.RunInto(op, in, c.Into[i], at)
 	}
 	return c.Run(op, in, at)
 }

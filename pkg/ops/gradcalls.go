@@ -15,6 +15,11 @@ type GradCalls struct {
 
 // Call is GradCtx.Call within the sequence: nil once a call has failed.
 func (s *GradCalls) Call(name, attrs string, in ...*ndarray.NDArray) *ndarray.NDArray {
+	return s.CallInto(-1, name, attrs, in...)
+}
+
+// CallInto is GradCtx.CallInto within the sequence.
+func (s *GradCalls) CallInto(i int, name, attrs string, in ...*ndarray.NDArray) *ndarray.NDArray {
 	if s.err != nil {
 		return nil
 	}
@@ -23,7 +28,7 @@ func (s *GradCalls) Call(name, attrs string, in ...*ndarray.NDArray) *ndarray.ND
 			return nil
 		}
 	}
-	r, err := s.C.Call(name, attrs, in...)
+	r, err := s.C.CallInto(i, name, attrs, in...)
 	if err != nil {
 		s.err = err
 		return nil

@@ -132,14 +132,14 @@ var convGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([
 		grads[0] = s.Call("Deconvolution", window+";no_bias=1;num_filter="+strconv.Itoa(ds[1])+";adj="+ops.WireInts(adj), gy, c.In[1])
 	}
 	if c.Need[1] {
-		grads[1] = s.Call("_backward_Convolution_weight", window+";num_filter="+strconv.Itoa(at.Int("num_filter")), c.In[0], gy)
+		grads[1] = s.CallInto(1, "_backward_Convolution_weight", window+";num_filter="+strconv.Itoa(at.Int("num_filter")), c.In[0], gy)
 	}
 	if len(grads) == 3 && c.Need[2] {
 		axes := []int{0}
 		for i := range nd {
 			axes = append(axes, 2+i)
 		}
-		grads[2] = s.Call("sum", "axis="+ops.WireInts(axes), gy)
+		grads[2] = s.CallInto(2, "sum", "axis="+ops.WireInts(axes), gy)
 	}
 	return s.Done(grads...)
 }}

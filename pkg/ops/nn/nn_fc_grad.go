@@ -19,10 +19,10 @@ var fcGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*
 	}
 	if c.Need[1] {
 		x := s.Reshape(c.In[0], []int{m, k})
-		grads[1] = s.Call("dot", "transpose_a=1", g, x)
+		grads[1] = s.CallInto(1, "dot", "transpose_a=1", g, x)
 	}
 	if len(grads) == 3 && c.Need[2] {
-		grads[2] = s.Call("sum", "axis=0", g)
+		grads[2] = s.CallInto(2, "sum", "axis=0", g)
 	}
 	return s.Done(grads...)
 }}
