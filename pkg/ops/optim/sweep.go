@@ -34,7 +34,7 @@ func sweep(arrs []*ndarray.NDArray, written []int, f32 body[float32], f64 body[f
 
 func sweepAs[T float](arrs []*ndarray.NDArray, written []int, dt ndarray.DType, f body[T]) error {
 	v := make([][]T, len(arrs))
-	streams := 0 // the distinct arrays the pass reads or writes
+	streams := 0                                  // the distinct arrays the pass reads or writes
 	copyOf := make([]*ndarray.NDArray, len(arrs)) // the copy array i is seen through, if any
 	var copies []*ndarray.NDArray
 	defer func() { ops.ReleaseAll(copies) }()
