@@ -3,6 +3,7 @@ package ndarray
 import (
 	"runtime"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
@@ -171,10 +172,20 @@ func (l *loop) work() {
 	}
 }
 
-// finish stops the taking of chunks and waits for the ones running.
+// finish stops the taking of chunks and waits for the ones running, yielding the CPU
+// rather than the goroutine: the caller is often Python's thread, whose goroutine is
+// locked to it (a cgo callback), and there runtime.Gosched hands the P to another thread
+// and puts this one to sleep until the goroutine is scheduled again: two context switches
+// and futex calls per yield, a third of a LeNet step's switches. Only a long wait yields
+// to the Go scheduler too, for a chunk's goroutine that would be waiting for a P.
 func (l *loop) finish() {
 	l.next.Store(int64(l.chunks))
-	for l.running.Load() != 0 {
-		runtime.Gosched()
+	for i := 1; l.running.Load() != 0; i++ {
+		if i%64 == 0 {
+			_, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) // cannot fail
+		}
+		if i%(64<<8) == 0 {
+			runtime.Gosched()
+		}
 	}
 }
