@@ -110,20 +110,28 @@ def _layer_grads(layer, x, share=False):
         np.testing.assert_array_equal(p.grad().asnumpy(), w.asnumpy(), err_msg=p.name)  # same bits
 
 
-@pytest.mark.parametrize("make", [lambda: mx.gluon.nn.Dense(3, in_units=4),
-                                  lambda: mx.gluon.nn.Conv2D(2, 3, padding=1, in_channels=2)], ids=["Dense", "Conv2D"])
-def test_parameter_gradients_are_written_into_their_buffers(make):
+_DIRECT_LAYERS = {  # a layer whose parameters' gradients are written into their buffers, and its input
+    "Dense": (lambda: mx.gluon.nn.Dense(3, in_units=4), lambda rng: rng.standard_normal((2, 4))),
+    "Conv2D": (lambda: mx.gluon.nn.Conv2D(2, 3, padding=1, in_channels=2), lambda rng: rng.standard_normal((1, 2, 5, 5))),
+    "Conv2DTranspose": (lambda: mx.gluon.nn.Conv2DTranspose(2, 3, in_channels=2),
+                        lambda rng: rng.standard_normal((1, 2, 4, 4))),
+    "Embedding": (lambda: mx.gluon.nn.Embedding(6, 3), lambda rng: np.array([[1, 4, 1], [0, 5, 5]])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DIRECT_LAYERS))
+def test_parameter_gradients_are_written_into_their_buffers(name):
     """A weight's and a bias's gradient, their buffers' only one, is written into the
     buffer (no copy): same values as autograd.grad's, same buffer; shared, summed."""
     rng = np.random.default_rng(0)
+    make, data = _DIRECT_LAYERS[name]
     layer = make()
     layer.initialize(mx.init.Normal(0.5))
-    shape = (2, 4) if isinstance(layer, mx.gluon.nn.Dense) else (1, 2, 5, 5)
-    x = mx.nd.array(rng.standard_normal(shape).astype(np.float32))
+    x = mx.nd.array(data(rng).astype(np.float32))
     layer(x)
     for _ in range(2):  # the second backward overwrites the first's gradient
         _layer_grads(layer, x)
-    if isinstance(layer, mx.gluon.nn.Dense):
+    if name == "Dense":
         square = mx.gluon.nn.Dense(4, in_units=4)
         square.initialize(mx.init.Normal(0.5))
         _layer_grads(square, x, share=True)  # two gradients flow in: summed, then stored

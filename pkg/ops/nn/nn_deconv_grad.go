@@ -85,7 +85,7 @@ var deconvGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) 
 		for i := 2; i < len(c.Shapes[0]); i++ {
 			axes = append(axes, i)
 		}
-		grads[2], err = c.Call("sum", "axis="+ops.WireInts(axes), gy)
+		grads[2], err = c.CallInto(2, "sum", "axis="+ops.WireInts(axes), gy)
 	}
 	if err != nil {
 		ops.ReleaseAll(grads)

@@ -68,7 +68,7 @@ var embeddingGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCt
 	if !c.Need[1] {
 		return []*ndarray.NDArray{nil, nil}, nil
 	}
-	dw, err := c.Call("_backward_Embedding", "input_dim="+strconv.Itoa(c.Attrs.Int("input_dim"))+
+	dw, err := c.CallInto(1, "_backward_Embedding", "input_dim="+strconv.Itoa(c.Attrs.Int("input_dim"))+
 		";output_dim="+strconv.Itoa(c.Attrs.Int("output_dim")), c.In[0], c.OutGrad[0])
 	return []*ndarray.NDArray{nil, dw}, err
 }}
