@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 import pytest
+import torch
 
 import mxgo as mx
 from autograd_helpers import check_grads
@@ -138,7 +139,6 @@ def test_parameter_gradients_are_written_into_their_buffers(name):
 
 
 def test_gradient_buffers_seen_by_a_peer_and_read_by_the_graph():
-    torch = pytest.importorskip("torch")
     w = attached(np.arange(6.0).reshape(2, 3))
     x = mx.nd.array(np.ones((4, 3)))
     seen = torch.from_dlpack(w.grad)  # a peer's view of the buffer sees each new gradient
