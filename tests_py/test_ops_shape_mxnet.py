@@ -185,7 +185,8 @@ def test_tile_repeat_dtypes(dtype):
 
 
 REPEAT_CASES = [((2, 3), 2, None), ((2, 3), 2, 0), ((2, 3), 3, -1), ((2, 3), 0, None), ((2, 3), 0, 1), ((2, 3), 1, 0),
-                ((), 3, None), ((), 2, 0), ((0, 2), 2, 1), ((4,), 5, 0), ((2, 1, 3), 4, 1)]
+                ((), 3, None), ((), 2, 0), ((0, 2), 2, 1), ((4,), 5, 0), ((2, 1, 3), 4, 1),
+                ((2, 3), 16, None), ((2, 3), 17, -1), ((3, 2, 5), 2, 2)]
 
 
 @pytest.mark.parametrize("shape, repeats, axis", REPEAT_CASES, ids=str)
@@ -208,6 +209,10 @@ def test_tile_repeat_out():
     big = np.arange(300 * 400, dtype=np.float32).reshape(300, 400)  # large: copied on several cores
     check(mx.nd.tile(nd(big), reps=(3, 2)), np.tile(big, (3, 2)))
     check(mx.nd.repeat(nd(big).T, 3, axis=0), np.repeat(big.T, 3, axis=0))
+    for dtype in (np.uint8, np.float16, np.float32, np.int64, np.complex128):  # each element size
+        big = np.arange(1000 * 600).astype(dtype).reshape(1000, 600)  # 6e5 rows of repeats: on several cores
+        check(mx.nd.repeat(nd(big), 4), np.repeat(big, 4))
+        check(mx.nd.repeat(sliced(big), 3, axis=1), np.repeat(big, 3, axis=1))
 
 
 ERRORS += bad_calls((2, 3), "tile_repeat", [

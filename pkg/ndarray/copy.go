@@ -67,9 +67,37 @@ func (a *NDArray) byteRange() (lo, hi uintptr) {
 // core; contiguous rows are memmoves, others typed loops by element size.
 func MoveElems(dst, src *NDArray) { copyElems(dst, src) }
 
+// splatMax is the longest broadcast last axis that copyElems writes by splatting each
+// source element (a row per element costs a call; longer ones are memmoves of doubling
+// length).
+const splatMax = 16
+
 func copyElems(dst, src *NDArray) {
 	size := dst.dtype.Size()
 	dbase, sbase := dst.storage.ptr, src.storage.ptr
+	if nd := len(dst.shape); nd >= 2 && dst.shape[nd-1] > 1 && dst.shape[nd-1] <= splatMax &&
+		dst.strides[nd-1] == 1 && src.strides[nd-1] == 0 {
+		// Each source element repeated along a short last axis (repeat, broadcast_to of a
+		// column): one loop over the other axes writes r copies of each element.
+		r := dst.shape[nd-1]
+		ops := []Operand{{dst.strides[:nd-1], dst.offset}, {src.strides[:nd-1], src.offset}}
+		ParallelRows(dst.shape[:nd-1], ops, func(offs []int, n int, steps []int) {
+			d, s := unsafe.Add(dbase, offs[0]*size), unsafe.Add(sbase, offs[1]*size)
+			switch size {
+			case 1:
+				splat[uint8](d, s, n, r, steps)
+			case 2:
+				splat[uint16](d, s, n, r, steps)
+			case 4:
+				splat[uint32](d, s, n, r, steps)
+			case 8:
+				splat[uint64](d, s, n, r, steps)
+			default:
+				splat[[2]uint64](d, s, n, r, steps)
+			}
+		})
+		return
+	}
 	ParallelRows(dst.shape, []Operand{{dst.strides, dst.offset}, {src.strides, src.offset}}, func(offs []int, n int, steps []int) {
 		d := unsafe.Add(dbase, offs[0]*size)
 		s := unsafe.Add(sbase, offs[1]*size)
@@ -109,6 +137,21 @@ func RepeatBytes(b, pattern []byte) {
 	}
 	for k := copy(b, pattern); k < len(b); {
 		k += copy(b[k:], b[:k])
+	}
+}
+
+// splat writes r copies of each of the n source elements steps[1] apart into rows of r
+// contiguous elements steps[0] apart.
+func splat[T any](d, s unsafe.Pointer, n, r int, steps []int) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	ds, ss := steps[0]*size, steps[1]*size
+	for i := range n {
+		v := *(*T)(unsafe.Add(s, i*ss))
+		row := unsafe.Slice((*T)(unsafe.Add(d, i*ds)), r)
+		for j := range row {
+			row[j] = v
+		}
 	}
 }
 

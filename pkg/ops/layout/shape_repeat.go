@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"slices"
+
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -88,16 +90,11 @@ func init() {
 			if flat { // repeating the last axis repeats the flat order
 				axis = a.NDim() - 1
 			}
-			// a take along axis of rows 0, 0, ..., 1, 1, ...: gatherAlong writes the
-			// elements in C order, which (flat or not) is the result's
-			n, r := a.Shape()[axis], at.Int("repeats")
-			rows := make([]int, 0, n*r)
-			for i := range n {
-				for range r {
-					rows = append(rows, i)
-				}
-			}
-			return ops.GatherAlong(out[0], a, axis, rows, false)
+			// a view with an axis of length repeats and stride 0 after axis: its elements
+			// in C order are the result's (flat or not)
+			shape := slices.Insert(slices.Clone(a.Shape()), axis+1, at.Int("repeats"))
+			strides := slices.Insert(slices.Clone(a.Strides()), axis+1, 0)
+			return repeatInto(out[0], a, shape, strides)
 		},
 	})
 	ops.Register(&ops.Op{
