@@ -469,6 +469,25 @@ def test_take_index_forms_out_and_raise():
         mx.nd.take(mx.nd.zeros((0, 3)), mx.nd.array([0])).wait_to_read()
 
 
+@pytest.mark.parametrize("dtype", (np.uint8, np.float16, np.float32, np.int64, np.complex128), ids=name)
+def test_take_pick_large(dtype):
+    # past 2^19 elements the gathers run in chunks on the cores: of the positions before
+    # the axis, or of the indices when there is one such position
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 100, (700, 800)).astype(dtype)
+    x = sliced(a)
+    rows, cols = rng.integers(0, 700, 900), rng.integers(0, 800, 1000)
+    check(mx.nd.take(x, nd(rows)), a[rows])
+    check(mx.nd.take(x, nd(cols), axis=1), a[:, cols])
+    flat = rng.integers(0, a.size, 600_000)
+    check(mx.nd.take(nd(a.reshape(-1)), nd(flat)), a.reshape(-1)[flat])
+    picks = rng.integers(0, 700, (800,))
+    check(mx.nd.pick(x, nd(picks), axis=0), a[picks, np.arange(800)])
+    big = rng.integers(0, 100, (600_000, 2)).astype(dtype)
+    which = rng.integers(0, 2, 600_000)
+    check(mx.nd.pick(nd(big), nd(which), axis=1), big[np.arange(600_000), which])
+
+
 ERRORS += bad_calls((2, 3), "take_pick", [
     (lambda x: mx.nd.take(x, mx.nd.array([0]), axis=2), IndexError),
     (lambda x: mx.nd.take(x, mx.nd.array([0]), axis=-3), IndexError),

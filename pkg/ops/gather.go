@@ -27,15 +27,15 @@ func GatherSpan(out, a *ndarray.NDArray, axis, span int, rows []int, stride int,
 			postRun: ndarray.IsContiguous(s[axis+span:], st[axis+span:]), perPosition: perPosition}
 		switch a.DType().Size() {
 		case 1:
-			gatherT[uint8](g)
+			gatherPar[uint8](g)
 		case 2:
-			gatherT[uint16](g)
+			gatherPar[uint16](g)
 		case 4:
-			gatherT[uint32](g)
+			gatherPar[uint32](g)
 		case 8:
-			gatherT[uint64](g)
+			gatherPar[uint64](g)
 		default:
-			gatherT[[2]uint64](g)
+			gatherPar[[2]uint64](g)
 		}
 		return nil
 	})
@@ -48,6 +48,34 @@ type gatherJob struct {
 	stride      int  // of the axis
 	postRun     bool // post is 0, 1, ..., len(post)-1
 	perPosition bool
+}
+
+// gatherPar runs g in chunks on the cores when it is large (ndarray.ForItems): chunks of
+// the positions before the axis, or of the rows when there is one such position.
+func gatherPar[T any](g gatherJob) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	q := len(g.post)
+	if len(g.pre) == 1 && !g.perPosition {
+		ndarray.ForItems(len(g.rows), q, func(lo, hi int) {
+			c := g
+			c.rows, c.dst = g.rows[lo:hi], unsafe.Add(g.dst, lo*q*size)
+			gatherT[T](c)
+		})
+		return
+	}
+	perPre := q
+	if !g.perPosition {
+		perPre *= len(g.rows)
+	}
+	ndarray.ForItems(len(g.pre), perPre, func(lo, hi int) {
+		c := g
+		c.pre, c.dst = g.pre[lo:hi], unsafe.Add(g.dst, lo*perPre*size)
+		if g.perPosition {
+			c.rows = g.rows[lo*q : hi*q]
+		}
+		gatherT[T](c)
+	})
 }
 
 func gatherT[T any](g gatherJob) {
