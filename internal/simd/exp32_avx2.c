@@ -188,6 +188,105 @@ AVX2 INLINE void rows(int op, float *dst, const float *src, long n) {
 	}
 }
 
+// The softmax family's lanes (pkg/ops/nn/softmax_lane.go's softmaxRow, step for step):
+// max (any NaN makes it NaN; a zero max is +0), d = (v - max) / t (no division when t is
+// 1), e = exp(d), the sum of e in double in eight lanes (element i in lane i % 8 while a
+// full eight remain, the lanes added ((0+1)+(2+3))+((4+5)+(6+7)), the rest in order).
+// The last n % 8 elements go through the vector code in a zero-padded buffer.
+
+AVX2 INLINE V load_row(const float *r, long i, long n, V sign) {
+	if (i + 8 <= n)
+		return _mm256_xor_ps(_mm256_loadu_ps(r + i), sign);
+	float buf[8] = {0};
+	memcpy(buf, r + i, (n - i) * sizeof(float));
+	return _mm256_xor_ps(_mm256_loadu_ps(buf), sign);
+}
+
+AVX2 INLINE void store_row(float *r, long i, long n, V v) {
+	if (i + 8 <= n) {
+		_mm256_storeu_ps(r + i, v);
+		return;
+	}
+	float buf[8];
+	_mm256_storeu_ps(buf, v);
+	memcpy(r + i, buf, (n - i) * sizeof(float));
+}
+
+AVX2 INLINE float row_max(const float *r, long n, int neg) {
+	V sign = neg ? SET1(-0.0f) : _mm256_setzero_ps();
+	V m = SET1(-__builtin_inff()), nan = _mm256_setzero_ps();
+	long i = 0;
+	for (; i + 8 <= n; i += 8) {
+		V v = load_row(r, i, n, sign);
+		nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+		m = _mm256_max_ps(m, v);
+	}
+	float l[8], mx;
+	_mm256_storeu_ps(l, m);
+	mx = l[0];
+	for (int j = 1; j < 8; j++)
+		mx = l[j] > mx ? l[j] : mx;
+	int any_nan = _mm256_movemask_ps(nan) != 0;
+	for (; i < n; i++) {
+		float v = neg ? -r[i] : r[i];
+		any_nan |= v != v;
+		mx = v > mx ? v : mx;
+	}
+	return any_nan ? __builtin_nanf("") : mx + 0.0f;
+}
+
+AVX2 void mxgo_softmax_rows_f32(int kind, const float *x, const long *xo, float *y, const long *yo, long rows,
+				 long n, float t, double *sums) {
+	V sign = kind == MXGO_SOFTMIN ? SET1(-0.0f) : _mm256_setzero_ps(), tt = SET1(t);
+	for (long r = 0; r < rows; r++) {
+		const float *xr = x + xo[r];
+		float *yr = y + yo[r];
+		V m = SET1(row_max(xr, n, kind == MXGO_SOFTMIN));
+		__m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
+		long i = 0;
+		for (; i + 8 <= n; i += 8) {
+			V d = SUB(load_row(xr, i, n, sign), m);
+			if (t != 1)
+				d = DIV(d, tt);
+			V e = exp_2(exp_1(d));
+			_mm256_storeu_ps(yr + i, kind == MXGO_LOG_SOFTMAX ? d : e);
+			lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(e)));
+			hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(e, 1)));
+		}
+		double l[8];
+		_mm256_storeu_pd(l, lo);
+		_mm256_storeu_pd(l + 4, hi);
+		double sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+		if (i < n) {
+			V d = SUB(load_row(xr, i, n, sign), m);
+			if (t != 1)
+				d = DIV(d, tt);
+			V e = exp_2(exp_1(d));
+			float tail[8];
+			_mm256_storeu_ps(tail, e);
+			for (long j = 0; j < n - i; j++)
+				sum += (double)tail[j];
+			store_row(yr, i, n, kind == MXGO_LOG_SOFTMAX ? d : e);
+		}
+		if (kind == MXGO_LOG_SOFTMAX) {
+			sums[r] = sum;
+			continue;
+		}
+		V scale = SET1((float)(1 / sum));
+		for (i = 0; i < n; i += 8)
+			store_row(yr, i, n, _mm256_mul_ps(load_row(yr, i, n, _mm256_setzero_ps()), scale));
+	}
+}
+
+AVX2 void mxgo_rows_sub_f32(float *y, const long *yo, long rows, long n, const float *c) {
+	for (long r = 0; r < rows; r++) {
+		float *yr = y + yo[r];
+		V cr = SET1(c[r]);
+		for (long i = 0; i < n; i += 8)
+			store_row(yr, i, n, SUB(load_row(yr, i, n, _mm256_setzero_ps()), cr));
+	}
+}
+
 // One copy of the loop per op, each with op a constant.
 AVX2 void mxgo_f32_unary(int op, float *dst, const float *src, long n) {
 	switch (op) {
@@ -205,6 +304,13 @@ AVX2 void mxgo_f32_unary(int op, float *dst, const float *src, long n) {
 
 #else
 
+void mxgo_softmax_rows_f32(int kind, const float *x, const long *xo, float *y, const long *yo, long rows,
+			   long n, float t, double *sums) {
+	(void)kind, (void)x, (void)xo, (void)y, (void)yo, (void)rows, (void)n, (void)t, (void)sums;
+}
+void mxgo_rows_sub_f32(float *y, const long *yo, long rows, long n, const float *c) {
+	(void)y, (void)yo, (void)rows, (void)n, (void)c;
+}
 int mxgo_f32_unary_supported(void) { return 0; }
 void mxgo_f32_unary(int op, float *dst, const float *src, long n) {
 	(void)op, (void)dst, (void)src, (void)n;

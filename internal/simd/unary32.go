@@ -8,7 +8,8 @@ import "C"
 import "unsafe"
 
 // float32 exp, sigmoid and tanh in AVX2 lanes (exp32_avx2.c), with the bits of ops' Go
-// kernels: exp and tanh within 1 ulp of the true value, sigmoid within 2.
+// kernels: exp and tanh within 1 ulp of the true value, sigmoid within 2; and the
+// softmax family's rows on that exp.
 
 // Unary is a float32 function with a C kernel; its values are C's MXGO_F32_*.
 type Unary int
@@ -44,4 +45,48 @@ func Unary32(fn Unary, dst, src []float32) bool {
 	}
 	C.mxgo_f32_unary(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
 	return true
+}
+
+// The softmax family's kinds, for SoftmaxRowsF32.
+const (
+	Softmax    = C.MXGO_SOFTMAX
+	LogSoftmax = C.MXGO_LOG_SOFTMAX
+	Softmin    = C.MXGO_SOFTMIN
+)
+
+// SoftmaxRowsRun reports whether SoftmaxRowsF32 may run on rows of x and y: the kernels
+// are on and both are aligned to their elements.
+func SoftmaxRowsRun(x, y unsafe.Pointer) bool { return unary32.enabled() && !Misaligned(4, x, y, nil) }
+
+// SoftmaxRowsF32 runs kind over rows of n > 0 float32 elements, row r read from element
+// xo[r] of x and written from element yo[r] of y (which may be the same row), with
+// temperature t; the caller has checked SoftmaxRowsRun. For LogSoftmax it leaves
+// (v - max)/t in the rows and the sums of their exponentials in sums: SubRowsF32 then
+// subtracts each row's log. The bits are those of pkg/ops/nn's Go lanes.
+func SoftmaxRowsF32(kind int, x unsafe.Pointer, xo []int, y unsafe.Pointer, yo []int, n int, t float32, sums []float64) {
+	if len(xo) == 0 {
+		return
+	}
+	if len(yo) < len(xo) || (kind == LogSoftmax && len(sums) < len(xo)) || n <= 0 {
+		panic("simd.SoftmaxRowsF32: too few row offsets or sums, or empty rows")
+	}
+	var sp *C.double
+	if kind == LogSoftmax {
+		sp = (*C.double)(unsafe.Pointer(&sums[0]))
+	}
+	C.mxgo_softmax_rows_f32(C.int(kind), (*C.float)(x), (*C.long)(unsafe.Pointer(&xo[0])), (*C.float)(y),
+		(*C.long)(unsafe.Pointer(&yo[0])), C.long(len(xo)), C.long(n), C.float(t), sp)
+}
+
+// SubRowsF32 subtracts c[r] from the n elements of y from element yo[r] on, for each r
+// (SoftmaxRowsF32's callers, where it reported true).
+func SubRowsF32(y unsafe.Pointer, yo []int, n int, c []float32) {
+	if len(yo) == 0 {
+		return
+	}
+	if len(c) < len(yo) {
+		panic("simd.SubRowsF32: fewer values than rows")
+	}
+	C.mxgo_rows_sub_f32((*C.float)(y), (*C.long)(unsafe.Pointer(&yo[0])), C.long(len(yo)), C.long(n),
+		(*C.float)(unsafe.Pointer(&c[0])))
 }

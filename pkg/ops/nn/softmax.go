@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -190,6 +191,10 @@ func softmaxLanes(kind smKind, x, out *ndarray.NDArray, ls, ol ops.Lanes, t floa
 }
 
 func softmaxLanesAs[F softmaxFloat](kind smKind, x, out *ndarray.NDArray, ls, ol ops.Lanes, t float64, lengths []int) {
+	if _, f32 := any(F(0)).(float32); f32 && x.DType() == ndarray.Float32 && out.DType() == ndarray.Float32 &&
+		ls.Stride == 1 && ol.Stride == 1 && lengths == nil && ls.N > 0 && softmaxRowsC(kind, x, out, ls, ol, t) {
+		return
+	}
 	load, _ := laneIO[F](x.DType())
 	_, store := laneIO[F](out.DType())
 	xb, ob := ops.LaneBase(x), ops.LaneBase(out)
@@ -206,6 +211,33 @@ func softmaxLanesAs[F softmaxFloat](kind smKind, x, out *ndarray.NDArray, ls, ol
 			store(ob, ol.Starts[l], ol.Stride, buf)
 		}
 	})
+}
+
+// softmaxRowsC runs kind on float32 lanes that are rows (contiguous) in C, in batches of
+// about 32 KiB so that log_softmax's second pass finds its rows in cache, and reports
+// false where the C kernels are off (softmaxRow's bits either way).
+func softmaxRowsC(kind smKind, x, out *ndarray.NDArray, ls, ol ops.Lanes, t float64) bool {
+	xb, ob := ops.LaneBase(x), ops.LaneBase(out)
+	if !simd.SoftmaxRowsRun(xb, ob) {
+		return false
+	}
+	ck := [...]int{smSoftmax: simd.Softmax, smLogSoftmax: simd.LogSoftmax, smSoftmin: simd.Softmin}[kind]
+	batch := max(1, 8192/ls.N)
+	ops.ForLanes(len(ls.Starts), ls.N, func() []float64 { return make([]float64, batch) }, func(sums []float64, lo, hi int) {
+		logs := make([]float32, batch)
+		for b := lo; b < hi; b += batch {
+			e := min(b+batch, hi)
+			xo, yo := ls.Starts[b:e], ol.Starts[b:e]
+			simd.SoftmaxRowsF32(ck, xb, xo, ob, yo, ls.N, float32(t), sums)
+			if kind == smLogSoftmax {
+				for r := range yo {
+					logs[r] = float32(math.Log(sums[r]))
+				}
+				simd.SubRowsF32(ob, yo, ls.N, logs)
+			}
+		}
+	})
+	return true
 }
 
 func activationAxis(x *ndarray.NDArray, at ops.Attrs) (int, error) {

@@ -115,6 +115,7 @@ func softmaxRow[F softmaxFloat](kind smKind, v, scratch []F, t float64) {
 			}
 		}
 	}
+	m += 0 // a zero max is +0 whichever zero came first, as in the C rows
 	if tf := F(t); tf == 1 {
 		for i, x := range v {
 			v[i] = x - m
@@ -132,11 +133,7 @@ func softmaxRow[F softmaxFloat](kind smKind, v, scratch []F, t float64) {
 		return
 	}
 	expRow(v, v)
-	sum := 0.0
-	for _, x := range v {
-		sum += float64(x)
-	}
-	r := F(1 / sum)
+	r := F(1 / sum8(v))
 	for i := range v {
 		v[i] *= r
 	}
@@ -146,9 +143,23 @@ func softmaxRow[F softmaxFloat](kind smKind, v, scratch []F, t float64) {
 func expSum[F softmaxFloat](v, scratch []F) float64 {
 	e := scratch[:len(v)]
 	expRow(e, v)
-	sum := 0.0
-	for _, x := range e {
-		sum += float64(x)
+	return sum8(e)
+}
+
+// sum8 is the sum of e in float64 in eight lanes (element i in lane i%8 while a full
+// eight remain), the lanes added as ((0+1)+(2+3))+((4+5)+(6+7)), then the rest in order:
+// the C rows' order, in independent chains.
+func sum8[F softmaxFloat](e []F) float64 {
+	var l [8]float64
+	i := 0
+	for ; i+8 <= len(e); i += 8 {
+		b := (*[8]F)(e[i : i+8])
+		l[0], l[1], l[2], l[3] = l[0]+float64(b[0]), l[1]+float64(b[1]), l[2]+float64(b[2]), l[3]+float64(b[3])
+		l[4], l[5], l[6], l[7] = l[4]+float64(b[4]), l[5]+float64(b[5]), l[6]+float64(b[6]), l[7]+float64(b[7])
 	}
-	return sum
+	s := ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
+	for ; i < len(e); i++ {
+		s += float64(e[i])
+	}
+	return s
 }
