@@ -25,7 +25,8 @@
 #   make fuzz       every Go fuzz target for $(FUZZ_LONG) each (make fuzz-short: 10,000 inputs each)
 #   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
 #   make bench      bench/bench_exchange.py (DLPack, its C exchange API), bench/bench_ops.py, the
-#                   operator families' and the TVM bridge's bench/bench_*.py, and make soak (about 15
+#                   operator families', the TVM bridge's, training's (autograd, Gluon with MXNet 1.9.1
+#                   beside, data-parallel, all-reduce) bench/bench_*.py, and make soak (about 25
 #                   minutes; results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make soak       a million round trips per exchange path (bench/results/soak.md)
 #   make clean      build outputs                 make distclean   clean + the venvs
@@ -328,7 +329,8 @@ BENCH_OPS_FLAGS ?= --budget 300
 bench: setup build
 	$(PY) bench/bench_exchange.py
 	$(PY) bench/bench_ops.py $(BENCH_OPS_FLAGS)
-	for b in shape math sort layout lapack nn index tvm autograd optim elemwise np; do $(PY) bench/bench_$$b.py || exit 1; done
+	for b in shape math sort layout lapack nn index tvm autograd gluon dist allreduce optim elemwise np; do \
+		$(PY) bench/bench_$$b.py || exit 1; done
 	$(MAKE) --no-print-directory soak
 
 # A million round trips per exchange path against the installed wheel (about 2 minutes):
