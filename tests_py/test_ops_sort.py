@@ -52,6 +52,26 @@ def test_sort_argsort_topk_match_stable_numpy(dtype, layout, n):
         np.testing.assert_array_equal(mx.nd.topk(x, k=k, ret_typ="mask", is_ascend=asc).asnumpy(), mask)
 
 
+@pytest.mark.parametrize("dtype", (np.int16, np.uint32, np.int64, np.float32, np.float64), ids=name)
+@pytest.mark.parametrize("n", [70_000, 600_000])
+def test_sort_long_lanes_match_stable_numpy(dtype, n):
+    # lanes from 2^16 keys on are sorted by their top byte first, the buckets then one at a
+    # time (shared among the cores from 2^19 keys): values spread over every byte, ties,
+    # negative values, NaN and infinities
+    a = (RNG.standard_normal(n) * 1e4).astype(dtype)
+    a[RNG.randint(0, n, n // 4)] = 7  # ties
+    if np.dtype(dtype).kind == "f":
+        a[RNG.randint(0, n, 50)] = np.nan
+        a[:3] = [np.inf, -np.inf, -0.0]
+    x = nd(a)
+    for asc in (True, False):
+        order = stable(a[None], 1, asc)[0]
+        np.testing.assert_array_equal(mx.nd.sort(x, is_ascend=asc).asnumpy(), a[order])
+        np.testing.assert_array_equal(mx.nd.argsort(x, is_ascend=asc, dtype="int64").asnumpy(), order)
+        v, i = mx.nd.topk(x, k=n // 10, ret_typ="both", is_ascend=asc, dtype="int64")
+        np.testing.assert_array_equal(i.asnumpy(), order[:n // 10])
+
+
 def test_sort_nan_and_infinities():
     a = np.array([[3, np.nan, -np.inf, 0, np.inf, -1]], np.float32)
     np.testing.assert_array_equal(mx.nd.sort(nd(a)).asnumpy(), np.sort(a))

@@ -234,9 +234,13 @@ func sortLanes(x *ndarray.NDArray, outs []*ndarray.NDArray, ls ops.Lanes, ols []
 					o := ol.Starts[l]
 					switch ret {
 					case "value":
-						codec.store(ob, o, ol.Stride, s.keys)
+						ndarray.ForItems(len(s.keys), 1, func(lo, hi int) {
+							codec.store(ob, o+lo*ol.Stride, ol.Stride, s.keys[lo:hi])
+						})
 					case "indices":
-						storeIdx[i](ob, o, ol.Stride, s.idx)
+						ndarray.ForItems(len(s.idx), 1, func(lo, hi int) {
+							storeIdx[i](ob, o+lo*ol.Stride, ol.Stride, s.idx[lo:hi])
+						})
 					default: // mask: 0 everywhere, then 1 where the kept elements are
 						io, esz := ops.IOTable[outs[i].DType()], outs[i].DType().Size()
 						for j := 0; j < ol.N; j++ {
