@@ -76,16 +76,24 @@ const SerialBelow = 1 << 19
 // worker. fn runs concurrently on disjoint chunks, so it must only write through the
 // offsets it is given. Order-dependent loops must use Rows.
 func ParallelRows(shape []int, ops []Operand, fn func(offs []int, n int, steps []int)) {
+	ParallelRowsCost(shape, ops, 1, fn)
+}
+
+// ParallelRowsCost is ParallelRows for a loop whose elements each cost about cost times
+// a float32 add's (exp: 8): it splits from SerialBelow/cost elements on, in chunks of at
+// least chunkMin/cost.
+func ParallelRowsCost(shape []int, ops []Operand, cost int, fn func(offs []int, n int, steps []int)) {
 	total := 1
 	for _, d := range shape {
 		total *= d
 	}
-	if chunkTasks(total, total) < 2 {
+	work := total * max(cost, 1)
+	if chunkTasks(work, total) < 2 {
 		Rows(shape, ops, fn)
 		return
 	}
 	shp, strides := coalesce(shape, ops)
-	tasks := chunkTasks(total, shp[0])
+	tasks := chunkTasks(work, shp[0])
 	if tasks < 2 {
 		Rows(shape, ops, fn)
 		return

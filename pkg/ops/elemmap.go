@@ -50,9 +50,13 @@ func Map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
 // contiguous but whose input is strided is first gathered into out and mapped in place
 // (separate guarantees in and out do not partly overlap); a strided row of out is
 // mapped one element at a time. Every path runs the same code, hence the same bits.
-func MapRows[T any](out, in *ndarray.NDArray, f func(dst, src []T)) {
+func MapRows[T any](out, in *ndarray.NDArray, f func(dst, src []T)) { MapRowsCost(out, in, 1, f) }
+
+// MapRowsCost is MapRows for a kernel whose elements each cost about cost float32 adds
+// (ndarray.ParallelRowsCost: such loops split across the cores from fewer elements).
+func MapRowsCost[T any](out, in *ndarray.NDArray, cost int, f func(dst, src []T)) {
 	po, pi := out.Storage().Ptr(), in.Storage().Ptr()
-	ndarray.ParallelRows(out.Shape(), Operands(out, in), func(offs []int, n int, st []int) {
+	ndarray.ParallelRowsCost(out.Shape(), Operands(out, in), cost, func(offs []int, n int, st []int) {
 		o, x := ElemAt[T](po, offs[0]), ElemAt[T](pi, offs[1])
 		switch {
 		case st[0] == 1 && st[1] == 1:
