@@ -104,7 +104,7 @@ func TestConvPathsMatchDirectLoops(t *testing.T) {
 				cores    int
 				gathered bool
 			}{{1, true}, {procs, true}, {1, false}, {procs, false}} {
-				runtime.GOMAXPROCS(run.cores)
+				useCores(run.cores)
 				nn.SetGathered(run.gathered)
 				what := fmt.Sprintf("%+v %v on %d cores (gathered %v)", ge, dt, run.cores, run.gathered)
 				nnClose(t, mustOp(t, "Convolution", window+fmt.Sprintf(";num_filter=%d", ge.f), x, w, b), y, tol, "forward of "+what)

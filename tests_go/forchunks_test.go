@@ -2,6 +2,7 @@ package mxgotest
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ func TestForChunksCoversEachIndexOnce(t *testing.T) {
 		}
 	}
 	for _, procs := range []int{1, 2, 4} {
-		runtime.GOMAXPROCS(procs)
+		useCores(procs)
 		for _, c := range [][2]int{{1, 1}, {5, 8}, {7, 3}, {1000, 4}, {1001, 16}} {
 			what := fmt.Sprintf("GOMAXPROCS %d", procs)
 			check(what, c[0], c[1], false)
@@ -63,7 +64,7 @@ func TestForChunksCoversEachIndexOnce(t *testing.T) {
 // free for the next loop.
 func TestForChunksPanicWaitsForRunningChunks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	runtime.GOMAXPROCS(2)
+	useCores(2)
 	var running, finished atomic.Int32
 	func() {
 		defer func() { require.Equal(t, "chunk 0", recover()) }()
@@ -87,4 +88,21 @@ func TestForChunksPanicWaitsForRunningChunks(t *testing.T) {
 	var sum atomic.Int64
 	ndarray.ForChunks(100, 4, func(lo, hi int) { sum.Add(int64(hi - lo)) })
 	require.EqualValues(t, 100, sum.Load())
+}
+
+// The runtime keeps one P beyond the cores the loops use (ndarray/cores.go), unless
+// MXGO_SPARE_P=0: kernels in cgo calls then leave an idle P, and the runtime's monitor
+// does not hand their Ps over.
+func TestRuntimeHasASparePBeyondTheCores(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	want := 1
+	if os.Getenv("MXGO_SPARE_P") == "0" {
+		want = 0
+	}
+	require.Equal(t, want, ndarray.SpareP())
+	require.Equal(t, runtime.GOMAXPROCS(0), ndarray.Cores()+ndarray.SpareP())
+	for _, n := range []int{1, 2, 5} {
+		useCores(n)
+		require.Equal(t, n, ndarray.Cores())
+	}
 }

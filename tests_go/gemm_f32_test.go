@@ -216,7 +216,7 @@ func TestGemmF32ResultIndependentOfSplit(t *testing.T) {
 		want, mag := refGemm64(av, bv, m, n, k)
 		var first []float32
 		for _, procs := range []int{1, 2, 3, 4, 7} {
-			runtime.GOMAXPROCS(procs)
+			useCores(procs)
 			c := mustOp(t, "dot", "", a, b)
 			got := rawValues[float32](c)
 			if first == nil {
@@ -323,7 +323,7 @@ func TestGemmF32SameBitsEveryLayout(t *testing.T) {
 func TestGemmF32ConcurrentProductsShareThePool(t *testing.T) {
 	checkLeaks(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	runtime.GOMAXPROCS(4)
+	useCores(4)
 	r := rand.New(rand.NewPCG(9, 10))
 	shapes := [][3]int{{256, 200, 300}, {64, 300, 257}, {300, 128, 64}, {17, 900, 400}}
 	type product struct {

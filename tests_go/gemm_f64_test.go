@@ -70,7 +70,7 @@ func TestGemmF64ShapesLayoutsAndSplits(t *testing.T) {
 					procsList = []int{1, 2, 3}
 				}
 				for _, procs := range procsList {
-					runtime.GOMAXPROCS(procs)
+					useCores(procs)
 					what := fmt.Sprintf("%v %s . %s on %d cores", s, la, lb, procs)
 					c := mustOp(t, "dot", "", a, b)
 					got := rawValues[float64](c)

@@ -218,6 +218,10 @@ func mustWait(err error) {
 // cpuHas reports whether /proc/cpuinfo lists every flag (false off linux/amd64), so that
 // tests of the C kernels fail, rather than pass vacuously, when dispatch misses a CPU
 // that could run them.
+// useCores sets GOMAXPROCS so that mxgo's loops split across n cores (ndarray.Cores:
+// GOMAXPROCS less the runtime's spare P) and returns the GOMAXPROCS it replaced.
+func useCores(n int) int { return runtime.GOMAXPROCS(n + ndarray.SpareP()) }
+
 func cpuHas(flags ...string) bool {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		return false

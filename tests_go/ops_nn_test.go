@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -126,7 +125,7 @@ func nnClose(t *testing.T, got *ndarray.NDArray, want []float64, tol float64, wh
 
 func TestNNConvolutionMatchesDirectLoops(t *testing.T) {
 	checkLeaks(t)
-	workers := runtime.GOMAXPROCS(0)
+	workers := ndarray.Cores()
 	for _, c := range []struct {
 		n, c, f, g  int
 		in, k       []int

@@ -595,7 +595,7 @@ func TestReduceIntoOutViews(t *testing.T) {
 // withProcs runs f with GOMAXPROCS n, so that the parallel paths run (and race-check)
 // on small machines too.
 func withProcs(n int, f func()) {
-	old := runtime.GOMAXPROCS(n)
+	old := useCores(n)
 	defer runtime.GOMAXPROCS(old)
 	f()
 }

@@ -132,7 +132,7 @@ func TestSeededBlocksIndependentOfCoresAndLayout(t *testing.T) {
 	checkLeaks(t)
 	const rows, cols = 3, ops.SeedBlock
 	draw := func(op, attrs, shape string, procs int, out *ndarray.NDArray) []float64 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		defer runtime.GOMAXPROCS(useCores(procs))
 		ops.Seed(5)
 		var outs []*ndarray.NDArray
 		if out != nil {

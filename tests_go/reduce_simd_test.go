@@ -98,7 +98,7 @@ func TestReduceSumLongRowsExact(t *testing.T) {
 			}
 			want := map[string]float64{"sum": redStored(dt, s), "mean": redStored(dt, s/float64(n))}
 			for _, procs := range []int{1, 2, 3, 4, 8} {
-				runtime.GOMAXPROCS(procs)
+				useCores(procs)
 				for op, w := range want {
 					got := values(t, mustReduce(t, op, x, ""))[0]
 					sameSum(t, w, got, "%s %s n=%d procs=%d", op, dt, n, procs)
@@ -120,7 +120,7 @@ func TestReduceSumLongRowsExact(t *testing.T) {
 		viewSum += goF64(vals[i*m : i*m+m-5])
 	}
 	for _, procs := range []int{1, 2, 3, 4} {
-		runtime.GOMAXPROCS(procs)
+		useCores(procs)
 		got := values(t, mustReduce(t, "sum", x, "axis=1"))
 		for i := range rowSums {
 			sameSum(t, 0+rowSums[i], got[i], "row %d procs=%d", i, procs)

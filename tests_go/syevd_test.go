@@ -218,7 +218,7 @@ func TestSyevdIndependentOfCores(t *testing.T) {
 	a := fromValues(t, ndarray.Float64, eigTestMatrix(rand.New(rand.NewPCG(37, 38)), n, nil), n, n)
 	var first []float64
 	for _, procs := range []int{1, 2, 3} {
-		runtime.GOMAXPROCS(procs)
+		useCores(procs)
 		got := rawValues[float64](mustOps(t, "_linalg_syevd", "", a)[0])
 		if first == nil {
 			first = got

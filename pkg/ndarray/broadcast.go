@@ -124,7 +124,7 @@ func ForItems(n, perItem int, fn func(lo, hi int)) {
 // cut into: 1 (the caller runs it) below SerialBelow elements or on one core, else up to
 // four per core of at least chunkMin elements each.
 func chunkTasks(total, items int) int {
-	workers := runtime.GOMAXPROCS(0)
+	workers := Cores()
 	if total < SerialBelow || workers < 2 {
 		return 1
 	}
@@ -145,7 +145,7 @@ func ForChunks(n, tasks int, fn func(lo, hi int)) {
 	chunk := (n + tasks - 1) / tasks
 	l := &loop{fn: fn, n: n, chunk: chunk, chunks: (n + chunk - 1) / chunk}
 	pooled := false
-	if helpers := min(l.chunks, runtime.GOMAXPROCS(0)) - 1; helpers > 0 {
+	if helpers := min(l.chunks, Cores()) - 1; helpers > 0 {
 		if pooled = offerLoop(l, helpers); !pooled {
 			for range helpers {
 				go l.work()

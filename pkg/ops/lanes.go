@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"runtime"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -47,7 +46,7 @@ const laneGrain = 1 << 15
 // ForLanes calls fn on chunks [lo, hi) of count lanes of n elements each, on several
 // cores when there is enough work. Each call gets its own scratch state from newState.
 func ForLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int)) {
-	tasks := min(runtime.GOMAXPROCS(0), count, count*max(n, 1)/laneGrain)
+	tasks := min(ndarray.Cores(), count, count*max(n, 1)/laneGrain)
 	if tasks < 2 {
 		fn(newState(), 0, count)
 		return

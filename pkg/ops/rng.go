@@ -2,7 +2,6 @@ package ops
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -61,7 +60,7 @@ func SeededBlocks(n int, seed [2]uint64, fn func(g *rand.PCG, lo, hi int)) {
 			fn(rand.NewPCG(s[0], s[1]), b*SeedBlock, min((b+1)*SeedBlock, n))
 		}
 	}
-	if tasks := min(runtime.GOMAXPROCS(0), blocks); tasks > 1 {
+	if tasks := min(ndarray.Cores(), blocks); tasks > 1 {
 		ndarray.ForChunks(blocks, tasks, run)
 		return
 	}

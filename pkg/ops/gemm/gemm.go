@@ -192,7 +192,7 @@ func splitTasks(m, rowWork, minWork int, parallel bool) int {
 	if !parallel {
 		return 1
 	}
-	return max(1, min(runtime.GOMAXPROCS(0), m, m*rowWork/minWork))
+	return max(1, min(ndarray.Cores(), m, m*rowWork/minWork))
 }
 
 // halfGemm widens a 16-bit float type to float32, multiplies with sgemm and rounds the
@@ -371,7 +371,7 @@ func Batch(a, b, c *ndarray.NDArray) error {
 			MView{unsafe.Add(pc, oc*size), cst[nd-2], cst[nd-1]}, parallel)
 	}
 	work := m * n * k
-	workers := runtime.GOMAXPROCS(0)
+	workers := ndarray.Cores()
 	if nb == 1 || (nb < workers && work >= 8*gemmTaskMin) {
 		for bi := 0; bi < nb; bi++ { // few large products: each uses the cores
 			run(bi, true)

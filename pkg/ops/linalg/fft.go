@@ -1,7 +1,6 @@
 package linalg
 
 import (
-	"runtime"
 	"slices"
 	"unsafe"
 
@@ -56,7 +55,7 @@ func fftKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	data := unsafe.Slice((*complex128)(buf.Storage().Ptr()), buf.Size())
 	p, inverse, scale := planFor(n), at.Bool("inverse"), complex(at.Float("scale"), 0)
 	rows := len(data) / n
-	ndarray.ForChunks(rows, min(runtime.GOMAXPROCS(0), rows), func(lo, hi int) {
+	ndarray.ForChunks(rows, min(ndarray.Cores(), rows), func(lo, hi int) {
 		var work []complex128
 		if p.inner != nil {
 			work = make([]complex128, len(p.kernel))

@@ -1,7 +1,6 @@
 package linalg
 
 import (
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -86,7 +85,7 @@ func forProblems(nb int, ins, outs [][]float64, k matKernel) error {
 	}
 	var mu sync.Mutex
 	var first error
-	ndarray.ForChunks(nb, min(runtime.GOMAXPROCS(0), nb), func(lo, hi int) {
+	ndarray.ForChunks(nb, min(ndarray.Cores(), nb), func(lo, hi int) {
 		in, out := make([][]float64, len(ins)), make([][]float64, len(outs))
 		for b := lo; b < hi; b++ {
 			for i, s := range ins {

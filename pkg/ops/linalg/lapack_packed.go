@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"math"
-	"runtime"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -169,7 +168,7 @@ func copyPackedT[T float32 | float64](mat, vec *ndarray.NDArray, pos [][2]int, e
 	}
 	ps := vs[len(vs)-1] * size
 	pm, pv := mat.Storage().Ptr(), vec.Storage().Ptr()
-	tasks := min(runtime.GOMAXPROCS(0), len(mo), 1+len(mo)*len(pos)/(1<<14))
+	tasks := min(ndarray.Cores(), len(mo), 1+len(mo)*len(pos)/(1<<14))
 	ndarray.ForChunks(len(mo), tasks, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			m, v := unsafe.Add(pm, mo[b]*size), unsafe.Add(pv, vo[b]*size)

@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"math"
-	"runtime"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -146,7 +145,7 @@ const rotTaskMin = 1 << 14
 func rotateRows(u []float64, n, lo, hi int, c, s []float64) {
 	tasks := 1
 	if n >= 128 {
-		tasks = min(runtime.GOMAXPROCS(0), (hi-lo)*n/rotTaskMin)
+		tasks = min(ndarray.Cores(), (hi-lo)*n/rotTaskMin)
 	}
 	if tasks <= 1 {
 		simd.DrotSeq(u, n, n, lo, hi, c, s)

@@ -1,8 +1,6 @@
 package nn
 
 import (
-	"runtime"
-
 	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
@@ -28,7 +26,7 @@ func chunkImages(n, cols int) int {
 // another with the products split across the cores.
 func forChunks[T nnFloat](n, b, bufLen int, fn func(n0, n1 int, buf []T, parallel bool)) {
 	chunks := (n + b - 1) / b
-	if workers := runtime.GOMAXPROCS(0); chunks >= workers && chunks > 1 {
+	if workers := ndarray.Cores(); chunks >= workers && chunks > 1 {
 		ndarray.ForChunks(chunks, min(workers, chunks), func(lo, hi int) {
 			buf := getScratch[T](bufLen)
 			for c := lo; c < hi; c++ {
@@ -89,7 +87,7 @@ func convForwardChunked[T nnFloat](g *convGeom, x [][]T, y []T, b int) {
 // are widened further until a chunk's columns fill weightBuf elements, keeping a chunk
 // per core.
 func weightChunk(n, rows, cols int) int {
-	perCore := (n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+	perCore := (n + ndarray.Cores() - 1) / ndarray.Cores()
 	return max(chunkImages(n, cols), min(perCore, weightBuf/(rows*cols)))
 }
 

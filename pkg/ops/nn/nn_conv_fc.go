@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"runtime"
 	"sync/atomic"
 
 	"github.com/mxgo/mxgo/internal/simd"
@@ -101,7 +100,7 @@ func stridedMove[T nnFloat](a []T, as int, b []T, bs, n int, back bool) {
 func forFilters(g *convGeom, fn func(fi int)) {
 	tasks := 1
 	if g.c*g.f*g.inVol()*g.outVol() >= 1<<16 {
-		tasks = min(runtime.GOMAXPROCS(0), g.f)
+		tasks = min(ndarray.Cores(), g.f)
 	}
 	ndarray.ForChunks(g.f, tasks, func(lo, hi int) {
 		for fi := lo; fi < hi; fi++ {

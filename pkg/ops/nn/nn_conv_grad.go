@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -85,7 +84,7 @@ func convWeightGrad[T nnFloat](g *convGeom, x [][]T, dw []T) {
 	}
 	b := weightChunk(g.n, g.c/g.group*g.kernelVol(), g.outVol())
 	chunks := (g.n + b - 1) / b
-	workers := runtime.GOMAXPROCS(0)
+	workers := ndarray.Cores()
 	if chunks < 2*workers { // a few large products: one after another, each on every core
 		workers = 1
 	}

@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"runtime"
 	"strings"
 
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -229,7 +228,7 @@ func deconvForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 // images split across the cores when there are enough of them, else one at a time with
 // the products themselves parallel.
 func nnImages[T nnFloat](n, bufLen int, image func(n int, col []T, parallel bool)) {
-	if workers := runtime.GOMAXPROCS(0); n >= workers && n > 1 {
+	if workers := ndarray.Cores(); n >= workers && n > 1 {
 		ndarray.ForChunks(n, min(workers, n), func(lo, hi int) {
 			col := getScratch[T](bufLen)
 			for i := lo; i < hi; i++ {

@@ -1,7 +1,6 @@
 package optim
 
 import (
-	"runtime"
 	"slices"
 	"unsafe"
 
@@ -68,7 +67,7 @@ func sweepAs[T float](arrs []*ndarray.NDArray, written []int, dt ndarray.DType, 
 	// 401k) took 352 us on one core and 202 us split (PyTorch's SGD step: 274 us)
 	tasks := 1
 	if work := n * streams; work >= ndarray.SerialBelow {
-		tasks = min(runtime.GOMAXPROCS(0), 2*work/ndarray.SerialBelow)
+		tasks = min(ndarray.Cores(), 2*work/ndarray.SerialBelow)
 	}
 	ndarray.ForChunks(n, tasks, func(lo, hi int) { f(v, lo, hi) })
 	for _, i := range written {

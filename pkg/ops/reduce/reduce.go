@@ -2,7 +2,6 @@ package reduce
 
 import (
 	"math"
-	"runtime"
 	"sort"
 	"unsafe"
 
@@ -263,7 +262,7 @@ const laneGrain = 1 << 20
 // tasks: a kept dimension when one is long enough (each task then owns its outputs),
 // otherwise the longest reduced dimension (tasks fold into private accumulators).
 func reduceSplit(dims []redDim, total, grain int) (dim, tasks int) {
-	tasks = min(runtime.GOMAXPROCS(0), total/grain)
+	tasks = min(ndarray.Cores(), total/grain)
 	if tasks < 2 {
 		return -1, 1
 	}

@@ -1,11 +1,11 @@
 package reduce
 
 import (
-	"runtime"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/internal/simd"
+	"github.com/mxgo/mxgo/pkg/ndarray"
 )
 
 // Sums of long contiguous float32 and float64 rows: the pairwise sum of
@@ -73,7 +73,7 @@ func redRowSumBy[T any, A redOrdered](sum func([]T) A) redRowFn[A] {
 			acc[aoff] += sum(v)
 			return
 		}
-		acc[aoff] += redPairwisePar(v, runtime.GOMAXPROCS(0), sum)
+		acc[aoff] += redPairwisePar(v, ndarray.Cores(), sum)
 	}
 }
 

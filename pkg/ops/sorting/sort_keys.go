@@ -1,7 +1,6 @@
 package sorting
 
 import (
-	"runtime"
 	"slices"
 	"unsafe"
 
@@ -178,7 +177,7 @@ func msdSort(a, tmp []uint64, lo, hi int, counts *radixCounts) []uint64 {
 	// of a byte go after part t-1's (a stable sort).
 	parts := 1
 	if len(a) >= ndarray.SerialBelow {
-		parts = runtime.GOMAXPROCS(0)
+		parts = ndarray.Cores()
 	}
 	per := (len(a) + parts - 1) / parts
 	hist := make([][256]int, parts)
