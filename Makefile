@@ -26,7 +26,7 @@
 #   make asan       the C glue under AddressSanitizer (tools/asan.sh; build in build/asan)
 #   make bench      bench/bench_exchange.py (DLPack, its C exchange API), bench/bench_ops.py, the
 #                   operator families', the TVM bridge's, training's (autograd, Gluon with MXNet 1.9.1
-#                   beside, data-parallel, all-reduce) bench/bench_*.py, and make soak (about 25
+#                   beside, data-parallel, all-reduce) bench/bench_*.py, and make soak (about 10
 #                   minutes; results in bench/results/); `make bench BENCH_OPS_FLAGS=--quick` for a short run
 #   make soak       a million round trips per exchange path (bench/results/soak.md)
 #   make clean      build outputs                 make distclean   clean + the venvs
