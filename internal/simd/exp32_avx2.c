@@ -235,6 +235,13 @@ AVX2 INLINE float row_max(const float *r, long n, int neg) {
 	return any_nan ? __builtin_nanf("") : mx + 0.0f;
 }
 
+// shifted is (v - max) / t of the 8 elements from i (v: the row, negated by sign for
+// softmin), without the division when t is 1.
+AVX2 INLINE V shifted(const float *r, long i, long n, V sign, V m, float t, V tt) {
+	V d = SUB(load_row(r, i, n, sign), m);
+	return t != 1 ? DIV(d, tt) : d;
+}
+
 AVX2 void mxgo_softmax_rows_f32(int kind, const float *x, const long *xo, float *y, const long *yo, long rows,
 				 long n, float t, double *sums) {
 	V sign = kind == MXGO_SOFTMIN ? SET1(-0.0f) : _mm256_setzero_ps(), tt = SET1(t);
@@ -245,10 +252,7 @@ AVX2 void mxgo_softmax_rows_f32(int kind, const float *x, const long *xo, float 
 		__m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
 		long i = 0;
 		for (; i + 8 <= n; i += 8) {
-			V d = SUB(load_row(xr, i, n, sign), m);
-			if (t != 1)
-				d = DIV(d, tt);
-			V e = exp_2(exp_1(d));
+			V d = shifted(xr, i, n, sign, m, t, tt), e = exp_2(exp_1(d));
 			_mm256_storeu_ps(yr + i, kind == MXGO_LOG_SOFTMAX ? d : e);
 			lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(e)));
 			hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(e, 1)));
@@ -258,10 +262,7 @@ AVX2 void mxgo_softmax_rows_f32(int kind, const float *x, const long *xo, float 
 		_mm256_storeu_pd(l + 4, hi);
 		double sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
 		if (i < n) {
-			V d = SUB(load_row(xr, i, n, sign), m);
-			if (t != 1)
-				d = DIV(d, tt);
-			V e = exp_2(exp_1(d));
+			V d = shifted(xr, i, n, sign, m, t, tt), e = exp_2(exp_1(d));
 			float tail[8];
 			_mm256_storeu_ps(tail, e);
 			for (long j = 0; j < n - i; j++)

@@ -79,7 +79,7 @@ func SoftmaxRowsF32(kind int, x unsafe.Pointer, xo []int, y unsafe.Pointer, yo [
 }
 
 // SubRowsF32 subtracts c[r] from the n elements of y from element yo[r] on, for each r
-// (SoftmaxRowsF32's callers, where it reported true).
+// (log_softmax's last step after SoftmaxRowsF32; the caller has checked SoftmaxRowsRun).
 func SubRowsF32(y unsafe.Pointer, yo []int, n int, c []float32) {
 	if len(yo) == 0 {
 		return

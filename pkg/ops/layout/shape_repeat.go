@@ -84,10 +84,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if a.NDim() == 0 { // the only element, repeated
-				return repeatInto(out[0], a, []int{at.Int("repeats")}, []int{0})
-			}
-			if flat { // repeating the last axis repeats the flat order
+			if flat { // repeating the last axis repeats the flat order (-1: a 0-d array's element)
 				axis = a.NDim() - 1
 			}
 			// a view with an axis of length repeats and stride 0 after axis: its elements

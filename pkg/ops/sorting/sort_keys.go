@@ -197,7 +197,7 @@ func msdSort(a, tmp []uint64, lo, hi int, counts *radixCounts) []uint64 {
 		}
 		starts[b+1] = starts[b] + n
 	}
-	if starts[int(byte(a[0]>>shift))+1]-starts[byte(a[0]>>shift)] == len(a) {
+	if b := int(byte(a[0] >> shift)); starts[b+1]-starts[b] == len(a) {
 		return sortKeys(a, tmp, lo, top, counts) // every key has this byte
 	}
 	ndarray.ForChunks(len(a), parts, func(p0, p1 int) {
