@@ -19,10 +19,11 @@ import tvm_ffi.cpp
 import mxgo as mx
 from mxgo.base import fastpath
 
+import tvm_kernels
 from exchange_helpers import lib
 from interop_helpers import mx_address
 
-BUILD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "tvm_inline", "exchange")
+BUILD = os.path.join(tvm_kernels.BUILD, "exchange")
 
 KERNELS = r"""
 #include <tvm/ffi/container/tensor.h>

@@ -1,15 +1,17 @@
 """C++ kernels for the TVM-FFI tests, compiled once with ``tvm_ffi.cpp.load_inline`` into
-the checkout's ignored build/tvm_inline/ (load_inline rebuilds only when the source
-changes). Kernels that wait for something (another call, a flag Python sets) give up
-after TIMEOUT_S and say so in what they write, so a wrong engine fails a test instead of
+the checkout's ignored build/tvm_inline/<interpreter>/ (load_inline rebuilds only when the
+source changes; one folder per interpreter, since tools/wheels.sh tests two at once).
+Kernels that wait for something (another call, a flag Python sets) give up after
+TIMEOUT_S and say so in what they write, so a wrong engine fails a test instead of
 hanging it."""
 import functools
 import os
+import sys
 
 import tvm_ffi.cpp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD = os.path.join(os.path.dirname(HERE), "build", "tvm_inline")
+BUILD = os.path.join(os.path.dirname(HERE), "build", "tvm_inline", sys.implementation.cache_tag)
 TIMEOUT_S = 20
 
 SOURCE = r"""
