@@ -60,14 +60,20 @@ func BenchmarkKernelsSigmoidF32(b *testing.B) { benchKernel(b, "sigmoid", 1) }
 func BenchmarkKernelsTanhF32(b *testing.B)    { benchKernel(b, "tanh", 1) }
 func BenchmarkKernelsAddF32(b *testing.B)     { benchKernel(b, "add", 2) }
 
-// The Go kernels of exp, sigmoid and tanh with the AVX2 ones off (pkg/ops/unary/exp32.go),
-// for comparison with the functions above on a CPU that has AVX2.
-func benchKernelGo(b *testing.B, name string) {
-	require.NoError(b, ops.WaitAll())
-	defer simd.SetUnary32(simd.SetUnary32(false))
-	benchKernel(b, name, 1)
+// BenchmarkKernelsF32Off runs exp, sigmoid and tanh as above with a family of kernels
+// off, for comparison on a CPU that has it: "go" with the C kernels off (the Go ones of
+// pkg/ops/unary/exp32.go run), "avx2" with the 16-lane AVX-512 ones off.
+func BenchmarkKernelsF32Off(b *testing.B) {
+	for _, off := range []struct {
+		name string
+		set  func(on bool) (was bool)
+	}{{"go", simd.SetUnary32}, {"avx2", simd.SetUnary32AVX512}} {
+		for _, op := range []string{"exp", "sigmoid", "tanh"} {
+			b.Run(off.name+"/"+op, func(b *testing.B) {
+				require.NoError(b, ops.WaitAll())
+				defer off.set(off.set(false))
+				benchKernel(b, op, 1)
+			})
+		}
+	}
 }
-
-func BenchmarkKernelsExpF32Go(b *testing.B)     { benchKernelGo(b, "exp") }
-func BenchmarkKernelsSigmoidF32Go(b *testing.B) { benchKernelGo(b, "sigmoid") }
-func BenchmarkKernelsTanhF32Go(b *testing.B)    { benchKernelGo(b, "tanh") }

@@ -18,20 +18,26 @@ import (
 // The float32 kernels of exp, sigmoid and tanh (pkg/ops/unary/exp32.go) against float64
 // math rounded to float32: accuracy over a sweep of all float32 bit patterns, special
 // values, and the same bits on every layout (contiguous, strided, broadcast, in place).
-// Each runs on both kernels: the AVX2 one in C (exp32_avx2.c), which takes rows of 32
-// elements and more on CPUs that have it, and the Go one, which takes the rest; the
-// sweep also checks that the two give the same bits.
+// Each runs on every kernel the CPU has: the AVX-512 and AVX2 ones in C (exp32_avx512.c,
+// exp32_avx2.c: one algorithm, exp32_lanes.h, on 16 and 8 lanes), which take rows of 32
+// elements and more, and the Go one, which takes the rest; the sweep also checks that
+// they give the same bits.
 
-// f32Paths are the kernels to test: "go" always, "avx2" where the CPU runs it.
+// f32Paths are the kernels to test: "go" always, "avx2" and "avx512" where the CPU runs them.
 func f32Paths(t *testing.T) []string {
 	t.Helper()
-	require.NoError(t, ops.WaitAll())
-	was := simd.SetUnary32(true)
-	on := simd.SetUnary32(was)
-	if !on && cpuHas("avx2") {
+	running := simd.Running()
+	if !running["unary32"] && cpuHas("avx2") {
 		t.Fatal("the CPU has AVX2, yet the C kernels of exp, sigmoid and tanh are off")
 	}
-	if on {
+	if !running["unary512"] && cpuHas("avx512f") {
+		t.Fatal("the CPU has AVX-512F, yet the 16-lane kernels of exp, sigmoid and tanh are off")
+	}
+	switch {
+	case running["unary512"]:
+		return []string{"avx512", "avx2", "go"}
+	case running["unary32"]:
+		t.Log("no AVX-512: testing the AVX2 and Go kernels")
 		return []string{"avx2", "go"}
 	}
 	t.Log("no AVX2: testing the Go kernels only")
@@ -42,10 +48,11 @@ func f32Paths(t *testing.T) []string {
 func onF32Path(t *testing.T, path string, f func()) {
 	t.Helper()
 	require.NoError(t, ops.WaitAll())
-	was := simd.SetUnary32(path == "avx2")
+	was, was512 := simd.SetUnary32(path != "go"), simd.SetUnary32AVX512(path == "avx512")
 	defer func() {
 		require.NoError(t, ops.WaitAll())
 		simd.SetUnary32(was)
+		simd.SetUnary32AVX512(was512)
 	}()
 	f()
 }

@@ -3,7 +3,7 @@
 // and keeps the Go kernels that give the same bits; it has no cgo of its own.
 //
 //	arith.go   + - * / of two rows, or of a row and a scalar (arith_avx2.c)
-//	unary32.go float32 exp, sigmoid and tanh (exp32_avx2.c)
+//	unary32.go float32 exp, sigmoid and tanh on 8 or 16 lanes (exp32_lanes.h in exp32_avx2.c, exp32_avx512.c)
 //	sum.go     pairwise sums of a row (reduce_simd.c), bit for bit ops' order
 //	maxmin.go  NumPy's maximum/minimum of two rows; max/min of a row without NaN (maxmin_avx2.c)
 //	math32.go  float32 rounding, reciprocals, sqrt, softsign, sign, abs ... (math32_avx2.c)

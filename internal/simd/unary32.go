@@ -7,9 +7,9 @@ import "C"
 
 import "unsafe"
 
-// float32 exp, sigmoid and tanh in AVX2 lanes (exp32_avx2.c), with the bits of ops' Go
-// kernels: exp and tanh within 1 ulp of the true value, sigmoid within 2; and the
-// softmax family's rows on that exp.
+// float32 exp, sigmoid and tanh in AVX2 lanes (exp32_avx2.c) or AVX-512 ones
+// (exp32_avx512.c), with the bits of ops' Go kernels: exp and tanh within 1 ulp of the
+// true value, sigmoid within 2; and the softmax family's rows on that exp.
 
 // Unary is a float32 function with a C kernel; its values are C's MXGO_F32_*.
 type Unary int
@@ -27,10 +27,21 @@ const Unary32Min = 32
 
 var unary32 = newFamily(C.mxgo_f32_unary_supported() != 0)
 
+// unary512 is the 16-lane form of unary32's kernels. On one core of an AVX-512 Xeon, over
+// 8,192 floats in L1 (a C loop around the two entry points): exp 0.31 ns an element
+// against 0.48 on 8 lanes, sigmoid 0.43 against 0.67, tanh 0.59 against 0.90. exp is then
+// bound by its ~26 vector operations per vector (no FMA, to keep Go's bits) on the two
+// ports that run 512-bit arithmetic; a second vector in flight gained under 5%.
+var unary512 = newFamily(unary32.ok && C.mxgo_f32_unary512_supported() != 0)
+
 // SetUnary32 turns the float32 exp, sigmoid and tanh kernels on (where the CPU runs
 // them) or off and returns whether they were on: a hook for tests of the Go kernels, to
 // call with no operation in flight.
 func SetUnary32(on bool) (was bool) { return unary32.set(on) }
+
+// SetUnary32AVX512 turns the 16-lane form of those kernels on (where the CPU runs it) or
+// off (the 8-lane form runs) and returns whether it was on: a hook for tests of the two.
+func SetUnary32AVX512(on bool) (was bool) { return unary512.set(on) }
 
 // Unary32 sets dst[i] = fn(src[i]) in C and reports true, or reports false (doing
 // nothing): rows shorter than Unary32Min, misaligned operands, kernels off. dst may be
@@ -43,7 +54,11 @@ func Unary32(fn Unary, dst, src []float32) bool {
 	if Misaligned(4, pd, ps, nil) {
 		return false
 	}
-	C.mxgo_f32_unary(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
+	if unary512.enabled() {
+		C.mxgo_f32_unary512(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
+	} else {
+		C.mxgo_f32_unary(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
+	}
 	return true
 }
 

@@ -6,11 +6,11 @@ import (
 	"github.com/mxgo/mxgo/internal/simd"
 )
 
-// Fast float32 kernels for exp, sigmoid and tanh: in Go here, and with AVX2 in C
-// (internal/simd's exp32_avx2.c, 8 lanes at a time) where the CPU has it and the row is long. The two
-// do the same IEEE float32 operations in the same order, so they give the same bits: a
-// result does not depend on which one ran (rows of a strided out go element by element
-// through Go, those of a contiguous one through C).
+// Fast float32 kernels for exp, sigmoid and tanh: in Go here, and in C (internal/simd's
+// exp32_lanes.h, 16 lanes at a time with AVX-512, 8 with AVX2) where the CPU has it and
+// the row is long. They do the same IEEE float32 operations in the same order, so they
+// give the same bits: a result does not depend on which one ran (rows of a strided out
+// go element by element through Go, those of a contiguous one through C).
 //
 // They compute in float32, 8 lanes to an AVX2 register (float64 gave 4, at half the
 // speed), and fuse no multiply-add: Go has no float32 FMA, and a float64 one rounds
@@ -30,7 +30,7 @@ import (
 // exhaustively; tests_go/ops_exp32_test.go sweeps every 97th): exp and tanh at most
 // 1 ulp, sigmoid 2 (see sigmoid32Rows).
 
-// The constants are written in hex, each exactly a float32, so that C (exp32_avx2.c)
+// The constants are written in hex, each exactly a float32, so that C (exp32_lanes.h)
 // has the same bits.
 const (
 	expLog2e float32 = 0x1.715476p+0
