@@ -15,8 +15,8 @@ import (
 // included); as in MXNet, floating-point indices truncate toward zero. take reads them
 // as 64-bit integers and pick as 32-bit ones (NaN and values out of range become the
 // most negative integer, as the x86 conversions MXNet compiles to do), which only shows
-// with mode='wrap' on absurd indices. The kernels write a C-contiguous result (through a
-// temporary when out= is strided).
+// with mode='wrap' on absurd indices. take and one_hot write a C-contiguous result
+// (through a temporary when out= is strided); pick writes out= in its own layout (pick.go).
 
 var indexModes = []string{"clip", "wrap", "raise"}
 
@@ -92,13 +92,8 @@ func init() {
 			return dropped, in[0].DType(), nil
 		},
 		Kernel: func(in, out []*ndarray.NDArray, at ops.Attrs) error {
-			a := in[0]
-			axis, _ := joinAxis("pick", at.Int("axis"), a.NDim())
-			rows, err := resolveIndices("pick", readIndices(in[1], true), a.Shape()[axis], at.Str("mode"))
-			if err != nil {
-				return err
-			}
-			return ops.GatherAlong(out[0], a, axis, rows, true)
+			axis, _ := joinAxis("pick", at.Int("axis"), in[0].NDim())
+			return pickInto(out[0], in[0], in[1], axis, at.Str("mode") == "wrap")
 		},
 	}, "pick", "choose_element_0index")
 	ops.Register(&ops.Op{
@@ -170,19 +165,11 @@ func readIndices(idx *ndarray.NDArray, int32s bool) []int64 {
 			return intIndices(unsafe.Slice((*int32)(idx.Data()), n), int32s)
 		}
 	}
-	io := ops.IOTable[idx.DType()]
-	isFloat := !ops.IsIntegral(idx.DType())
-	size := idx.DType().Size()
-	base := idx.Storage().Ptr()
+	load, size, base := indexLoader(idx.DType(), int32s), idx.DType().Size(), idx.Storage().Ptr()
 	out := make([]int64, 0, idx.Size())
 	ndarray.Rows(idx.Shape(), ops.Operands(idx), func(offs []int, n int, steps []int) {
 		for i := 0; i < n; i++ {
-			p := unsafe.Add(base, (offs[0]+i*steps[0])*size)
-			if isFloat {
-				out = append(out, truncIndex(real(io.LoadC(p)), int32s))
-			} else {
-				out = append(out, wrapIndex(int64(io.LoadI(p)), int32s))
-			}
+			out = append(out, load(unsafe.Add(base, (offs[0]+i*steps[0])*size)))
 		}
 	})
 	return out
