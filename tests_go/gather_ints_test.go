@@ -17,7 +17,8 @@ import (
 // its general path, which float64 indices of the same values take: the same bytes for
 // every element size, 1..3 indexed axes, strided and reversed data, trailing blocks that
 // are contiguous, strided or empty, negative indices, and every integer index dtype; an
-// out-of-range index an IndexError on either path.
+// out-of-range index an IndexError on either path. _gather_leading, on the same indices
+// as one array per axis, gives the same bytes.
 func TestGatherNDIntsMatchGeneral(t *testing.T) {
 	checkLeaks(t)
 	rng := rand.New(rand.NewSource(7))
@@ -56,20 +57,60 @@ func TestGatherNDIntsMatchGeneral(t *testing.T) {
 						ints, floats := fromValues(t, idt, vals, m, k), fromValues(t, ndarray.Float64, vals, m, k)
 						got, want := invokeNew(t, "gather_nd", nil, a, ints), invokeNew(t, "gather_nd", nil, a, floats)
 						require.Equal(t, elemBytes(want), elemBytes(got), what)
+						leading := invokeNew(t, "_gather_leading", nil, append([]*ndarray.NDArray{a}, indexRows(t, idt, vals, m)...)...)
+						require.Equal(t, elemBytes(want), elemBytes(leading), what+" (_gather_leading)")
 						got.Release()
 						want.Release()
+						leading.Release()
 						vals[rng.Intn(m*k)] = float64(slices.Max(s) + 3) // out of range on any axis
 						bad := fromValues(t, idt, vals, m, k)
-						r, err := runOp(t, "gather_nd", []*ndarray.NDArray{a, bad}, nil, "")
-						if err == nil {
-							err = ops.WaitToRead(r)
-							require.NoError(t, ops.WaitAll())
+						for _, call := range []struct {
+							op string
+							in []*ndarray.NDArray
+						}{{"gather_nd", []*ndarray.NDArray{a, bad}}, {"_gather_leading", append([]*ndarray.NDArray{a}, indexRows(t, idt, vals, m)...)}} {
+							r, err := runOp(t, call.op, call.in, nil, "")
+							if err == nil {
+								err = ops.WaitToRead(r)
+								require.NoError(t, ops.WaitAll())
+							}
+							requireKind(t, err, mxerr.Index)
 						}
-						requireKind(t, err, mxerr.Index)
 					}
 				}
 			}
 		}
+	}
+}
+
+// indexRows is vals, m rows of k indices, as m arrays of dtype dt (_gather_leading's).
+func indexRows(t *testing.T, dt ndarray.DType, vals []float64, m int) []*ndarray.NDArray {
+	k := len(vals) / m
+	rows := make([]*ndarray.NDArray, m)
+	for j := range rows {
+		rows[j] = fromValues(t, dt, vals[j*k:(j+1)*k])
+	}
+	return rows
+}
+
+// _gather_leading refuses what gather_nd's integer rows cannot be: index arrays of other
+// dtypes (uint64, bool, floats) or of different shapes, more arrays than data has axes.
+func TestGatherLeadingRefusesBadIndices(t *testing.T) {
+	checkLeaks(t)
+	a := arange(t, ndarray.Float32, 3, 4)
+	i64 := fromValues(t, ndarray.Int64, []float64{0, 1})
+	for _, c := range []struct {
+		in   []*ndarray.NDArray
+		kind mxerr.Kind
+	}{
+		{[]*ndarray.NDArray{a, fromValues(t, ndarray.Uint64, []float64{0, 1})}, mxerr.Type},
+		{[]*ndarray.NDArray{a, fromValues(t, ndarray.Bool, []float64{0, 1})}, mxerr.Type},
+		{[]*ndarray.NDArray{a, i64, fromValues(t, ndarray.Float32, []float64{0, 1})}, mxerr.Type},
+		{[]*ndarray.NDArray{a, i64, fromValues(t, ndarray.Int64, []float64{0, 1, 2})}, mxerr.Value},
+		{[]*ndarray.NDArray{a, i64, i64, i64}, mxerr.Value},
+		{[]*ndarray.NDArray{a}, mxerr.Value},
+	} {
+		_, err := runOp(t, "_gather_leading", c.in, nil, "")
+		requireKind(t, err, c.kind)
 	}
 }
 

@@ -140,7 +140,7 @@ def test_setitem_bad_values():
 
 
 @pytest.mark.parametrize("dtypes, shapes", [
-    (("int64", "int64"), ((6,), (6,))),             # gather_nd on the stacked arrays
+    (("int64", "int64"), ((6,), (6,))),             # _gather_leading, the arrays as they are
     (("int32", "int32", "int32"), ((2, 3),) * 3),   # every axis, a 2-d index shape
     (("int32", "int64"), ((6,), (6,))),             # mixed dtypes: the general path
     (("float32", "float32"), ((6,), (6,))),         # MXNet's float indices: the general path
@@ -181,10 +181,13 @@ def _random_indices(rng, dims, idtype, ishape):
     ("float16", "uint8", (S(1, None),), 2, (3, 2)),
     ("complex128", "int64", (S(None), S(None), S(None, None, -1)), 3, (4,)),
     ("bool", "int16", (S(None, None, -1),), 1, (1,)),
+    ("float32", "uint64", (S(None),), 2, (4,)),
+    ("int32", "uint64", (S(None, None, -1),), 1, (3,)),
 ])
 def test_leading_index_arrays_match_the_general_path(dtype, idtype, view, k, ishape):
-    """The one-call path (gather_nd on the index arrays as they are) gives the general
-    path's bits and NumPy's, on views with negative steps, with negative indices."""
+    """The one-call path (_gather_leading on the index arrays as they are; gather_nd on
+    them stacked for uint64) gives the general path's bits and NumPy's, on views with
+    negative steps, with negative indices."""
     rng = np.random.default_rng(11)
     n = (rng.standard_normal((6, 5, 4)) * 50).astype(dtype)
     x = mx.nd.array(n, dtype=dtype)[view]
@@ -205,6 +208,18 @@ def test_index_array_gradient_accumulates():
         y = (x[mx.nd.array([2, -1, 0], dtype="int64")] * mx.nd.array([[1, 2]])).sum()
     y.backward()
     np.testing.assert_array_equal(x.grad.asnumpy(), [[1, 2], [0, 0], [2, 4]])
+
+
+def test_index_arrays_gradient_accumulates_at_repeated_pairs():
+    x = mx.nd.array(np.arange(12.0).reshape(3, 4))
+    x.attach_grad()
+    rows, cols = mx.nd.array([2, -1, 0, 2], dtype="int64"), mx.nd.array([1, 1, -4, 3], dtype="int64")
+    with mx.autograd.record():
+        y = (x[rows, cols] * mx.nd.array([1, 2, 3, 4])).sum()
+    y.backward()
+    want = np.zeros((3, 4))
+    np.add.at(want, ([2, 2, 0, 2], [1, 1, 0, 3]), [1, 2, 3, 4])
+    np.testing.assert_array_equal(x.grad.asnumpy(), want)
 
 
 def test_index_array_out_of_range_raises_on_wait():

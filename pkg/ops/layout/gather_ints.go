@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
@@ -13,13 +14,71 @@ import (
 // (ndOffsets + GatherSpan, the general path, allocates one int per tuple and reads the
 // indices twice). Results are the general path's, bit for bit (tests_go/gather_ints_test.go).
 
-// gatherNDInts writes into out data[ints[0*k+i], ..., ints[(m-1)*k+i], ...] for each of the
-// k = len(ints)/m index tuples; IndexError (and out partly written) for an index outside
-// [-n, n-1].
-func gatherNDInts(out, a *ndarray.NDArray, ints []int64, m int) error {
-	s, st := a.Shape(), a.Strides()
-	g := ndIntsJob{src: a.Storage().Ptr(), base: a.Offset(), ints: ints, dims: s[:m], strides: st[:m],
-		k: len(ints) / max(m, 1), post: ops.OffsetsOf(s[m:], st[m:], 0), run: ndarray.IsContiguous(s[m:], st[m:])}
+func init() {
+	ops.Register(&ops.Op{
+		Name: "_gather_leading", Grad: gatherLeadingGrad,
+		Doc: "Advanced indexing's x[i0, ..., ik-1] for k integer index arrays of one shape (arrays: data, then " +
+			"the index arrays): data's first k axes gathered at them, the result the indices' shape + " +
+			"data.shape[k:]. gather_nd of the stacked indices, without stacking them. A negative index counts " +
+			"from the end; one outside [-n, n-1] raises IndexError.",
+		Category: ops.General, Inputs: []string{"*arrays"},
+		Infer: func(in []*ndarray.NDArray, _ ops.Attrs) ([]int, ndarray.DType, error) {
+			if len(in) < 2 || len(in)-1 > in[0].NDim() {
+				return nil, 0, mxerr.ValueErr("_gather_leading: %d index arrays for data of %d dimensions", len(in)-1, in[0].NDim())
+			}
+			is := in[1].Shape()
+			for _, idx := range in[1:] {
+				if !ops.IsIntegral(idx.DType()) || idx.DType() == ndarray.Uint64 || idx.DType() == ndarray.Bool {
+					return nil, 0, mxerr.TypeErr("_gather_leading: index arrays must have an integer dtype other than uint64, not %s",
+						idx.DType())
+				}
+				if !slices.Equal(idx.Shape(), is) {
+					return nil, 0, mxerr.ValueErr("_gather_leading: index arrays of shapes %s and %s",
+						ops.FmtShape(is), ops.FmtShape(idx.Shape()))
+				}
+			}
+			shape := slices.Concat(is, in[0].Shape()[len(in)-1:])
+			if len(shape) > ndarray.MaxDims {
+				return nil, 0, mxerr.ValueErr("_gather_leading: the result has %d dimensions, more than %d", len(shape), ndarray.MaxDims)
+			}
+			return shape, in[0].DType(), nil
+		},
+		Kernel: func(in, out []*ndarray.NDArray, _ ops.Attrs) error {
+			cols := make([][]int64, len(in)-1)
+			for j, idx := range in[1:] {
+				cols[j] = int64Indices(idx)
+			}
+			return gatherNDInts(out[0], in[0], cols)
+		},
+	})
+}
+
+// gatherLeadingGrad is gather_nd's data gradient at the stacked indices.
+var gatherLeadingGrad = &ops.Gradient{Uses: ops.UsesInputs, Func: func(c *ops.GradCtx) ([]*ndarray.NDArray, error) {
+	grads := make([]*ndarray.NDArray, len(c.Shapes))
+	if !c.Need[0] {
+		return grads, nil
+	}
+	idx, err := c.Call("stack", "axis=0", c.In[1:]...)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Release()
+	op, err := ops.Lookup("_backward_gather_nd")
+	if err != nil {
+		return nil, err
+	}
+	grads[0], err = c.Run(op, []*ndarray.NDArray{c.OutGrad[0], idx}, ops.Attrs{"shape": slices.Clone(c.Shapes[0])})
+	return grads, err
+}}
+
+// gatherNDInts writes into out data[cols[0][i], ..., cols[m-1][i], ...] for each of the k
+// index tuples, m = len(cols) >= 1 columns of k indices each; IndexError (and out partly
+// written) for an index outside [-n, n-1].
+func gatherNDInts(out, a *ndarray.NDArray, cols [][]int64) error {
+	s, st, m := a.Shape(), a.Strides(), len(cols)
+	g := ndIntsJob{src: a.Storage().Ptr(), base: a.Offset(), cols: cols, dims: s[:m], strides: st[:m],
+		k: len(cols[0]), post: ops.OffsetsOf(s[m:], st[m:], 0), run: ndarray.IsContiguous(s[m:], st[m:])}
 	return ops.IntoContiguous(out, func(o *ndarray.NDArray) error {
 		g.dst = unsafe.Add(o.Storage().Ptr(), o.Offset()*o.DType().Size())
 		switch a.DType().Size() {
@@ -39,11 +98,11 @@ func gatherNDInts(out, a *ndarray.NDArray, ints []int64, m int) error {
 
 type ndIntsJob struct {
 	dst, src      unsafe.Pointer
-	base, k       int // data's element offset; the number of index tuples
-	ints          []int64
-	dims, strides []int // of the indexed axes
-	post          []int // element offsets of the positions after them
-	run           bool  // post is 0, 1, ..., len(post)-1
+	base, k       int       // data's element offset; the number of index tuples
+	cols          [][]int64 // one column of k indices per indexed axis
+	dims, strides []int     // of the indexed axes
+	post          []int     // element offsets of the positions after them
+	run           bool      // post is 0, 1, ..., len(post)-1
 }
 
 func gatherNDIntsT[T any](g ndIntsJob) error {
@@ -57,7 +116,7 @@ func gatherNDIntsT[T any](g ndIntsJob) error {
 		offs := buf[:min(len(buf), k-c)]
 		clear(offs)
 		for j, n := range g.dims {
-			st, col := g.strides[j], g.ints[j*k+c:j*k+c+len(offs)]
+			st, col := g.strides[j], g.cols[j][c:c+len(offs)]
 			for i, v := range col {
 				if v < 0 {
 					v += int64(n)

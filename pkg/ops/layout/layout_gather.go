@@ -41,7 +41,12 @@ func init() {
 			a, idx := in[0], in[1]
 			m := idx.Shape()[0]
 			if m > 0 && ops.IsIntegral(idx.DType()) && idx.DType() != ndarray.Uint64 {
-				return gatherNDInts(out[0], a, int64Indices(idx), m)
+				ints, k := int64Indices(idx), idx.Size()/m
+				cols := make([][]int64, m)
+				for j := range cols {
+					cols[j] = ints[j*k : (j+1)*k]
+				}
+				return gatherNDInts(out[0], a, cols)
 			}
 			rows, err := ndOffsets(a.Shape(), a.Strides(), idx)
 			if err != nil {

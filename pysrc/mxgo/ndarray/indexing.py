@@ -44,12 +44,12 @@ def getitem(x, key):
 def gather(x, key):
     """x[key] as NumPy shapes it (0-d for a single element; mx.np's indexing)."""
     arrays = _leading_arrays(x, key)
-    if arrays:  # x[i], x[rows, cols]: the index arrays as gather_nd's rows, read in Go
-        if len(arrays) == 1:
-            i = arrays[0]
-            stacked = _view(i, (1,) + i.shape)
-        else:
-            stacked = _ops.invoke("stack", list(arrays), {"axis": 0})
+    if arrays:  # x[i], x[rows, cols]: the index arrays read in Go as they are
+        if arrays[0]._code != _UINT64:
+            return _ops.invoke("_gather_leading", [x, *arrays], {})
+        # uint64 (beyond int64's range, which _gather_leading reads): gather_nd's rows
+        i = arrays[0]
+        stacked = _view(i, (1,) + i.shape) if len(arrays) == 1 else _ops.invoke("stack", list(arrays), {"axis": 0})
         return _ops.invoke("gather_nd", [x, stacked], {})
     view, axis, idx, bshape = _reduce(x, key)
     return _ops.invoke("_gather_axes", [view, idx], {"axis": axis, "index_shape": bshape})
