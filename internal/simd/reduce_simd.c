@@ -57,10 +57,22 @@ AVX2 static inline __m256d hi_f64(const double *v) { return _mm256_loadu_pd(v + 
 PAIRWISE(mxgo_redsum_f32, float, lo_f32, hi_f32)
 PAIRWISE(mxgo_redsum_f64, double, lo_f64, hi_f64)
 
+AVX2 void mxgo_redsum_rows_f32(const float *v, long rows, long step, long n, double *out) {
+	for (long r = 0; r < rows; r++)
+		out[r] = mxgo_redsum_f32(v + r * step, n);
+}
+
+AVX2 void mxgo_redsum_rows_f64(const double *v, long rows, long step, long n, double *out) {
+	for (long r = 0; r < rows; r++)
+		out[r] = mxgo_redsum_f64(v + r * step, n);
+}
+
 #else
 
 int mxgo_redsum_supported(void) { return 0; }
 double mxgo_redsum_f32(const float *v, long n) { return 0; }
 double mxgo_redsum_f64(const double *v, long n) { return 0; }
+void mxgo_redsum_rows_f32(const float *v, long rows, long step, long n, double *out) {}
+void mxgo_redsum_rows_f64(const double *v, long rows, long step, long n, double *out) {}
 
 #endif

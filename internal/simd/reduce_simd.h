@@ -10,4 +10,9 @@ int mxgo_redsum_supported(void);
 double mxgo_redsum_f32(const float *v, long n);
 double mxgo_redsum_f64(const double *v, long n);
 
+// mxgo_redsum_rows_f32 and mxgo_redsum_rows_f64 set out[r] to the pairwise sum of the n
+// elements from v + r*step, for r < rows: many short rows in one call.
+void mxgo_redsum_rows_f32(const float *v, long rows, long step, long n, double *out);
+void mxgo_redsum_rows_f64(const double *v, long rows, long step, long n, double *out);
+
 #endif

@@ -40,6 +40,24 @@ func sumF64(v []float64) float64 {
 	return float64(C.mxgo_redsum_f64((*C.double)(unsafe.SliceData(v)), C.long(len(v))))
 }
 
+// SumRows sets out[r] to the pairwise sum (SumF32's, SumF64's) of the n elements of T
+// from v + r*step elements, for r < len(out), in one call into C, and reports true; or
+// reports false: a CPU without AVX2, v misaligned. For many short rows, whose calls one
+// by one cost more than their sums.
+func SumRows[T float32 | float64](v unsafe.Pointer, step, n int, out []float64) bool {
+	var z T
+	if !sumOK || len(out) == 0 || Misaligned(unsafe.Sizeof(z), v, nil, nil) {
+		return false
+	}
+	o := (*C.double)(unsafe.SliceData(out))
+	if unsafe.Sizeof(z) == 4 {
+		C.mxgo_redsum_rows_f32((*C.float)(v), C.long(len(out)), C.long(step), C.long(n), o)
+	} else {
+		C.mxgo_redsum_rows_f64((*C.double)(v), C.long(len(out)), C.long(step), C.long(n), o)
+	}
+	return true
+}
+
 // SumKernels returns the C sums for rows of any length (aligned), nil where the CPU has
 // no AVX2: for tests that hold them to ops' Go sums bit for bit.
 func SumKernels() (f32 func([]float32) float64, f64 func([]float64) float64) {

@@ -181,12 +181,12 @@ func nanReduce(kind reduceKind, x, out *ndarray.NDArray, s *reduceSpec) error {
 		}
 		return v
 	})
-	io.rowSum, io.vecSum = nil, nil
+	io.setRows(nil, nil)
 	switch x.DType() {
 	case ndarray.Float32:
-		io.rowSum, io.vecSum = redRowSumBy(nanSumRow[float32]), nanVecSum[float32]
+		io.setRows(redRowSumBy(nanSumRow[float32]), nanVecSum[float32])
 	case ndarray.Float64:
-		io.rowSum, io.vecSum = redRowSumBy(nanSumRow[float64]), nanVecSum[float64]
+		io.setRows(redRowSumBy(nanSumRow[float64]), nanVecSum[float64])
 	}
 	reduceTyped(x, out, dims, nOut, redArithReducer[float64](kind), io, redFloatStorer(out.DType()))
 	return nil
@@ -209,21 +209,21 @@ func runNorm(ord int, x, out *ndarray.NDArray, s *reduceSpec) error {
 	default:
 		io := redFloatIO(dt)
 		f, store := math.Abs, redFloatStorer(out.DType())
-		io.rowSum, io.vecSum = nil, nil
+		io.setRows(nil, nil)
 		switch {
 		case ord == 1 && dt == ndarray.Float32:
-			io.rowSum, io.vecSum = redRowSumBy(absSumRow[float32]), absVecSum[float32]
+			io.setRows(redRowSumBy(absSumRow[float32]), absVecSum[float32])
 		case ord == 1 && dt == ndarray.Float64:
-			io.rowSum, io.vecSum = redRowSumBy(absSumRow[float64]), absVecSum[float64]
+			io.setRows(redRowSumBy(absSumRow[float64]), absVecSum[float64])
 		case ord == 2:
 			f = func(v float64) float64 { return v * v }
 			inner := store
 			store = func(p unsafe.Pointer, v float64) { inner(p, math.Sqrt(v)) }
 			switch dt {
 			case ndarray.Float32:
-				io.rowSum, io.vecSum = redRowSumBy(sqSumRow32), sqVecSum[float32]
+				io.setRows(redRowSumBy(sqSumRow32), sqVecSum[float32])
 			case ndarray.Float64:
-				io.rowSum, io.vecSum = redRowSumBy(sqSumRow[float64]), sqVecSum[float64]
+				io.setRows(redRowSumBy(sqSumRow[float64]), sqVecSum[float64])
 			}
 		}
 		io.load = mapLoad(io.load, f)

@@ -322,9 +322,9 @@ type reducer[A any] struct {
 // reduceTyped runs a reduction whose accumulators have type A.
 func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r reducer[A], io redIO[A], store redStoreFn[A]) {
 	load := io.load
-	rowSum, vecSum := io.rowSum, io.vecSum
+	rowSum, rowsSum, vecSum := io.rowSum, io.rowsSum, io.vecSum
 	if !r.sums {
-		rowSum, vecSum = nil, nil
+		rowSum, rowsSum, vecSum = nil, nil, nil
 	}
 	isArg := r.argFold != nil
 	newAcc := func() ([]A, []int64) {
@@ -353,10 +353,19 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 		for i, d := range dims {
 			shape[i], xs[i], as[i], is[i] = d.n, d.xs, d.as, d.is
 		}
+		opnds := []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}
+		if k := len(dims) - 1; k >= 1 && rowsSum != nil && xs[k] == 1 && as[k] == 0 && shape[k] < redParRowMin {
+			// Short contiguous rows summed one per output (mean over the last axes): the
+			// rows of each run of the outer dimensions in one call, not a call per row.
+			outer := []ndarray.Operand{{Strides: xs[:k], Offset: xoff}, {Strides: as[:k]}}
+			ndarray.Rows(shape[:k], outer, func(offs []int, m int, st []int) {
+				rowsSum(acc, offs[1], st[1], unsafe.Add(base, offs[0]*esize), m, st[0], shape[k])
+			})
+			return
+		}
 		// load's buffer, made on first use: a contiguous sum never needs it, and making
 		// it (up to 8 KB, zeroed) was most of a small sum's cost.
 		var buf []A
-		opnds := []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}
 		ndarray.Rows(shape, opnds, func(offs []int, n int, st []int) {
 			if st[0] == 1 && st[1] == 0 && rowSum != nil {
 				rowSum(acc, offs[1], unsafe.Add(base, offs[0]*esize), n)

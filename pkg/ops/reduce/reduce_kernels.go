@@ -506,16 +506,24 @@ func redLoadBfloat16(base unsafe.Pointer, off, step, n int, buf []float64) []flo
 type redIO[A any] struct {
 	load           redLoadFn[A]
 	rowSum, vecSum redRowFn[A]
+	rowsSum        redRowsFn[A] // nil: rowSum row by row
+}
+
+// setRows replaces the row kernels of a sum by those of another (nansum's, norm's): its
+// row and vector sums, and rowSum row by row for many short rows (rowsSum is the plain
+// sum's).
+func (io *redIO[A]) setRows(row, vec redRowFn[A]) {
+	io.rowSum, io.vecSum, io.rowsSum = row, vec, nil
 }
 
 // redConvIO and redSameIO add rows by redPairwiseSumOf (see redRowSumBy in
 // internal/simd for long rows).
 func redConvIO[T redElem, A redOrdered]() redIO[A] {
-	return redIO[A]{redLoadConv[T, A], redRowSumBy(redPairwiseSumOf[T, A]), redVecSum[T, A]}
+	return redIO[A]{load: redLoadConv[T, A], rowSum: redRowSumBy(redPairwiseSumOf[T, A]), vecSum: redVecSum[T, A]}
 }
 
 func redSameIO[A redOrdered]() redIO[A] {
-	return redIO[A]{redLoadSame[A], redRowSumBy(redPairwiseSumOf[A, A]), redVecSum[A, A]}
+	return redIO[A]{load: redLoadSame[A], rowSum: redRowSumBy(redPairwiseSumOf[A, A]), vecSum: redVecSum[A, A]}
 }
 
 func redIntIO(dt ndarray.DType) redIO[int64] {
@@ -569,9 +577,10 @@ func redFloatIO(dt ndarray.DType) redIO[float64] {
 	case ndarray.Bfloat16:
 		return redIO[float64]{load: redLoadBfloat16}
 	case ndarray.Float32: // the same sums, with the AVX2 kernels of internal/simd (reduce_sum.go)
-		return redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64]}
+		return redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64],
+			redRowsSumBy(redSumF32)}
 	}
-	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64]}
+	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64], redRowsSumBy(redSumF64)}
 }
 
 func redComplexIO(dt ndarray.DType) redIO[complex128] {

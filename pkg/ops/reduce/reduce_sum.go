@@ -1,7 +1,6 @@
 package reduce
 
 import (
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/internal/simd"
@@ -34,35 +33,52 @@ func redSumF64(v []float64) float64 {
 }
 
 // redPairwisePar is sum(v) for a pairwise sum: a long v is cut where the pairwise
-// recursion halves it, the halves summed concurrently (tasks goroutines in all) and
-// added as the recursion adds them. The result does not depend on tasks. The caller
-// sums the left half too when the goroutine meant for it has not started by then (a
-// sleeping thread takes up to ~100 µs to wake here).
+// recursion halves it, down to at most tasks leaves, the leaves summed on the cores
+// (ndarray.ForChunks: the caller and the pool's spinning workers) and added as the
+// recursion adds them. The result does not depend on tasks. A goroutine per half, as
+// before, left most sums on one core: its thread took up to ~100 us to wake, and the
+// caller had summed the half itself by then (1.6e6 float32 elements: 233 us on two cores
+// against 246 on one).
 func redPairwisePar[T any, A redOrdered](v []T, tasks int, sum func([]T) A) A {
-	n := len(v)
-	if tasks < 2 || n < redParRowMin {
+	var leaves [][]T
+	redPairwiseCut(v, tasks, func(leaf []T) { leaves = append(leaves, leaf) })
+	if len(leaves) < 2 {
 		return sum(v)
+	}
+	sums := make([]A, len(leaves))
+	ndarray.ForChunks(len(leaves), len(leaves), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			sums[i] = sum(leaves[i])
+		}
+	})
+	i := 0
+	return redPairwiseJoin(len(v), tasks, func() A { i++; return sums[i-1] })
+}
+
+// redPairwiseCut calls leaf with the pieces of v, in order, that the pairwise recursion
+// reaches after halving it for tasks cores: a piece is not cut again once it is shorter
+// than redParRowMin or has one task.
+func redPairwiseCut[T any](v []T, tasks int, leaf func([]T)) {
+	if tasks < 2 || len(v) < redParRowMin {
+		leaf(v)
+		return
+	}
+	h := len(v) / 2
+	h -= h % 8
+	redPairwiseCut(v[:h], tasks/2, leaf)
+	redPairwiseCut(v[h:], tasks-tasks/2, leaf)
+}
+
+// redPairwiseJoin adds the sums of redPairwiseCut's pieces of n elements, taken in order
+// from next, as the recursion adds its halves.
+func redPairwiseJoin[A redOrdered](n, tasks int, next func() A) A {
+	if tasks < 2 || n < redParRowMin {
+		return next()
 	}
 	h := n / 2
 	h -= h % 8
-	var l A
-	var taken atomic.Bool // the left half goes to whichever of the two gets to it first
-	done := make(chan struct{})
-	left := func() {
-		l = redPairwisePar(v[:h], tasks/2, sum)
-		close(done)
-	}
-	go func() {
-		if taken.CompareAndSwap(false, true) {
-			left()
-		}
-	}()
-	r := redPairwisePar(v[h:], tasks-tasks/2, sum)
-	if taken.CompareAndSwap(false, true) { // the goroutine's thread has not woken yet
-		left()
-	}
-	<-done
-	return l + r
+	l := redPairwiseJoin(h, tasks/2, next)
+	return l + redPairwiseJoin(n-h, tasks-tasks/2, next)
 }
 
 // redRowSumBy returns the row kernel adding sum(row) to acc[aoff], long rows on all cores.
@@ -74,6 +90,31 @@ func redRowSumBy[T any, A redOrdered](sum func([]T) A) redRowFn[A] {
 			return
 		}
 		acc[aoff] += redPairwisePar(v, ndarray.Cores(), sum)
+	}
+}
+
+// redRowsFn adds to acc[aoff+i*astep] the sum of row i, the n elements from p + i*xstep
+// elements, for i < rows (rows shorter than redParRowMin).
+type redRowsFn[A any] func(acc []A, aoff, astep int, p unsafe.Pointer, rows, xstep, n int)
+
+// redRowsSumBy returns the redRowsFn of float32 or float64 rows: C's pairwise sums of up
+// to 256 rows a call (simd.SumRows), or sum row by row where C declines; the same bits
+// either way.
+func redRowsSumBy[T float32 | float64](sum func([]T) float64) redRowsFn[float64] {
+	return func(acc []float64, aoff, astep int, p unsafe.Pointer, rows, xstep, n int) {
+		var buf [256]float64
+		size := int(unsafe.Sizeof(T(0)))
+		for lo := 0; lo < rows; lo += len(buf) {
+			sums, q := buf[:min(len(buf), rows-lo)], unsafe.Add(p, lo*xstep*size)
+			if !simd.SumRows[T](q, xstep, n, sums) {
+				for i := range sums {
+					sums[i] = sum(unsafe.Slice((*T)(unsafe.Add(q, i*xstep*size)), n))
+				}
+			}
+			for i, s := range sums {
+				acc[aoff+(lo+i)*astep] += s
+			}
+		}
 	}
 }
 
