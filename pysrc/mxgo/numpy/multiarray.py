@@ -17,7 +17,7 @@ import numpy as _onp
 from .._core.array import shape_str
 from .._core.dlpack import from_dlpack as _from_dlpack
 from ..base import (BFLOAT16, NUMPY_BFLOAT16, MXNetIndexError, MXNetNotImplementedError, MXNetTypeError,
-                    MXNetValueError, call, core, fastpath, numpy_dtype)
+                    MXNetValueError, call, core, dtype_code, fastpath, numpy_dtype)
 from ..context import cpu
 from ..ndarray import NDArray, indexing as _nd_indexing
 from . import _dtypes
@@ -324,9 +324,13 @@ def _unpickle(fn, args):
     return adopt(fn(*args))
 
 
+_BOOL_CODE = dtype_code("bool")
+
+
 def _is_bool_array(k):
-    return isinstance(k, fastpath.NDArrayBase) and k.dtype == _onp.bool_ or (
-        isinstance(k, _onp.ndarray) and k.dtype == _onp.bool_)
+    if isinstance(k, fastpath.NDArrayBase):
+        return k._code == _BOOL_CODE  # not k.dtype, which builds a NumPy dtype
+    return isinstance(k, _onp.ndarray) and k.dtype == _onp.bool_
 
 
 def _mask_of(key, ndim):
