@@ -3,6 +3,7 @@ package mxgotest
 import (
 	"fmt"
 	"math/rand"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -79,6 +80,40 @@ func TestGatherNDIntsMatchGeneral(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGatherNDIntsLargeSplitsAlike: a gather of 600,000 index pairs, split across the
+// cores, gives the general path's bytes; with bad indices in two blocks, the error names
+// the first one, whatever the number of cores.
+func TestGatherNDIntsLargeSplitsAlike(t *testing.T) {
+	checkLeaks(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rng := rand.New(rand.NewSource(9))
+	a := arange(t, ndarray.Float32, 300, 400)
+	const k = 600_000
+	vals := make([]float64, 2*k)
+	for i := range k {
+		vals[i], vals[k+i] = float64(rng.Intn(600)-300), float64(rng.Intn(800)-400)
+	}
+	want := invokeNew(t, "gather_nd", nil, a, fromValues(t, ndarray.Float64, vals, 2, k))
+	defer want.Release()
+	ints := fromValues(t, ndarray.Int64, vals, 2, k)
+	bad := slices.Clone(vals)
+	bad[k+400_000], bad[k+7_000] = 999, -999 // column indices, the second in an earlier block
+	badRows := indexRows(t, ndarray.Int64, bad, 2)
+	for _, cores := range []int{1, 2, 3} {
+		useCores(cores)
+		got := invokeNew(t, "gather_nd", nil, a, ints)
+		require.Equal(t, elemBytes(want), elemBytes(got), "cores=%d", cores)
+		got.Release()
+		r, err := runOp(t, "_gather_leading", append([]*ndarray.NDArray{a}, badRows...), nil, "")
+		if err == nil {
+			err = ops.WaitToRead(r)
+			require.NoError(t, ops.WaitAll())
+		}
+		requireKind(t, err, mxerr.Index)
+		require.Contains(t, err.Error(), "index -999 is out of bounds for axis 1", "cores=%d", cores)
 	}
 }
 

@@ -105,43 +105,66 @@ type ndIntsJob struct {
 	run           bool      // post is 0, 1, ..., len(post)-1
 }
 
+// gatherNDIntsT runs g in blocks of ndBlock tuples, on the cores when g is large. A
+// block is checked and read as the serial loop did, and the lowest block's error wins:
+// the message does not depend on the split (out may be written around a bad index).
 func gatherNDIntsT[T any](g ndIntsJob) error {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	q, k, post := len(g.post), g.k, g.post
-	dst := unsafe.Slice((*T)(g.dst), k*q)
-	src := unsafe.Add(g.src, g.base*size)
-	var buf [512]int // a chunk's offsets: the reads of a chunk stay independent of the index checks
-	for c := 0; c < k; c += len(buf) {
-		offs := buf[:min(len(buf), k-c)]
-		clear(offs)
-		for j, n := range g.dims {
-			st, col := g.strides[j], g.cols[j][c:c+len(offs)]
-			for i, v := range col {
-				if v < 0 {
-					v += int64(n)
-				}
-				if uint64(v) >= uint64(n) { // also a negative one that stays negative
-					return mxerr.IndexErr("gather_nd: index %d is out of bounds for axis %d with size %d", col[i], j, n)
-				}
-				offs[i] += int(v) * st
+	blocks := (g.k + ndBlock - 1) / ndBlock
+	errs := make([]error, blocks)
+	// a read at a computed offset costs several times an element of a copy
+	ndarray.ForItems(blocks, ndBlock*len(g.post)*4, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			if errs[b] = gatherNDIntsBlock[T](g, b*ndBlock, min(g.k, (b+1)*ndBlock)); errs[b] != nil {
+				return
 			}
 		}
-		switch out := dst[c*q : (c+len(offs))*q]; {
-		case q == 1:
-			at := unsafe.Add(src, post[0]*size)
-			for i, o := range offs {
-				out[i] = *(*T)(unsafe.Add(at, o*size))
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ndBlock is the number of index tuples whose offsets are computed before their reads:
+// the reads of a block stay independent of the index checks.
+const ndBlock = 512
+
+// gatherNDIntsBlock gathers tuples lo..hi-1 of g.
+func gatherNDIntsBlock[T any](g ndIntsJob, lo, hi int) error {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	q, post := len(g.post), g.post
+	src := unsafe.Add(g.src, g.base*size)
+	var buf [ndBlock]int
+	offs := buf[:hi-lo]
+	for j, n := range g.dims {
+		st, col := g.strides[j], g.cols[j][lo:hi]
+		for i, v := range col {
+			if v < 0 {
+				v += int64(n)
 			}
-		case g.run:
-			for i, o := range offs {
-				copy(out[i*q:(i+1)*q], unsafe.Slice((*T)(unsafe.Add(src, o*size)), q))
+			if uint64(v) >= uint64(n) { // also a negative one that stays negative
+				return mxerr.IndexErr("gather_nd: index %d is out of bounds for axis %d with size %d", col[i], j, n)
 			}
-		default:
-			for i, o := range offs {
-				for p, po := range post {
-					out[i*q+p] = *(*T)(unsafe.Add(src, (o+po)*size))
-				}
+			offs[i] += int(v) * st
+		}
+	}
+	switch out := unsafe.Slice((*T)(unsafe.Add(g.dst, lo*q*size)), len(offs)*q); {
+	case q == 1:
+		at := unsafe.Add(src, post[0]*size)
+		for i, o := range offs {
+			out[i] = *(*T)(unsafe.Add(at, o*size))
+		}
+	case g.run:
+		for i, o := range offs {
+			copy(out[i*q:(i+1)*q], unsafe.Slice((*T)(unsafe.Add(src, o*size)), q))
+		}
+	default:
+		for i, o := range offs {
+			for p, po := range post {
+				out[i*q+p] = *(*T)(unsafe.Add(src, (o+po)*size))
 			}
 		}
 	}
