@@ -578,9 +578,9 @@ func redFloatIO(dt ndarray.DType) redIO[float64] {
 		return redIO[float64]{load: redLoadBfloat16}
 	case ndarray.Float32: // the same sums, with the AVX2 kernels of internal/simd (reduce_sum.go)
 		return redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64],
-			redRowsSumBy(redSumF32)}
+			redRowsSum[float32]}
 	}
-	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64], redRowsSumBy(redSumF64)}
+	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64], redRowsSum[float64]}
 }
 
 func redComplexIO(dt ndarray.DType) redIO[complex128] {

@@ -97,23 +97,21 @@ func redRowSumBy[T any, A redOrdered](sum func([]T) A) redRowFn[A] {
 // elements, for i < rows (rows shorter than redParRowMin).
 type redRowsFn[A any] func(acc []A, aoff, astep int, p unsafe.Pointer, rows, xstep, n int)
 
-// redRowsSumBy returns the redRowsFn of float32 or float64 rows: C's pairwise sums of up
-// to 256 rows a call (simd.SumRows), or sum row by row where C declines; the same bits
-// either way.
-func redRowsSumBy[T float32 | float64](sum func([]T) float64) redRowsFn[float64] {
-	return func(acc []float64, aoff, astep int, p unsafe.Pointer, rows, xstep, n int) {
-		var buf [256]float64
-		size := int(unsafe.Sizeof(T(0)))
-		for lo := 0; lo < rows; lo += len(buf) {
-			sums, q := buf[:min(len(buf), rows-lo)], unsafe.Add(p, lo*xstep*size)
-			if !simd.SumRows[T](q, xstep, n, sums) {
-				for i := range sums {
-					sums[i] = sum(unsafe.Slice((*T)(unsafe.Add(q, i*xstep*size)), n))
-				}
+// redRowsSum is the redRowsFn of float32 or float64 rows: C's pairwise sums of up to 256
+// rows a call (simd.SumRows), or Go's row by row where C declines (no AVX2, misaligned,
+// which the single-row C sum would decline too); the same bits either way.
+func redRowsSum[T float32 | float64](acc []float64, aoff, astep int, p unsafe.Pointer, rows, xstep, n int) {
+	var buf [256]float64
+	size := int(unsafe.Sizeof(T(0)))
+	for lo := 0; lo < rows; lo += len(buf) {
+		sums, q := buf[:min(len(buf), rows-lo)], unsafe.Add(p, lo*xstep*size)
+		if !simd.SumRows[T](q, xstep, n, sums) {
+			for i := range sums {
+				sums[i] = redPairwiseSumOf[T, float64](unsafe.Slice((*T)(unsafe.Add(q, i*xstep*size)), n))
 			}
-			for i, s := range sums {
-				acc[aoff+(lo+i)*astep] += s
-			}
+		}
+		for i, s := range sums {
+			acc[aoff+(lo+i)*astep] += s
 		}
 	}
 }
