@@ -6,7 +6,8 @@
 #include <time.h>
 
 // One job at a time: the dispatcher publishes it and bumps gen; helpers that see the new
-// gen claim indices from the job until none is left. A helper that finished a job spins
+// gen claim indices from the job until none is left, or take a call of the Go runner
+// when the job is a Go loop's (par.h). A helper that finished a job spins
 // for SPIN_NS (yielding the CPU to any other runnable thread every few microseconds)
 // before it sleeps on the condition variable: waking a sleeping thread costs about 100
 // µs on a virtual machine (measured here: a Go worker woke that late), as long as a
@@ -26,6 +27,8 @@ static struct {
 	atomic_ulong gen;   // bumped when a job is published
 	atomic_int active;  // helpers that may be reading job
 	atomic_int sleepers;
+	atomic_long calls;  // runner calls still to make for the offered Go loop
+	void (*runner)(void);
 	pthread_mutex_t mu; // guards helpers and the sleep on cv
 	pthread_cond_t cv;
 	int helpers;
@@ -78,10 +81,22 @@ static unsigned long wait_gen(unsigned long seen) {
 	return g;
 }
 
+// take_call takes one of the offered runner calls, if any is left.
+static int take_call(void) {
+	long c = atomic_load(&pool.calls);
+	while (c > 0 && !atomic_compare_exchange_weak(&pool.calls, &c, c - 1))
+		;
+	return c > 0;
+}
+
 static void *helper(void *arg) {
 	(void)arg;
 	for (unsigned long seen = 0;;) {
 		seen = wait_gen(seen);
+		if (take_call()) {
+			pool.runner();
+			continue;
+		}
 		atomic_fetch_add(&pool.active, 1); // before reading job: see mxgo_par's retire
 		job *j = atomic_load(&pool.job);
 		if (j)
@@ -103,6 +118,7 @@ static void in_child(void) {
 	atomic_store(&pool.job, NULL);
 	atomic_store(&pool.active, 0);
 	atomic_store(&pool.sleepers, 0);
+	atomic_store(&pool.calls, 0);
 }
 
 __attribute__((constructor)) static void watch_forks(void) { pthread_atfork(NULL, NULL, in_child); }
@@ -127,16 +143,8 @@ static void ensure_helpers(long want) {
 	pthread_mutex_unlock(&pool.mu);
 }
 
-void mxgo_par(long n, long width, void (*fn)(void *, long), void *ctx) {
-	int idle = 0;
-	if (n <= 1 || width <= 1 || !atomic_compare_exchange_strong(&pool.busy, &idle, 1)) {
-		for (long i = 0; i < n; i++)
-			fn(ctx, i);
-		return;
-	}
-	ensure_helpers((width < n ? width : n) - 1);
-	job j = {.fn = fn, .ctx = ctx, .n = n};
-	atomic_store(&pool.job, &j);
+// publish hands the helpers a new gen (its job or runner calls already set).
+static void publish(void) {
 	atomic_fetch_add(&pool.gen, 1);
 	// A helper counts itself a sleeper before it checks gen, and this reads sleepers
 	// after bumping gen (both sequentially consistent): a helper either sees the new
@@ -146,6 +154,38 @@ void mxgo_par(long n, long width, void (*fn)(void *, long), void *ctx) {
 		pthread_cond_broadcast(&pool.cv);
 		pthread_mutex_unlock(&pool.mu);
 	}
+}
+
+int mxgo_par_claim(void) {
+	int idle = 0;
+	return atomic_compare_exchange_strong(&pool.busy, &idle, 1);
+}
+
+void mxgo_par_set_runner(void (*runner)(void)) { pool.runner = runner; }
+
+void mxgo_par_offer(long helpers) {
+	if (helpers < 1 || !pool.runner)
+		return;
+	ensure_helpers(helpers);
+	atomic_store(&pool.calls, helpers);
+	publish();
+}
+
+void mxgo_par_release(void) {
+	atomic_store(&pool.calls, 0);
+	atomic_store(&pool.busy, 0);
+}
+
+void mxgo_par(long n, long width, void (*fn)(void *, long), void *ctx) {
+	if (n <= 1 || width <= 1 || !mxgo_par_claim()) {
+		for (long i = 0; i < n; i++)
+			fn(ctx, i);
+		return;
+	}
+	ensure_helpers((width < n ? width : n) - 1);
+	job j = {.fn = fn, .ctx = ctx, .n = n};
+	atomic_store(&pool.job, &j);
+	publish();
 	work_on(&j);
 	// A helper may share its CPU with another thread (the engine runs independent
 	// operations side by side): yield now and then so that it gets the CPU back.

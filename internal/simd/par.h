@@ -10,6 +10,20 @@
 // thread's), the calls run on the caller alone, in order.
 void mxgo_par(long n, long width, void (*fn)(void *ctx, long i), void *ctx);
 
+// The pool's other client is a loop of Go code (pkg/ndarray's ForChunks), which helpers
+// join by calling the runner set once by mxgo_par_set_runner (a cgo export that takes the
+// current loop's chunks until none is left, and returns at once when there is no loop):
+// mxgo_par_claim takes the pool, returning 0 when another dispatcher holds it;
+// mxgo_par_offer then has up to helpers helper threads call the runner once each; and
+// mxgo_par_release frees the pool without waiting for them. A helper that comes late
+// finds the loop finished, or joins a later one, which the runner allows. One pool of
+// spinning helpers for both kinds of work: two pools' spinners shared the spare cores,
+// and each pool's work ran at one core's speed while the other's helpers spun.
+void mxgo_par_set_runner(void (*runner)(void));
+int mxgo_par_claim(void);
+void mxgo_par_offer(long helpers);
+void mxgo_par_release(void);
+
 // A product c = a b (m x k by k x n; strides in elements, c's rows ldc apart) cut into
 // blocks of chunk rows of c (rows set) or chunk columns, each computed by run with its
 // own work buffer of wstride bytes. The element type is run's business: esize is its

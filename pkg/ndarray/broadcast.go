@@ -133,11 +133,11 @@ func chunkTasks(total, items int) int {
 
 // ForChunks cuts [0, n) into tasks chunks of (nearly) equal length, runs fn on each
 // and returns when all have. The caller and up to one helper per other core take the
-// chunks in turn: the pool's workers (workers.go), which spin a while between loops, or
-// goroutines of the loop's own when the pool is busy. A goroutine whose thread was asleep
-// can take a hundred microseconds to start (measured on these 2-core machines), so the
-// caller runs whatever chunks are still untaken rather than waiting for a helper, and
-// waits only for chunks already running.
+// chunks in turn: the pool's helper threads (workers.go; the C kernels' helpers too),
+// which spin a while between jobs, or goroutines of the loop's own when the pool is
+// busy. A thread that was asleep can take a hundred microseconds to start (measured on
+// these 2-core machines), so the caller runs whatever chunks are still untaken rather
+// than waiting for a helper, and waits only for chunks already running.
 func ForChunks(n, tasks int, fn func(lo, hi int)) {
 	if n <= 0 {
 		return
