@@ -275,3 +275,30 @@ func TestSmallStoragePool(t *testing.T) {
 		}
 	}
 }
+
+// Overlaps compares addresses, not storages: two foreign storages over the same memory
+// (two imports of one producer's buffer) overlap where their views do, and storages
+// side by side in one buffer do not.
+func TestOverlapsAcrossStorages(t *testing.T) {
+	checkLeaks(t)
+	mem := empty(t, ndarray.Float32, 16) // released by its cleanup
+	view := func(ptr unsafe.Pointer, nbytes, n, off int) *ndarray.NDArray {
+		s := ndarray.NewForeignStorage(ptr, nbytes, device.Host, nil)
+		a, err := ndarray.Adopt(s, ndarray.Float32, []int{n}, []int{1}, off, true)
+		require.NoError(t, err)
+		return a
+	}
+	p := mem.Data()
+	whole, again := view(p, 64, 16, 0), view(p, 64, 4, 12) // the same 64 bytes, imported twice
+	low, high := view(p, 32, 8, 0), view(unsafe.Add(p, 32), 32, 8, 0)
+	for _, c := range []struct {
+		a, b *ndarray.NDArray
+		want bool
+	}{{whole, again, true}, {again, whole, true}, {low, high, false}, {high, low, false},
+		{whole, high, true}, {again, low, false}, {again, high, true}} {
+		assert.Equal(t, c.want, ndarray.Overlaps(c.a, c.b))
+	}
+	for _, a := range []*ndarray.NDArray{whole, again, low, high} {
+		a.Release()
+	}
+}

@@ -50,6 +50,12 @@ func Overlaps(a, b *NDArray) bool {
 	if a.Size() == 0 || b.Size() == 0 {
 		return false
 	}
+	// Every array lies inside its storage (CheckLayout): storages apart, arrays apart. The
+	// multi-weight updates compare every pair of their dozens of arrays.
+	as, bs := uintptr(a.storage.ptr), uintptr(b.storage.ptr)
+	if as+uintptr(a.storage.nbytes) <= bs || bs+uintptr(b.storage.nbytes) <= as {
+		return false
+	}
 	alo, ahi := a.byteRange()
 	blo, bhi := b.byteRange()
 	return alo < bhi && blo < ahi
