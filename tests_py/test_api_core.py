@@ -490,6 +490,61 @@ def test_compiled_operator_functions_take_every_path():
         mx.nd.add(x, y, axis=0)
 
 
+def test_operators_of_several_results_into_outs_take_one_c_call():
+    """fastpath.invoke_all runs an operator of several results into NDArray outs in one C
+    call (registry.py takes it first): the multi-weight updates give what the one-weight
+    operator gives, bit for bit; operands it cannot read (NumPy arrays), no outs or no
+    operands return NotImplemented with nothing written, and bad calls raise MXNet's error
+    classes with every array intact."""
+    from mxgo._core import registry
+    from mxgo.base import fastpath
+
+    rng = np.random.default_rng(3)
+    shapes = [(4, 5), (5,), (300,)]
+    ws = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    gs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    ms = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    params = dict(lrs=[0.1, 0.2, 0.3], wds=[0.0, 0.01, 0.0], momentum=0.9, rescale_grad=0.5, num_weights=3)
+    info = registry.OPS["multi_sgd_mom_update"]
+    attrs = registry._encode_params("multi_sgd_mom_update", info, params)
+    want_w, want_m = [], []
+    for i in range(len(shapes)):
+        w, m = mx.nd.array(ws[i]), mx.nd.array(ms[i])
+        mx.nd.sgd_mom_update(w, mx.nd.array(gs[i]), m, lr=params["lrs"][i], wd=params["wds"][i], momentum=0.9,
+                             rescale_grad=0.5, out=w)
+        want_w.append(w.asnumpy())
+        want_m.append(m.asnumpy())
+    W, G, M = ([mx.nd.array(a) for a in arrs] for arrs in (ws, gs, ms))
+    arrays = tuple(a for i in range(3) for a in (W[i], G[i], M[i]))
+    assert fastpath.invoke_all(info["id"], arrays, tuple(W), attrs) is None
+    for i in range(3):
+        assert_bits(W[i].asnumpy(), want_w[i])
+        assert_bits(M[i].asnumpy(), want_m[i])
+    before = [w.asnumpy().copy() for w in W]
+    numpy_operand = (ws[0],) + arrays[1:]
+    assert fastpath.invoke_all(info["id"], numpy_operand, tuple(W), attrs) is NotImplemented
+    assert fastpath.invoke_all(info["id"], arrays, (), attrs) is NotImplemented
+    assert fastpath.invoke_all(info["id"], (), tuple(W), attrs) is NotImplemented
+    with pytest.raises(mx.base.MXNetValueError):  # a mom of another shape
+        fastpath.invoke_all(info["id"], arrays[:2] + (M[1],) + arrays[3:], tuple(W), attrs)
+    with pytest.raises(mx.base.MXNetError):
+        fastpath.invoke_all(len(registry.OPS) + 5, arrays, tuple(W), attrs)
+    for w, b in zip(W, before):
+        assert_bits(w.asnumpy(), b)
+    # through mx.nd, with NumPy operands (the Python path) and without
+    out = [mx.nd.array(a) for a in ws]
+    mx.nd.multi_sgd_mom_update(*[x for i in range(3) for x in (out[i], gs[i], mx.nd.array(ms[i]))], out=out, **params)
+    for i in range(3):
+        assert_bits(out[i].asnumpy(), want_w[i])
+    x = mx.nd.array(rng.standard_normal((3, 7)).astype(np.float32))
+    vals, idx = mx.nd.empty((3, 2)), mx.nd.empty((3, 2))
+    got = mx.nd.topk(x, k=2, ret_typ="both", out=[vals, idx])
+    assert got[0] is vals and got[1] is idx
+    new_vals, new_idx = mx.nd.topk(x, k=2, ret_typ="both")
+    assert_bits(vals.asnumpy(), new_vals.asnumpy())
+    assert_bits(idx.asnumpy(), new_idx.asnumpy())
+
+
 def test_name_is_accepted_and_ignored_by_every_operator_function():
     """MXNet's mx.nd functions take name= (it names symbols; Gluon and user code pass it)
     and ignore it, whatever its type: so do mxgo's, generated or hand-written, on every path

@@ -209,6 +209,7 @@ PyObject* mxgo_exchange_counts(PyObject* self, PyObject* unused);
 
 // ---- invoke.c (module function)
 PyObject* mxgo_invoke(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* mxgo_invoke_all(PyObject* self, PyObject* const* args, Py_ssize_t n);
 
 // autograd.c
 PyObject* mxgo_autograd_set(PyObject* self, PyObject* const* args, Py_ssize_t n);

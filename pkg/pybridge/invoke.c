@@ -206,3 +206,62 @@ done:
 	}
 	return result;
 }
+
+// Reads the handles of the NDArrays in tuple t into hs (and adds their sizes to *total);
+// 1 when an item is something else (the Python path takes the call), -1 with an exception.
+static int handles_of(PyObject* t, int64_t* hs, int64_t* total) {
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
+		PyObject* o = PyTuple_GET_ITEM(t, i);
+		if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) return 1;
+		if (mxgo_array_handle(o, "arrays", &hs[i]) < 0) return -1;
+		*total += mxgo_array_size(o);
+	}
+	return 0;
+}
+
+// invoke_all(op_id, arrays, outs, attrs) -> None, or NotImplemented: an operator of
+// several results (the multi-weight optimizer updates, topk with ret_typ='both', ...)
+// written into outs, one NDArray per result, in one CPython -> C -> Go crossing, where
+// registry.py's path joins and parses the handles as strings. Every operand and out must
+// be an NDArray, and there must be both (anything else: NotImplemented, and the Python
+// path takes it). Go runs
+// with the GIL released unless the call is tiny and the engine idle, as for invoke.
+PyObject* mxgo_invoke_all(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+	if (n != 4 || !PyTuple_Check(args[1]) || !PyTuple_Check(args[2]) || !PyUnicode_Check(args[3])) {
+		PyErr_SetString(PyExc_TypeError, "invoke_all(op_id, arrays: tuple, outs: tuple, attrs: str)");
+		return NULL;
+	}
+	if (mxgo_forked) return mxgo_raise_forked();
+	long op = PyLong_AsLong(args[0]);
+	if (op == -1 && PyErr_Occurred()) return NULL;
+	if (op < 0 || op > INT32_MAX) return PyErr_Format(PyExc_ValueError, "invoke_all: unknown operator id %ld", op);
+	Py_ssize_t k = PyTuple_GET_SIZE(args[1]), m = PyTuple_GET_SIZE(args[2]), alen;
+	const char* attrs = PyUnicode_AsUTF8AndSize(args[3], &alen);
+	if (!attrs) return NULL;
+	if (k == 0 || m == 0) return Py_NewRef(Py_NotImplemented); // the Python path's errors and new results
+	if (alen > INT32_MAX || k > INT32_MAX || m > INT32_MAX)
+		return PyErr_Format(PyExc_ValueError, "invoke_all: too many arrays or attributes");
+	int64_t stack[2 * STACK_ARRAYS];
+	int64_t* hs = k + m > 2 * STACK_ARRAYS ? PyMem_Malloc((k + m) * sizeof(int64_t)) : stack;
+	if (!hs) return PyErr_NoMemory();
+	PyObject* result = NULL;
+	int64_t total = 0;
+	int r = handles_of(args[1], hs, &total);
+	if (r == 0) r = handles_of(args[2], hs + k, &total);
+	if (r > 0) result = Py_NewRef(Py_NotImplemented);
+	if (r != 0) goto done;
+	char* msg = NULL;
+	int kind, ag = mxgo_ag_mode();
+	if (total <= TINY && __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) == 0) {
+		kind = mxgoFastInvokeAll((int)op, hs, (int)k, hs + k, (int)m, (char*)attrs, (int)alen, ag, &msg);
+	} else {
+		Py_BEGIN_ALLOW_THREADS
+		kind = mxgoFastInvokeAll((int)op, hs, (int)k, hs + k, (int)m, (char*)attrs, (int)alen, ag, &msg);
+		Py_END_ALLOW_THREADS
+	}
+	if (kind >= 0) mxgo_raise(kind, msg);
+	else result = Py_NewRef(Py_None);
+done:
+	if (hs != stack) PyMem_Free(hs);
+	return result;
+}

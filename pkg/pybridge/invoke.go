@@ -63,6 +63,40 @@ func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo
 	return -1
 }
 
+// mxgoFastInvokeAll runs operator opID, of several results, on the n arrays whose
+// handles are at hs into the no arrays whose handles are at os, with attrs (attrsLen
+// bytes, the parameters' wire form) and ag the calling thread's autograd flags: invoke.c's
+// invoke_all, InvokeAll without the handles' strings.
+//
+//export mxgoFastInvokeAll
+func mxgoFastInvokeAll(opID C.int, hs *C.int64_t, n C.int, os *C.int64_t, no C.int, attrs *C.char, attrsLen C.int,
+	ag C.int, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	table := opTable()
+	if opID < 0 || int(opID) >= len(table) {
+		return fastResult(mxerr.ValueErr("unknown operator id %d", opID), msg)
+	}
+	op := table[opID]
+	in, err := lookupAll(unsafe.Slice((*int64)(unsafe.Pointer(hs)), int(n))...)
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	out, err := lookupAll(unsafe.Slice((*int64)(unsafe.Pointer(os)), int(no))...)
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	at, err := ops.ParseAttrs(op, C.GoStringN(attrs, attrsLen))
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	res, err := autograd.InvokeAll(op, in, out, at, modeOf(ag))
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	ops.ReleaseAll(res)
+	return -1
+}
+
 // borrowed holds the arrays a call borrows from other frameworks' DLTensors.
 type borrowed struct {
 	from *C.mxgo_borrowed    // nil when every operand is mxgo's

@@ -37,6 +37,8 @@ static PyMethodDef methods[] = {
 	{"set_numpy", (PyCFunction)(void (*)(void))mxgo_set_numpy, METH_FASTCALL, "set_numpy(...): see numpy.c"},
 	{"invoke", (PyCFunction)(void (*)(void))mxgo_invoke, METH_FASTCALL,
 	 "invoke(op_id, arrays, out, attrs[, cls[, same]]) -> NDArray (of class cls), or None when out is given (see invoke.c)"},
+	{"invoke_all", (PyCFunction)(void (*)(void))mxgo_invoke_all, METH_FASTCALL,
+	 "invoke_all(op_id, arrays, outs, attrs) -> None, or NotImplemented (see invoke.c)"},
 	{"autograd_set", (PyCFunction)(void (*)(void))mxgo_autograd_set, METH_FASTCALL,
 	 "autograd_set(flag, on) -> whether flag was set (the calling thread's recording or training flag)"},
 	{"autograd_mode", mxgo_autograd_mode, METH_NOARGS, "autograd_mode() -> the calling thread's autograd flags"},
