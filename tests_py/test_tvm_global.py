@@ -203,13 +203,16 @@ def _ran_during(call):
 def test_operators_run_without_the_gil():
     # tvm_ffi releases the GIL around calls unless a Function's release_gil is False (or
     # TVM_FFI_RELEASE_GIL_BY_DEFAULT=0); then mxgo's global functions let go of it
-    # themselves while the operator computes. A compiled function is the control.
+    # themselves while the operator computes. A compiled function is the control. The add
+    # runs 20 times: one takes a few milliseconds on both cores, and the waiting thread,
+    # woken when the GIL is let go, may not get a core that soon (between the calls this
+    # thread holds the GIL, so it can only run during one).
     from tvm_kernels import module
     n = 1 << 22
     a, b, c = torch.ones(n), torch.ones(n), torch.empty(n)
     add = g("add")
     add.release_gil = False
-    assert _ran_during(lambda: add(a, b, c))
+    assert _ran_during(lambda: [add(a, b, c) for _ in range(20)])
     assert c[-1].item() == 2.0
     spin, flag = module().spin, torch.zeros(1, dtype=torch.int64)
     spin.release_gil = False
