@@ -44,13 +44,14 @@ func sleepingIn(nr int) []int {
 	if err != nil {
 		return nil
 	}
+	want := strconv.Itoa(nr)
 	var tids []int
 	for _, t := range tasks {
 		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/syscall")
 		if err != nil {
 			continue
 		}
-		if f := strings.Fields(string(b)); len(f) > 0 && f[0] == strconv.Itoa(nr) {
+		if f := strings.Fields(string(b)); len(f) > 0 && f[0] == want {
 			if tid, err := strconv.Atoi(t.Name()); err == nil {
 				tids = append(tids, tid)
 			}

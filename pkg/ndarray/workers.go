@@ -21,15 +21,13 @@ import (
 // spinning on the spare core, and an SGD update of 401k weights right after a product
 // ran at one core's speed (190 µs, against 95 µs alone). A nested or concurrent loop
 // finds the pool busy and starts goroutines.
-var workers struct {
-	loop atomic.Pointer[loop] // the loop offered, while its owner holds the pool
-}
+var offered atomic.Pointer[loop] // the loop offered, while its owner holds the pool
 
 func init() { simd.SetPoolRunner(unsafe.Pointer(C.mxgoJoinLoop)) }
 
 //export mxgoJoinLoop
 func mxgoJoinLoop() {
-	if l := workers.loop.Load(); l != nil {
+	if l := offered.Load(); l != nil {
 		l.work() // a loop already finished has no chunk left to take
 	}
 }
@@ -40,12 +38,12 @@ func offerLoop(l *loop, helpers int) bool {
 	if !simd.ClaimPool() {
 		return false
 	}
-	workers.loop.Store(l)
+	offered.Store(l)
 	simd.OfferPool(helpers)
 	return true
 }
 
 func releaseWorkers() {
-	workers.loop.Store(nil) // keep nothing the loop's closure holds alive
+	offered.Store(nil) // keep nothing the loop's closure holds alive
 	simd.ReleasePool()
 }

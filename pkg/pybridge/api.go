@@ -220,11 +220,6 @@ func derive(h int64, fn func(*ndarray.NDArray) (*ndarray.NDArray, error)) (int64
 // foreign operands are op.py's business: here every operand is an mxgo array.
 func InvokeAll(opID int, ins, outs, attrs string) (v string, err error) {
 	defer guard(&err)
-	table := opTable()
-	if opID < 0 || opID >= len(table) {
-		return "", pyErr(mxerr.ValueErr("unknown operator id %d", opID))
-	}
-	op := table[opID]
 	in, err := lookupList(ins)
 	if err != nil {
 		return "", pyErr(err)
@@ -235,11 +230,7 @@ func InvokeAll(opID int, ins, outs, attrs string) (v string, err error) {
 			return "", pyErr(err)
 		}
 	}
-	at, err := ops.ParseAttrs(op, attrs)
-	if err != nil {
-		return "", pyErr(err)
-	}
-	res, err := autograd.InvokeAll(op, in, out, at, currentMode())
+	res, err := invokeAll(opID, in, out, attrs, currentMode())
 	if err != nil {
 		return "", pyErr(err)
 	}
@@ -252,6 +243,29 @@ func InvokeAll(opID int, ins, outs, attrs string) (v string, err error) {
 		hs[i] = strconv.FormatInt(register(r), 10)
 	}
 	return strings.Join(hs, ","), nil
+}
+
+// opOf is the operator of id opID (OpInfo's).
+func opOf(opID int) (*ops.Op, error) {
+	table := opTable()
+	if opID < 0 || opID >= len(table) {
+		return nil, mxerr.ValueErr("unknown operator id %d", opID)
+	}
+	return table[opID], nil
+}
+
+// invokeAll runs operator opID on in with attrs (the parameters' wire form), into out
+// when it is not nil, and returns every result: InvokeAll's and invoke_all's (invoke.c) call.
+func invokeAll(opID int, in, out []*ndarray.NDArray, attrs string, m autograd.Mode) ([]*ndarray.NDArray, error) {
+	op, err := opOf(opID)
+	if err != nil {
+		return nil, err
+	}
+	at, err := ops.ParseAttrs(op, attrs)
+	if err != nil {
+		return nil, err
+	}
+	return autograd.InvokeAll(op, in, out, at, m)
 }
 
 // permOf is Transpose's permutation: perm, or the axes reversed when it is empty.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mxgo/mxgo/pkg/autograd"
 	"github.com/mxgo/mxgo/pkg/dlpack"
-	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
 	_ "github.com/mxgo/mxgo/pkg/ops/all" // every operator family registered
@@ -72,11 +71,6 @@ func mxgoFastInvoke(opID C.int, hs *C.int64_t, n C.int, out C.int64_t, f *C.mxgo
 func mxgoFastInvokeAll(opID C.int, hs *C.int64_t, n C.int, os *C.int64_t, no C.int, attrs *C.char, attrsLen C.int,
 	ag C.int, msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
-	table := opTable()
-	if opID < 0 || int(opID) >= len(table) {
-		return fastResult(mxerr.ValueErr("unknown operator id %d", opID), msg)
-	}
-	op := table[opID]
 	in, err := lookupAll(unsafe.Slice((*int64)(unsafe.Pointer(hs)), int(n))...)
 	if err != nil {
 		return fastResult(err, msg)
@@ -85,16 +79,11 @@ func mxgoFastInvokeAll(opID C.int, hs *C.int64_t, n C.int, os *C.int64_t, no C.i
 	if err != nil {
 		return fastResult(err, msg)
 	}
-	at, err := ops.ParseAttrs(op, C.GoStringN(attrs, attrsLen))
-	if err != nil {
-		return fastResult(err, msg)
+	res, err := invokeAll(int(opID), in, out, C.GoStringN(attrs, attrsLen), modeOf(ag))
+	if err == nil {
+		ops.ReleaseAll(res)
 	}
-	res, err := autograd.InvokeAll(op, in, out, at, modeOf(ag))
-	if err != nil {
-		return fastResult(err, msg)
-	}
-	ops.ReleaseAll(res)
-	return -1
+	return fastResult(err, msg)
 }
 
 // borrowed holds the arrays a call borrows from other frameworks' DLTensors.
@@ -179,13 +168,11 @@ func (b *borrowed) release() {
 }
 
 func invoke(opID int, handles []int64, out int64, attrs string, m autograd.Mode, b *borrowed) (*ndarray.NDArray, error) {
-	table := opTable()
-	if opID < 0 || opID >= len(table) {
-		return nil, mxerr.ValueErr("unknown operator id %d", opID)
+	op, err := opOf(opID)
+	if err != nil {
+		return nil, err
 	}
-	op := table[opID]
 	in := make([]*ndarray.NDArray, len(handles))
-	var err error
 	for i, h := range handles {
 		if h == 0 && b.from != nil { // borrowed inputs have no handle
 			in[i], err = b.input(i)
