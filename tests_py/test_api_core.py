@@ -9,7 +9,6 @@ import pytest
 import mxgo as mx
 from mxgo.base import core
 from api_helpers import ALL_DTYPES, assert_bits, assert_nd, name, sample
-from isolation import run_script
 
 # ---------------------------------------------------------------------------- contexts
 
@@ -422,41 +421,6 @@ def test_c_kernels_run_where_the_cpu_has_avx2():
     # saving ZMM state is assumed, as every Linux that runs such a CPU does)
     avx512 = {"avx2", "fma", "avx512f"} <= flags
     assert running["gemm512"] == avx512 and running["unary512"] == avx512, running
-
-
-_NICE_PROBE = """
-import os, time, mxgo
-lowered = []
-for _ in range(500):  # up to 5 s: the monitor is lowered from a goroutine at import
-    lowered = []
-    for t in os.listdir("/proc/self/task"):
-        try:
-            stat = open("/proc/self/task/%s/stat" % t).read()
-        except OSError:
-            continue  # exited
-        nice = int(stat.rsplit(")", 1)[1].split()[16])
-        if nice:
-            lowered.append(nice)
-    if lowered:
-        break
-    time.sleep(0.01)
-print(lowered)
-"""
-
-
-@pytest.mark.parametrize("env, want", [({}, [19]), ({"MXGO_SYSMON_NICE": "0"}, [])], ids=["default", "off"])
-def test_runtime_monitor_thread_runs_at_lowest_priority(env, want):
-    # pkg/ndarray/sysmon.go: the Go runtime's monitor preempted the compute threads every
-    # 20-100 us; at nice 19 it waits for a free core. It is found by its system call in
-    # /proc, which qemu-user (the aarch64 wheel's tests) reports in the host's numbers. The
-    # child starts through run_script: behind qemu where this interpreter runs under it.
-    status, out, err = run_script(_NICE_PROBE, timeout=120, env=env)
-    assert status == 0, err
-    got = json.loads(out)
-    if platform.machine() == "x86_64" or not want:
-        assert got == want, out
-    else:
-        assert got in ([], want), out
 
 
 def test_compiled_operator_functions_take_every_path():
