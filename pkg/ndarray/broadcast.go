@@ -142,6 +142,7 @@ func ForChunks(n, tasks int, fn func(lo, hi int)) {
 	if n <= 0 {
 		return
 	}
+	KeepScheduling()
 	chunk := (n + tasks - 1) / tasks
 	l := &loop{fn: fn, n: n, chunk: chunk, chunks: (n + chunk - 1) / chunk}
 	pooled := false

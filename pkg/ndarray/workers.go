@@ -27,6 +27,7 @@ func init() { simd.SetPoolRunner(unsafe.Pointer(C.mxgoJoinLoop)) }
 
 //export mxgoJoinLoop
 func mxgoJoinLoop() {
+	KeepScheduling()
 	if l := offered.Load(); l != nil {
 		l.work() // a loop already finished has no chunk left to take
 	}

@@ -115,8 +115,10 @@ func (op *Op) Variadic() bool { return len(op.Inputs) == 1 && op.Inputs[0][0] ==
 // Invoke checks the call, allocates out when it is nil, and pushes the kernel to the
 // engine. It returns the output array (out itself when given, with a new reference the
 // caller must release either way). An operator of several results (InferOuts) goes
-// through InvokeAll; here it must give exactly one.
+// through InvokeAll; here it must give exactly one. The caller's P is kept scheduling
+// (ndarray.KeepScheduling): Python's thread reaches Go here.
 func (op *Op) Invoke(in []*ndarray.NDArray, out *ndarray.NDArray, at Attrs) (*ndarray.NDArray, error) {
+	ndarray.KeepScheduling()
 	if op.InferOuts != nil {
 		return op.invokeOne(in, out, at)
 	}

@@ -1,0 +1,108 @@
+package mxgotest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
+
+const monitorChild = "MXGO_TEST_MONITOR_CHILD"
+
+// monitorThread finds the Go runtime's monitor (sysmon): the one thread of the process
+// seen asleep in nanosleep (runtime.usleep). Go's other threads, and the monitor when no
+// P runs, sleep in futex.
+func monitorThread(t *testing.T) int {
+	seen := map[int]int{}
+	for range 20 {
+		tasks, err := os.ReadDir("/proc/self/task")
+		require.NoError(t, err)
+		for _, task := range tasks {
+			b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/syscall")
+			if err != nil {
+				continue // the thread ended
+			}
+			if f := strings.Fields(string(b)); len(f) > 0 && f[0] == strconv.Itoa(syscall.SYS_NANOSLEEP) {
+				tid, _ := strconv.Atoi(task.Name())
+				seen[tid]++
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	require.Len(t, seen, 1, "threads seen in nanosleep (thread id: times)")
+	for tid := range seen {
+		return tid
+	}
+	return 0
+}
+
+// wakes is how many times thread tid has gone to sleep of its own accord.
+func wakes(t *testing.T, tid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/status", tid))
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			require.NoError(t, err)
+			return n
+		}
+	}
+	t.Fatalf("no voluntary_ctxt_switches in %s", b)
+	return 0
+}
+
+// The helper threads that join ForChunks' loops are C threads calling into Go: each
+// call takes back the P the thread left, so the scheduler does not run there, and
+// without ndarray.KeepScheduling the runtime's monitor took that P every time and then
+// woke every few hundred microseconds: 600-1,200 wakes in 300 ms of loops on this
+// test's machines. With it, the monitor backs off to its 10 ms sleep (30-140 wakes; the
+// fewest of three windows is what counts, as other work on the machine can add to one).
+// It runs in a process of its own: goroutines that earlier tests leave running hold Ps,
+// and with no P idle the monitor rightly takes Ps from threads in C.
+func TestRuntimeMonitorSleepsWhileHelpersJoinLoops(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the monitor's thread from /proc") // CI runs Linux
+	}
+	if os.Getenv(monitorChild) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRuntimeMonitorSleepsWhileHelpersJoinLoops$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), monitorChild+"=1")
+		out, err := cmd.CombinedOutput()
+		t.Logf("%s", out)
+		require.NoError(t, err, "the test in its own process failed")
+		return
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	useCores(2)
+	tid := monitorThread(t)
+	sink := make([]float64, 2)
+	fewest := 0
+	for w := range 3 {
+		before, loops := wakes(t, tid), 0
+		for start := time.Now(); time.Since(start) < 300*time.Millisecond; loops++ {
+			ndarray.ForChunks(2, 2, func(lo, hi int) {
+				x := 1.0
+				for i := range 20000 { // ~50 µs
+					x = x*1.0000001 + float64(i&1)
+				}
+				sink[lo] = x
+			})
+			for end := time.Now().Add(300 * time.Microsecond); time.Now().Before(end); {
+			} // the caller's own work between loops, as Python's thread between operators
+		}
+		n := wakes(t, tid) - before
+		t.Logf("%d loops in 300 ms; the monitor woke %d times", loops, n)
+		if w == 0 || n < fewest {
+			fewest = n
+		}
+	}
+	require.Less(t, fewest, 250, "the monitor woke every %.0f µs at best", 300e3/float64(fewest))
+}
