@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -226,4 +227,69 @@ func TestReduceShortRowsInOneCall(t *testing.T) {
 	require.Equal(t, []float64{-1, 12}, values(t, mustReduce(t, "nansum", x, "axis=1")))
 	y := fromValues(t, ndarray.Float32, []float64{1, -2, 3, -4, 5, -6}, 2, 3)
 	require.Equal(t, []float64{6, 15}, values(t, mustOp(t, "norm", "ord=1;axis=1", y)))
+}
+
+// firstBest is the serial fold argmax and argmin keep: the first index of the best
+// value (±0 equal), or -1 past a NaN (where C declines).
+func firstBest[T float32 | float64](isMax bool, x []T) int {
+	bi := 0
+	for i, v := range x {
+		if v != v {
+			return -1
+		}
+		if (isMax && v > x[bi]) || (!isMax && v < x[bi]) {
+			bi = i
+		}
+	}
+	return bi
+}
+
+// simd.ArgMaxMin (one pass, four chains of AVX2 or AVX-512F lanes) finds the serial
+// fold's index on rows of few distinct values (ties in every lane and chain), with ±0,
+// ±Inf, the best at each end and around the chains' and the tail's boundaries, and
+// declines on NaN. Where the CPU lacks AVX-512F both settings run AVX2's lanes.
+func TestArgMaxMinOnePassIsTheFirstBest(t *testing.T) {
+	inC := simd.SetMaxMin(true) // whether the CPU runs the kernels (AVX2)
+	rng := rand.New(rand.NewPCG(9, 9))
+	vals := []float64{math.Inf(-1), -2, -1, math.Copysign(0, -1), 0, 1, 2, math.Inf(1)}
+	for _, n := range []int{128, 129, 159, 160, 161, 191, 192, 1000, 4099} {
+		for trial := range 40 {
+			distinct := 1 + trial%len(vals)
+			pick := vals[rng.IntN(len(vals)-distinct+1):][:distinct]
+			x64 := make([]float64, n)
+			for i := range x64 {
+				x64[i] = pick[rng.IntN(len(pick))]
+			}
+			if trial%5 == 0 { // a single best somewhere near a boundary
+				p := []int{0, n - 1, 31, 32, 63, 64, n - n%32, n - n%32 - 1}[trial/5%8]
+				x64[min(max(p, 0), n-1)] = 3
+			}
+			if trial%7 == 0 {
+				x64[rng.IntN(n)] = math.NaN()
+			}
+			x32 := make([]float32, n)
+			for i, v := range x64 {
+				x32[i] = float32(v)
+			}
+			for _, c := range []struct{ isMax, wide bool }{{true, true}, {false, true}, {true, false}, {false, false}} {
+				isMax := c.isMax
+				was := simd.SetArgMaxMin512(c.wide) // AVX2's lanes, or AVX-512F's where the CPU has them
+				want := firstBest(isMax, x64)
+				got, ok := simd.ArgMaxMin(isMax, x64)
+				got32, ok32 := simd.ArgMaxMin(isMax, x32)
+				simd.SetArgMaxMin512(was)
+				if !inC { // C declines every row
+					require.False(t, ok || ok32)
+					continue
+				}
+				msg := fmt.Sprintf("n=%d trial %d %+v", n, trial, c)
+				require.Equal(t, want >= 0, ok, "float64 "+msg)
+				require.Equal(t, want >= 0, ok32, "float32 "+msg)
+				if want >= 0 {
+					require.Equal(t, want, got, "float64 "+msg)
+					require.Equal(t, want, got32, "float32 "+msg)
+				}
+			}
+		}
+	}
 }

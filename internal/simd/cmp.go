@@ -70,16 +70,3 @@ func cmpRun[T float32 | float64](op CmpOp, o unsafe.Pointer, n int, x, y []T, yS
 	}
 	return true
 }
-
-// FindEq returns the first i with x[i] == v (len(x) if none) found in C, and true; or
-// false where C declines: x shorter than ArithMin, misaligned, kernels off.
-func FindEq[T float32 | float64](x []T, v T) (int, bool) {
-	px := unsafe.Pointer(unsafe.SliceData(x))
-	if len(x) < ArithMin || !cmp.enabled() || Misaligned(unsafe.Sizeof(v), px, nil, nil) {
-		return 0, false
-	}
-	if unsafe.Sizeof(v) == 4 {
-		return int(C.mxgo_find_eq_f32((*C.float)(px), C.long(len(x)), C.float(v))), true
-	}
-	return int(C.mxgo_find_eq_f64((*C.double)(px), C.long(len(x)), C.double(v))), true
-}

@@ -91,26 +91,6 @@ BOOLS(double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, _mm256_cmp_pd, _mm256
 AVX2 void mxgo_cmp_bool_f32(int op, uint8_t *o, const float *x, const float *y, int ys, long n) { DISPATCH(bools_float) }
 AVX2 void mxgo_cmp_bool_f64(int op, uint8_t *o, const double *x, const double *y, int ys, long n) { DISPATCH(bools_double) }
 
-// Four vectors a step, one test of their OR'd masks; the match itself is found in scalar
-// code (after the step that has it, the loop below stops at it).
-#define FIND(name, T, V, W, load, set1, cmp, or, movemask)                                        \
-	AVX2 long mxgo_find_eq_##name(const T *x, long n, T v) {                             \
-		const V c = set1(v);                                                        \
-		long i = 0;                                                                 \
-		for (; i + 4 * W <= n; i += 4 * W) {                                        \
-			V m = or(cmp(load(x + i), c, _CMP_EQ_OQ), cmp(load(x + i + W), c, _CMP_EQ_OQ)); \
-			m = or(m, cmp(load(x + i + 2 * W), c, _CMP_EQ_OQ));                 \
-			m = or(m, cmp(load(x + i + 3 * W), c, _CMP_EQ_OQ));                 \
-			if (movemask(m)) break;                                             \
-		}                                                                           \
-		for (; i < n; i++)                                                          \
-			if (x[i] == v) return i;                                            \
-		return n;                                                                   \
-	}
-
-FIND(f32, float, __m256, 8, _mm256_loadu_ps, _mm256_set1_ps, _mm256_cmp_ps, _mm256_or_ps, _mm256_movemask_ps)
-FIND(f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, _mm256_cmp_pd, _mm256_or_pd, _mm256_movemask_pd)
-
 #else
 
 int mxgo_cmp_supported(void) { return 0; }
@@ -126,7 +106,5 @@ void mxgo_cmp_bool_f32(int op, uint8_t *o, const float *x, const float *y, int y
 void mxgo_cmp_bool_f64(int op, uint8_t *o, const double *x, const double *y, int ys, long n) {
 	(void)op, (void)o, (void)x, (void)y, (void)ys, (void)n;
 }
-long mxgo_find_eq_f32(const float *x, long n, float v) { return (void)x, (void)v, n; }
-long mxgo_find_eq_f64(const double *x, long n, double v) { return (void)x, (void)v, n; }
 
 #endif

@@ -22,9 +22,4 @@ void mxgo_cmp_f64(int op, double *o, const double *x, const double *y, int yscal
 void mxgo_cmp_bool_f32(int op, uint8_t *o, const float *x, const float *y, int yscalar, long n);
 void mxgo_cmp_bool_f64(int op, uint8_t *o, const double *x, const double *y, int yscalar, long n);
 
-// mxgo_find_eq_f32 is the first i < n with x[i] == v (n if none): argmax's and argmin's
-// index of a maximum found without NaN.
-long mxgo_find_eq_f32(const float *x, long n, float v);
-long mxgo_find_eq_f64(const double *x, long n, double v);
-
 #endif

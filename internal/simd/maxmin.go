@@ -59,3 +59,38 @@ func ReduceMaxMin[T float32 | float64](isMax bool, x []T) (T, bool) {
 	}
 	return r, ok != 0
 }
+
+// argMax512 is ArgMaxMin's AVX-512F lanes (else AVX2's), where the CPU runs them.
+var argMax512 = newFamily(C.mxgo_argmaxmin_avx512_supported() != 0)
+
+// SetArgMaxMin512 turns ArgMaxMin's AVX-512F lanes on (where the CPU runs them) or off
+// (AVX2's) and returns whether they were on: a hook for tests.
+func SetArgMaxMin512(on bool) (was bool) { return argMax512.set(on) }
+
+// ArgMaxMin returns the first index of the maximum (isMax) or minimum of x found in C in
+// one pass, and true; or false where C declines: x shorter than ArithMin or (float32,
+// whose lanes count loop steps in int32) of 2^35 elements or more, holding a NaN (the
+// caller's ordered fold stops at the first), kernels off. ±0 compare equal.
+func ArgMaxMin[T float32 | float64](isMax bool, x []T) (int, bool) {
+	var v T
+	px := unsafe.Pointer(unsafe.SliceData(x))
+	if len(x) < ArithMin || !maxmin.enabled() || Misaligned(unsafe.Sizeof(v), px, nil, nil) ||
+		(unsafe.Sizeof(v) == 4 && uint64(len(x)) >= 1<<35) {
+		return 0, false
+	}
+	m, wide := C.int(0), C.int(0)
+	if isMax {
+		m = 1
+	}
+	if argMax512.enabled() {
+		wide = 1
+	}
+	var r C.long
+	var ok C.int
+	if unsafe.Sizeof(v) == 4 {
+		ok = C.mxgo_argmaxmin_f32(m, wide, (*C.float)(px), C.long(len(x)), &r)
+	} else {
+		ok = C.mxgo_argmaxmin_f64(m, wide, (*C.double)(px), C.long(len(x)), &r)
+	}
+	return int(r), ok != 0
+}

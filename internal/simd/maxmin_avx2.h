@@ -20,4 +20,14 @@ long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *y, lo
 int mxgo_maxmin_reduce_f32(int is_max, const float *x, long n, float *r);
 int mxgo_maxmin_reduce_f64(int is_max, const double *x, long n, double *r);
 
+// mxgo_argmaxmin_f32 and mxgo_argmaxmin_f64 set *r to the first index of the maximum
+// (is_max non-zero) or minimum of x[0..n), n >= 1 (float32: n < 2^35), in one pass
+// (AVX-512F where wide is set, else AVX2), and return 1; or return 0 where x holds a
+// NaN. ±0 compare equal.
+int mxgo_argmaxmin_f32(int is_max, int wide, const float *x, long n, long *r);
+int mxgo_argmaxmin_f64(int is_max, int wide, const double *x, long n, long *r);
+
+// mxgo_argmaxmin_avx512_supported reports whether the CPU (and OS) run AVX-512F.
+int mxgo_argmaxmin_avx512_supported(void);
+
 #endif

@@ -42,23 +42,22 @@ func redMaxLanesC[A redOrdered](v []A, isMax bool) (A, bool) {
 	return r, false
 }
 
-// redArgLanes is the one-accumulator fold of argmax (isMax) or argmin over v in two
-// passes in C: the extremum by lanes, then the first index holding it (the serial
-// fold's first occurrence; ±0 compare equal there too, and only the index is stored).
-// It reports false (doing nothing) where C declines: a NaN in v (the serial fold stops
-// at the first NaN), short rows, other types, ops.SetFastKernels off.
+// redArgLanes is the one-accumulator fold of argmax (isMax) or argmin over v in one
+// pass in C (the serial fold's first occurrence; ±0 compare equal there too, and v[mi]
+// is the value kept). It reports false (doing nothing) where C declines: a NaN in v (the
+// serial fold stops at the first NaN), short rows, other types, ops.SetFastKernels off.
 func redArgLanes[A redOrdered](v []A, isMax bool) (m A, mi int, ok bool) {
 	if len(v) < 32 || !ops.FastKernels() {
 		return m, 0, false
 	}
-	if m, ok = redMaxLanesC(v, isMax); !ok {
+	switch any(m).(type) {
+	case float32:
+		mi, ok = simd.ArgMaxMin(isMax, unsafe.Slice((*float32)(unsafe.Pointer(&v[0])), len(v)))
+	case float64:
+		mi, ok = simd.ArgMaxMin(isMax, unsafe.Slice((*float64)(unsafe.Pointer(&v[0])), len(v)))
+	}
+	if !ok {
 		return m, 0, false
 	}
-	switch r := any(m).(type) {
-	case float32:
-		mi, ok = simd.FindEq(unsafe.Slice((*float32)(unsafe.Pointer(&v[0])), len(v)), r)
-	case float64:
-		mi, ok = simd.FindEq(unsafe.Slice((*float64)(unsafe.Pointer(&v[0])), len(v)), r)
-	}
-	return m, mi, ok && mi < len(v)
+	return v[mi], mi, true
 }
