@@ -469,7 +469,7 @@ def test_operators_of_several_results_into_outs_take_one_c_call():
     ms = [rng.standard_normal(s).astype(np.float32) for s in shapes]
     params = dict(lrs=[0.1, 0.2, 0.3], wds=[0.0, 0.01, 0.0], momentum=0.9, rescale_grad=0.5, num_weights=3)
     info = registry.OPS["multi_sgd_mom_update"]
-    attrs = registry._encode_params("multi_sgd_mom_update", info, params)
+    attrs = registry.encode_params("multi_sgd_mom_update", info, params)
     want_w, want_m = [], []
     for i in range(len(shapes)):
         w, m = mx.nd.array(ws[i]), mx.nd.array(ms[i])
@@ -550,3 +550,46 @@ def test_name_is_accepted_and_ignored_by_every_operator_function():
     assert mx.nd.CTCLoss(mx.nd.ones((3, 1, 4)), mx.nd.array([[1, 2]]), name="c").shape == (1,)
     with pytest.raises(TypeError):
         mx.nd.add(x, y, nme="typo")  # other unknown keywords stay refused
+
+
+def test_operator_parameters_encoded_once_and_by_value_and_type():
+    """mx.nd functions remember the wire form of the parameters they were given, keyed by
+    the values and their types: a call with equal values of another type (1.0 where an int
+    is wanted), a float zero of either sign, a NaN or a list gets its own encoding, and
+    the table stays bounded."""
+    dot = mx.nd.dot
+    table = dot.__globals__["_cache"]
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x, y = mx.nd.array(a), mx.nd.array(a)
+    before = len(table)
+    for tb in (True, True, 1, np.True_):
+        assert_nd(dot(x, y, transpose_b=tb), a @ a.T)
+    assert len(table) == before + 3  # True, 1 and np.True_: three keys, one entry each
+    # int parameters: 3 is cached, 3.0 still refused as before
+    assert mx.nd.one_hot(mx.nd.array([1]), depth=3).shape == (1, 3)
+    with pytest.raises(mx.base.MXNetTypeError, match="bad value for depth"):
+        mx.nd.one_hot(mx.nd.array([1]), depth=3.0)
+    assert mx.nd.one_hot(mx.nd.array([1]), depth=3).shape == (1, 3)
+    # the sign of a zero reaches Go whatever came before
+    img = mx.nd.ones((1, 1, 2, 2))
+    for v in (0.0, -0.0, 0.0, -0.0, np.float32(-0.0)):
+        r = mx.nd.Pad(img, mode="constant", pad_width=(0, 0, 0, 0, 1, 1, 1, 1), constant_value=v).asnumpy()
+        assert bool(np.signbit(r[0, 0, 0, 0])) == bool(np.signbit(v)), v
+    pad_table = mx.nd.Pad.__globals__["_cache"]
+    for _ in range(300):  # NaNs never equal: not remembered
+        r = mx.nd.Pad(img, mode="constant", pad_width=(0, 0, 0, 0, 1, 1, 1, 1), constant_value=float("nan"))
+        assert np.isnan(r.asnumpy()[0, 0, 0, 0])
+    assert len(pad_table) <= 1
+    # lists cannot be keys: encoded every call
+    for _ in range(2):
+        assert mx.nd.sum(mx.nd.ones((2, 3)), axis=[1]).shape == (2,)
+    # a bad choice reaches Go's error every time, cached or not
+    for _ in range(2):
+        with pytest.raises(mx.base.MXNetValueError):
+            mx.nd.Activation(x, act_type="nope")
+    # foreign operands with parameters: C declines NumPy arrays, the registry imports them
+    assert_nd(dot(a, a, transpose_b=True), a @ a.T)
+    # the table is bounded
+    for i in range(600):
+        mx.nd.one_hot(mx.nd.array([0]), depth=i + 1)
+    assert len(mx.nd.one_hot.__globals__["_cache"]) <= 256

@@ -118,7 +118,7 @@ def _as_array(x, name):
     raise MXNetTypeError("%s must be an NDArray or an object with __dlpack__, got %s" % (name, type(x).__name__))
 
 
-def _encode_params(name, info, params):
+def encode_params(name, info, params):
     """params (a dict) in the registry's wire form: "name=value;..."."""
     encoded = []
     kinds = info["kinds"]
@@ -139,7 +139,7 @@ def invoke_all(name, arrays, params=None, out=None):
     are of the first input's class. Operands are NDArrays or DLPack producers, as for
     invoke."""
     info = OPS[name]
-    return _invoke_all(name, info, arrays, _encode_params(name, info, params), out)
+    return _invoke_all(name, info, arrays, encode_params(name, info, params), out)
 
 
 def _invoke_all(name, info, arrays, attrs, out):
@@ -187,13 +187,13 @@ def invoke(name, arrays, params=None, out=None, tried_fast=False):
     NDArrays, and objects whose type has a DLPack C exchange API (PyTorch's tensors), go
     straight to C (fastpath.invoke), which finishes calls on foreign memory before
     returning; other DLPack producers are imported here first. ``tried_fast``: the caller
-    already had C refuse these operands without parameters (_make's call)."""
+    already had C refuse these operands with these parameters (_make's call)."""
     info = OPS[name]
-    attrs = _encode_params(name, info, params)
+    attrs = encode_params(name, info, params)
     multi = info.get("multi")  # C refuses a call of several results: invoke_all takes it
     if multi and isinstance(out, (list, tuple)):
         return _invoke_multi(name, info, arrays, attrs, out)
-    if not (tried_fast and not attrs):
+    if not tried_fast:
         result = fastpath.invoke(info["id"], tuple(arrays), out, attrs)
         if result is not NotImplemented:
             return out if result is None else result

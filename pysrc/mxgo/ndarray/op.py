@@ -14,8 +14,9 @@ mxgo's engine.
 """
 import inspect
 import keyword
+import numbers
 
-from .._core.registry import DECODE_DEFAULT, OPS, invoke, invoke_all, is_scalar, scalar_args
+from .._core.registry import DECODE_DEFAULT, OPS, encode_params, invoke, invoke_all, is_scalar, scalar_args
 from ..base import MXNetTypeError, fastpath
 
 # OPS, invoke, invoke_all, is_scalar and scalar_args are the registry's, named here too for mx.nd's modules
@@ -56,16 +57,32 @@ def _make(info):
 
     op_id = info["id"]
 
-    def call(arrays, values, out):  # what C declined, or a call with parameters
+    def call(arrays, values, out, tried=False):  # what C declined (tried: with values' attributes)
         if scalar_op and len(arrays) == 2 and (is_scalar(arrays[0]) or is_scalar(arrays[1])):
             reverse = is_scalar(arrays[0])
             if reverse and is_scalar(arrays[1]):
                 raise MXNetTypeError("%s needs at least one array" % name)
             array, number = (arrays[1], arrays[0]) if reverse else arrays
             return invoke(scalar_op, [array], {"scalar": number, "reverse": reverse}, out)
-        return invoke(name, arrays, values, out, tried_fast=not values)
+        return invoke(name, arrays, values, out, tried_fast=tried or not values)
 
-    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id, kw_from)
+    cache = {}
+
+    def learn(key, values):
+        """The wire form of values, remembered under key (the values and their types)
+        unless a value is a float zero or NaN; None where encoding fails (call then
+        raises the error)."""
+        try:
+            attrs = encode_params(name, info, values)
+        except Exception:
+            return None
+        if all(map(_keyable, values.values())):
+            if len(cache) >= _ATTRS_CACHED:
+                cache.clear()
+            cache[key] = attrs
+        return attrs
+
+    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id, kw_from, (cache, learn))
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = signature
     doc = [info["doc"], "", "Parameters", "----------"]
@@ -88,16 +105,34 @@ def _make(info):
 #: caller gives are sent, and Go applies the registry's defaults (and names the missing)
 _NG = object()
 
+#: how many parameter combinations an operator function keeps encoded
+_ATTRS_CACHED = 256
 
-def _compile(name, inputs, variadic, params, call, op_id=None, kw_from=None):
+
+def _keyable(v):
+    """Whether values equal to v (of its type) all encode as v does: not for a float zero
+    (0.0 == -0.0, whose wire forms differ) or NaN (never equal), also inside a tuple."""
+    if isinstance(v, tuple):
+        return all(map(_keyable, v))
+    if isinstance(v, numbers.Complex) and not isinstance(v, numbers.Integral):
+        return v == v and v != 0
+    return True
+
+
+def _compile(name, inputs, variadic, params, call, op_id, kw_from, attrs):
     """The function mx.nd.<name>, compiled from source so that CPython binds its arguments
     (inspect.Signature.bind cost more than the operator); it hands them to call(arrays,
-    params given, out). Parameters from index kw_from on are keyword-only. With op_id, a call that gives no parameter first tries C
-    (fastpath.invoke) itself, and hands call only what C returned NotImplemented for: one
-    Python frame per small operator call instead of two."""
+    params given, out, tried). Parameters from index kw_from (None: none) on are
+    keyword-only. A call first tries C (fastpath.invoke of operator op_id) itself, and
+    hands call only what C returned NotImplemented for: one Python frame per small
+    operator call instead of two. A call that gives parameters looks their wire form up
+    in attrs = (cache, learn):
+    cache maps the values and their types (True, 1 and 1.0 encode differently) to it,
+    learn(key, values) encodes and remembers (the encoding cost 1.5-2 µs a call)."""
     names = [i.strip("*?") for i in inputs]
     for n in [name] + names + params:
-        assert n.isidentifier() and not keyword.iskeyword(n) and n not in ("out", "_call", "_NG", "_invoke", "_NI", "_r", "name"), n
+        assert n.isidentifier() and not keyword.iskeyword(n) and n not in (
+            "out", "_call", "_NG", "_invoke", "_NI", "_r", "name", "_k", "_a", "_cache", "_learn"), n
     required = [n for n, i in zip(names, inputs) if not i.endswith("?")]
     optional = [n for n, i in zip(names, inputs) if i.endswith("?")]
     arrays = "list(%s)" % names[0] if variadic else "[%s]" % ", ".join(required)
@@ -111,19 +146,28 @@ def _compile(name, inputs, variadic, params, call, op_id=None, kw_from=None):
         named.insert(kw_from, "*")
     head += named + ([] if variadic or "*" in head + named else ["*"]) + ["out=None", "name=None"]
     given = "{k: v for k, v in (%s) if v is not _NG}" % "".join("(%r, %s), " % (p, p) for p in params) if params else "{}"
-    body = ["    return _call(%s, %s, out)" % (arrays, given)]
-    if op_id is not None:
-        operands = names[0] if variadic else "tuple(%s)" % arrays if optional else "(%s)" % "".join(n + ", " for n in required)
-        fast = ["_r = _invoke(%d, %s, out, '')" % (op_id, operands),
+    operands = names[0] if variadic else "tuple(%s)" % arrays if optional else "(%s)" % "".join(n + ", " for n in required)
+
+    def fast(wire, values):  # the lines that call C with wire (an expression), then call
+        return ["_r = _invoke(%d, %s, out, %s)" % (op_id, operands, wire),
                 "if _r is None:", "    return out",
                 "if _r is not _NI:", "    return _r",
-                "return _call(%s, {}, out)" % arrays]
-        if params:
-            body = ["    if %s:" % " and ".join("%s is _NG" % p for p in params)] + ["        " + line for line in fast] + body
-        else:
-            body = ["    " + line for line in fast]
+                "return _call(%s, %s, out, True)" % (arrays, values)]
+    if params:
+        key = "(%s)" % "".join("%s, type(%s), " % (p, p) for p in params)
+        body = (["    if %s:" % " and ".join("%s is _NG" % p for p in params)]
+                + ["        " + line for line in fast("''", "{}")]
+                + ["    _k = %s" % key,
+                   "    try:", "        _a = _cache[_k]",
+                   "    except KeyError:", "        _a = _learn(_k, %s)" % given,
+                   "    except Exception:", "        _a = None  # a list among the values: not hashable",
+                   "    if _a is None:", "        return _call(%s, %s, out)" % (arrays, given)]
+                + ["    " + line for line in fast("_a", given)])
+    else:
+        body = ["    " + line for line in fast("''", "{}")]
     src = "def %s(%s):\n%s\n" % (name, ", ".join(head), "\n".join(body))
-    namespace = {"_call": call, "_NG": _NG, "_invoke": fastpath.invoke, "_NI": NotImplemented}
+    namespace = {"_call": call, "_NG": _NG, "_invoke": fastpath.invoke, "_NI": NotImplemented,
+                 "_cache": attrs[0], "_learn": attrs[1]}
     exec(compile(src, "<mxgo.nd.%s>" % name, "exec"), namespace)
     return namespace[name]
 
