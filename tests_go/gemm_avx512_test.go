@@ -47,6 +47,24 @@ func TestGemmAVX512TilesMatchAVX2(t *testing.T) {
 			}
 		}
 	}
+	// b transposed with m < n: the AVX-512 product swaps to c^T = b^T a^T (a dense layer's
+	// forward), reading the weights unpacked
+	for _, m := range []int{1, 7, 13, 64, 100} {
+		for _, n := range []int{17, 65, 300} {
+			for _, k := range []int{5, 257, 300} {
+				a := fromValues(t, ndarray.Float32, gemmF32Values(r, m*k), m, k)
+				b := fromValues(t, ndarray.Float32, gemmF32Values(r, n*k), n, k)
+				bias := fromValues(t, ndarray.Float32, gemmF32Values(r, n), n)
+				both(fmt.Sprintf("dot %dx%d by (%dx%d)^T", m, k, n, k), func() []uint32 {
+					return f32Bits(t, mustOp(t, "dot", "transpose_b=1", a, b))
+				})
+				attrs := fmt.Sprintf("num_hidden=%d", n)
+				both(fmt.Sprintf("FullyConnected %dx%d into %d", m, k, n), func() []uint32 {
+					return f32Bits(t, mustOp(t, "FullyConnected", attrs, a, b, bias))
+				})
+			}
+		}
+	}
 	for _, s := range [][3]int{{1, 1, 1}, {7, 5, 9}, {13, 257, 17}, {6, 300, 8}, {25, 40, 33}, {97, 513, 20}} {
 		m, k, n := s[0], s[1], s[2]
 		a := fromValues(t, ndarray.Float64, gemmF32Values(r, m*k), m, k)

@@ -31,21 +31,27 @@ static long lmin(long x, long y) { return x < y ? x : y; }
 static unsigned lanes(long n, int w) { return n >= w ? (1u << w) - 1 : n <= 0 ? 0 : (1u << n) - 1; }
 
 // TILES defines, for element type T in vectors V of NR lanes (one sliver of b), NAME_tile:
-// the product of na slivers of a (MR rows each, kc*MR elements apart) and nb slivers of b
-// over kc, scaled by alpha unless plain, plus vb times c where addc, stored in the mr x nr
-// corner at c (masked: the slivers are zero-padded, only the stores need masks; inlined
-// with na and nb constants, which fold the branches away); and NAME, the loops over one
-// packed mc x kc block of a and kc x nc block of b.
+// the product of na slivers of a (MR rows each) and nb slivers of b over kc, scaled by
+// alpha unless plain, plus vb times c where addc, stored in the mr x nr corner at c
+// (masked: the slivers are zero-padded, only the stores need masks; inlined with na and nb
+// constants, which fold the branches away). Element (i, p) of a sliver of a is at
+// pa[i*ars + p*acs], its second sliver MR*rs elements on: packed (ars 1, acs MR, rs kc),
+// or a's own rows (ars = rs = their distance, acs 1), read without packing (a partial
+// tile reads its last row again for the rows it lacks, where packing pads). NAME_rows
+// runs the tiles over an mc x kc block of a and a packed kc x nc block of b; NAME and
+// NAME_direct are its packed and unpacked forms.
 #define TILES(NAME, T, V, MR, NR, set1, setzero, load, fmadd, mul, maskz_loadu, mask_storeu)               \
-	AVX512 INLINE void NAME##_tile(long kc, const T *pa, const T *pb, T *c, long ldc, long mr, long nr,     \
-				       int plain, T alpha, int addc, T vb, int na, int nb) {                     \
+	AVX512 INLINE void NAME##_tile(long kc, const T *pa, long ars, long acs, long rs, int direct, const T *pb, \
+				       T *c, long ldc, long mr, long nr, int plain, T alpha, int addc, T vb,    \
+				       int na, int nb) {                                                        \
 		V acc[2 * MR][2];                                                                              \
-		const T *pa1 = pa + kc * MR, *pb1 = pb + kc * NR;                                              \
+		const T *pa1 = pa + MR * rs, *pb1 = pb + kc * NR;                                              \
 		_Pragma("GCC unroll 12") for (int i = 0; i < na * MR; i++) acc[i][0] = acc[i][1] = setzero(); \
-		_Pragma("GCC unroll 2") for (long p = 0; p < kc; p++, pa += MR, pa1 += MR, pb += NR, pb1 += NR) { \
+		_Pragma("GCC unroll 2") for (long p = 0; p < kc; p++, pa += acs, pa1 += acs, pb += NR, pb1 += NR) { \
 			V b0 = load(pb), b1 = nb == 2 ? load(pb1) : b0;                                        \
 			_Pragma("GCC unroll 12") for (int i = 0; i < na * MR; i++) {                           \
-				V ai = set1(i < MR ? pa[i] : pa1[i - MR]);                                     \
+				long r = !direct || i < mr ? i : mr - 1; /* a's own rows: none past mr */       \
+				V ai = set1(i < MR ? pa[r * ars] : pa1[(r - MR) * ars]);                       \
 				acc[i][0] = fmadd(ai, b0, acc[i][0]);                                          \
 				if (nb == 2)                                                                   \
 					acc[i][1] = fmadd(ai, b1, acc[i][1]);                                  \
@@ -66,24 +72,33 @@ static unsigned lanes(long n, int w) { return n >= w ? (1u << w) - 1 : n <= 0 ? 
 		}                                                                                              \
 	}                                                                                                      \
                                                                                                                \
-	AVX512 static void NAME(long mc, long nc, long kc, const T *pa, const T *pb, T *c, long ldc, int plain,  \
-				T alpha, int addc, T vb) {                                                       \
+	AVX512 INLINE void NAME##_rows(long mc, long nc, long kc, const T *pa, long ars, long acs, long rs,       \
+				       int direct, const T *pb, T *c, long ldc, int plain, T alpha, int addc,   \
+				       T vb) {                                                                  \
 		for (long jr = 0; jr < nc; jr += 2 * NR) {                                                     \
 			long nr = lmin(2 * NR, nc - jr);                                                       \
 			for (long ir = 0; ir < mc; ir += 2 * MR) {                                             \
 				long mr = lmin(2 * MR, mc - ir);                                               \
-				const T *a = pa + ir * kc, *b = pb + jr * kc;                                  \
+				const T *a = pa + ir * rs, *b = pb + jr * kc;                                  \
 				T *t = c + ir * ldc + jr;                                                      \
 				if (mr > MR && nr > NR)                                                        \
-					NAME##_tile(kc, a, b, t, ldc, mr, nr, plain, alpha, addc, vb, 2, 2);   \
+					NAME##_tile(kc, a, ars, acs, rs, direct, b, t, ldc, mr, nr, plain, alpha, addc, vb, 2, 2); \
 				else if (mr > MR)                                                              \
-					NAME##_tile(kc, a, b, t, ldc, mr, nr, plain, alpha, addc, vb, 2, 1);   \
+					NAME##_tile(kc, a, ars, acs, rs, direct, b, t, ldc, mr, nr, plain, alpha, addc, vb, 2, 1); \
 				else if (nr > NR)                                                              \
-					NAME##_tile(kc, a, b, t, ldc, mr, nr, plain, alpha, addc, vb, 1, 2);   \
+					NAME##_tile(kc, a, ars, acs, rs, direct, b, t, ldc, mr, nr, plain, alpha, addc, vb, 1, 2); \
 				else                                                                           \
-					NAME##_tile(kc, a, b, t, ldc, mr, nr, plain, alpha, addc, vb, 1, 1);   \
+					NAME##_tile(kc, a, ars, acs, rs, direct, b, t, ldc, mr, nr, plain, alpha, addc, vb, 1, 1); \
 			}                                                                                      \
 		}                                                                                              \
+	}                                                                                                      \
+	AVX512 static void NAME(long mc, long nc, long kc, const T *pa, const T *pb, T *c, long ldc, int plain,  \
+				T alpha, int addc, T vb) {                                                       \
+		NAME##_rows(mc, nc, kc, pa, 1, MR, kc, 0, pb, c, ldc, plain, alpha, addc, vb);                \
+	}                                                                                                      \
+	__attribute__((unused)) AVX512 static void NAME##_direct(long mc, long nc, long kc, const T *a, long lda, const T *pb, T *c,    \
+					 long ldc, int plain, T alpha, int addc, T vb) {                        \
+		NAME##_rows(mc, nc, kc, a, lda, 1, lda, 1, pb, c, ldc, plain, alpha, addc, vb);               \
 	}
 
 TILES(sblock, float, __m512, MXGO_SGEMM_MR, MXGO_SGEMM_NR, _mm512_set1_ps, _mm512_setzero_ps, _mm512_load_ps,
@@ -93,6 +108,11 @@ TILES(dblock, double, __m512d, MXGO_DGEMM_MR, MXGO_DGEMM_NR, _mm512_set1_pd, _mm
 
 void mxgo_sgemm_block512(long mc, long nc, long kc, const float *pa, const float *pb, float *c, long ldc, int add) {
 	sblock(mc, nc, kc, pa, pb, c, ldc, 1, 1, add, 1);
+}
+
+void mxgo_sgemm_block512_direct(long mc, long nc, long kc, const float *a, long lda, const float *pb, float *c,
+				long ldc, int add) {
+	sblock_direct(mc, nc, kc, a, lda, pb, c, ldc, 1, 1, add, 1);
 }
 
 void mxgo_dgemm_block512(long mc, long nc, long kc, const double *pa, const double *pb, double *c, long ldc,
@@ -106,6 +126,9 @@ void mxgo_dgemm_block512(long mc, long nc, long kc, const double *pa, const doub
 int mxgo_gemm_avx512_supported(void) { return 0; }
 
 void mxgo_sgemm_block512(long mc, long nc, long kc, const float *pa, const float *pb, float *c, long ldc, int add) {}
+
+void mxgo_sgemm_block512_direct(long mc, long nc, long kc, const float *a, long lda, const float *pb, float *c,
+				long ldc, int add) {}
 
 void mxgo_dgemm_block512(long mc, long nc, long kc, const double *pa, const double *pb, double *c, long ldc,
 			 int first, double alpha, double beta) {}
