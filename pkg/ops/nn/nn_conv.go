@@ -200,6 +200,9 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 		}
 		return
 	}
+	if convForwardDirect(g, x, y) {
+		return
+	}
 	if b := chunkImages(g.n, cols); b > 1 {
 		convForwardChunked(g, x, y, b)
 		return
