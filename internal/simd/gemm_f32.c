@@ -11,6 +11,8 @@ enum {
 };
 
 static long lmin(long x, long y) { return x < y ? x : y; }
+
+enum { DIRECT_N = 512 }; // the most columns of c for which drive reads a unpacked
 static long roundup(long x, long r) { return (x + r - 1) / r * r; }
 
 long mxgo_sgemm_work(long m, long n, long k) {
@@ -212,11 +214,15 @@ AVX2 static void pack_gathered(long kc, long nc, const mxgo_gather *g, long r0, 
 // each MC x KC block of a pack it and run the kernel over its tiles, the b sliver
 // outermost so that it stays in L1. b is strided, or gathered when g is set. The AVX-512
 // tiles read a row-major a from its rows (broadcasts from any address cost the same),
-// where packing would transpose it: ~15% of a 64x784x512 product's time.
+// where packing would transpose it: ~15% of a 64x784x512 product's time. Only where few
+// columns (DIRECT_N) share each packed element of a, and rows not 4 KiB apart (or a
+// multiple), where the tile's 12 rows share one L1 set: a 1024x1024 product on both
+// cores ran at 180-230 GFLOP/s instead of 225-255.
 AVX2 static void drive(long m, long n, long k, const float *a, long ars, long acs, const float *b, long brs,
 		       long bcs, const mxgo_gather *g, float *c, long ldc, float *work, int wide) {
 	float *pb = work; // first: its size is a multiple of 16 floats, pa stays aligned
 	float *pa = work + lmin(k, KC) * roundup(lmin(n, NC), NR);
+	int direct = wide && acs == 1 && ars % 1024 != 0 && n <= DIRECT_N;
 	for (long jc = 0; jc < n; jc += NC) {
 		long nc = lmin(NC, n - jc);
 		for (long pc = 0; pc < k; pc += KC) {
@@ -227,7 +233,7 @@ AVX2 static void drive(long m, long n, long k, const float *a, long ars, long ac
 				pack_b(kc, nc, b + pc * brs + jc * bcs, brs, bcs, pb);
 			for (long ic = 0; ic < m; ic += MC) {
 				long mc = lmin(MC, m - ic);
-				if (wide && acs == 1) { // a's rows as they are: packing them was transposing
+				if (direct) { // a's rows as they are: packing them was transposing
 					mxgo_sgemm_block512_direct(mc, nc, kc, a + ic * ars + pc, ars, pb, c + ic * ldc + jc,
 								   ldc, pc > 0);
 					continue;
@@ -267,12 +273,13 @@ AVX2 static void untranspose(long m, long n, const float *t, float *c, long ldc)
 // as it is, the product of the transposes, c^T = b^T a^T, reads b that way instead and
 // packs a, the smaller when m < n; c^T goes to the work buffer and is transposed into c
 // at the end. Every element sums the same terms in the same order, so the bits are the
-// same. It takes the swap when c^T and the packed a fit where packing b and a would.
+// same. It takes the swap when c^T and the packed a fit where packing b and a would, and
+// b's rows are read as they are (drive).
 AVX2 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
 		     const float *b, long brs, long bcs, float *c, long ldc, float *work) {
 	long packed = lmin(k, KC) * roundup(m, NR);
 	int wide = mxgo_gemm_avx512_on(); // once: the swapped product's c^T lies where a would be packed
-	if (m < n && n <= NC && acs == 1 && brs == 1 && bcs != 1 && wide &&
+	if (m < n && m <= DIRECT_N && n <= NC && acs == 1 && brs == 1 && bcs != 1 && bcs % 1024 != 0 && wide &&
 	    packed + n * m <= mxgo_sgemm_work(m, n, k)) {
 		float *t = work + packed; // 64-byte aligned: packed is a multiple of 16 floats
 		drive(n, m, k, b, bcs, brs, a, acs, ars, NULL, t, m, work, wide);
