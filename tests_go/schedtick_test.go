@@ -1,3 +1,5 @@
+//go:build linux
+
 package mxgotest
 
 import (
@@ -66,12 +68,10 @@ func wakes(t *testing.T, tid int) int {
 // woke every few hundred microseconds: 600-1,200 wakes in 300 ms of loops on this
 // test's machines. With it, the monitor backs off to its 10 ms sleep (30-140 wakes; the
 // fewest of three windows is what counts, as other work on the machine can add to one).
-// It runs in a process of its own: goroutines that earlier tests leave running hold Ps,
+// It reads the monitor's thread from /proc (Linux only: the build tag). It runs in a
+// process of its own: goroutines that earlier tests leave running hold Ps,
 // and with no P idle the monitor rightly takes Ps from threads in C.
 func TestRuntimeMonitorSleepsWhileHelpersJoinLoops(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads the monitor's thread from /proc") // CI runs Linux
-	}
 	if os.Getenv(monitorChild) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRuntimeMonitorSleepsWhileHelpersJoinLoops$", "-test.v", "-test.count=1")
 		cmd.Env = append(os.Environ(), monitorChild+"=1")

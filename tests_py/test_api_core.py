@@ -580,6 +580,10 @@ def test_operator_parameters_encoded_once_and_by_value_and_type():
         r = mx.nd.Pad(img, mode="constant", pad_width=(0, 0, 0, 0, 1, 1, 1, 1), constant_value=float("nan"))
         assert np.isnan(r.asnumpy()[0, 0, 0, 0])
     assert len(pad_table) <= 1
+    # tuples of integers: the elements' types are part of the key
+    assert mx.nd.sum(mx.nd.ones((2, 3)), axis=(1,)).shape == (2,)
+    with pytest.raises(mx.base.MXNetTypeError, match="bad value for axis"):
+        mx.nd.sum(mx.nd.ones((2, 3)), axis=(1.0,))
     # lists cannot be keys: encoded every call
     for _ in range(2):
         assert mx.nd.sum(mx.nd.ones((2, 3)), axis=[1]).shape == (2,)

@@ -11,8 +11,6 @@ enum {
 };
 
 static long lmin(long x, long y) { return x < y ? x : y; }
-
-enum { DIRECT_N = 512 }; // the most columns of c for which drive reads a unpacked
 static long roundup(long x, long r) { return (x + r - 1) / r * r; }
 
 long mxgo_sgemm_work(long m, long n, long k) {
@@ -210,6 +208,14 @@ AVX2 static void pack_gathered(long kc, long nc, const mxgo_gather *g, long r0, 
 	}
 }
 
+enum { DIRECT_N = 512 }; // the most columns of c for which drive reads a unpacked
+
+// reads_a reports whether drive reads a (n columns of c, rows ars apart, elements acs
+// apart) unpacked: see drive.
+static int reads_a(int wide, long n, long ars, long acs) {
+	return wide && acs == 1 && ars % 1024 != 0 && n <= DIRECT_N;
+}
+
 // The loops around the kernel (Goto's algorithm): pack a KC x NC block of b, then for
 // each MC x KC block of a pack it and run the kernel over its tiles, the b sliver
 // outermost so that it stays in L1. b is strided, or gathered when g is set. The AVX-512
@@ -222,7 +228,7 @@ AVX2 static void drive(long m, long n, long k, const float *a, long ars, long ac
 		       long bcs, const mxgo_gather *g, float *c, long ldc, float *work, int wide) {
 	float *pb = work; // first: its size is a multiple of 16 floats, pa stays aligned
 	float *pa = work + lmin(k, KC) * roundup(lmin(n, NC), NR);
-	int direct = wide && acs == 1 && ars % 1024 != 0 && n <= DIRECT_N;
+	int direct = reads_a(wide, n, ars, acs);
 	for (long jc = 0; jc < n; jc += NC) {
 		long nc = lmin(NC, n - jc);
 		for (long pc = 0; pc < k; pc += KC) {
@@ -279,7 +285,7 @@ AVX2 void mxgo_sgemm(long m, long n, long k, const float *a, long ars, long acs,
 		     const float *b, long brs, long bcs, float *c, long ldc, float *work) {
 	long packed = lmin(k, KC) * roundup(m, NR);
 	int wide = mxgo_gemm_avx512_on(); // once: the swapped product's c^T lies where a would be packed
-	if (m < n && m <= DIRECT_N && n <= NC && acs == 1 && brs == 1 && bcs != 1 && bcs % 1024 != 0 && wide &&
+	if (m < n && n <= NC && acs == 1 && bcs != 1 && reads_a(wide, m, bcs, brs) &&
 	    packed + n * m <= mxgo_sgemm_work(m, n, k)) {
 		float *t = work + packed; // 64-byte aligned: packed is a multiple of 16 floats
 		drive(n, m, k, b, bcs, brs, a, acs, ars, NULL, t, m, work, wide);

@@ -77,7 +77,6 @@ AVX2 long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *
 REDUCE(f32, float, __m256, 8, ps)
 REDUCE(f64, double, __m256d, 4, pd)
 
-
 // The index of the first maximum (is_max) or minimum in one pass. CHAINS independent
 // (value, step) accumulators in lanes, each lane keeping the step of the loop at which
 // its share of x was first strictly better than before; the smallest position among the

@@ -82,7 +82,8 @@ def _make(info):
             cache[key] = attrs
         return attrs
 
-    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id, kw_from, (cache, learn))
+    int_tuples = {p["name"] for p in params if p["kind"] in _INT_TUPLES}
+    fn = _compile(name, inputs, variadic, [p["name"] for p in params], call, op_id, kw_from, (cache, learn, int_tuples))
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = signature
     doc = [info["doc"], "", "Parameters", "----------"]
@@ -108,6 +109,15 @@ _NG = object()
 #: how many parameter combinations an operator function keeps encoded
 _ATTRS_CACHED = 256
 
+#: parameter kinds whose tuples must hold integers: their keys carry the elements' types,
+#: so that (5.0, 5) is refused after (5, 5) was remembered, as it is before
+_INT_TUPLES = ("shape", "axes", "optints")
+
+
+def _types(v):
+    """v's type, or for a tuple its elements' types."""
+    return tuple(map(type, v)) if type(v) is tuple else type(v)
+
 
 def _keyable(v):
     """Whether values equal to v (of its type) all encode as v does: not for a float zero
@@ -126,13 +136,14 @@ def _compile(name, inputs, variadic, params, call, op_id, kw_from, attrs):
     keyword-only. A call first tries C (fastpath.invoke of operator op_id) itself, and
     hands call only what C returned NotImplemented for: one Python frame per small
     operator call instead of two. A call that gives parameters looks their wire form up
-    in attrs = (cache, learn):
-    cache maps the values and their types (True, 1 and 1.0 encode differently) to it,
-    learn(key, values) encodes and remembers (the encoding cost 1.5-2 µs a call)."""
+    in attrs = (cache, learn, int_tuples): cache maps the values and their types (True, 1
+    and 1.0 encode differently; for the parameters named in int_tuples, the types of a
+    tuple's elements) to it, learn(key, values) encodes and remembers (the encoding cost
+    1.5-2 µs a call)."""
     names = [i.strip("*?") for i in inputs]
     for n in [name] + names + params:
         assert n.isidentifier() and not keyword.iskeyword(n) and n not in (
-            "out", "_call", "_NG", "_invoke", "_NI", "_r", "name", "_k", "_a", "_cache", "_learn"), n
+            "out", "_call", "_NG", "_invoke", "_NI", "_r", "name", "_k", "_a", "_cache", "_learn", "_types"), n
     required = [n for n, i in zip(names, inputs) if not i.endswith("?")]
     optional = [n for n, i in zip(names, inputs) if i.endswith("?")]
     arrays = "list(%s)" % names[0] if variadic else "[%s]" % ", ".join(required)
@@ -154,7 +165,7 @@ def _compile(name, inputs, variadic, params, call, op_id, kw_from, attrs):
                 "if _r is not _NI:", "    return _r",
                 "return _call(%s, %s, out, True)" % (arrays, values)]
     if params:
-        key = "(%s)" % "".join("%s, type(%s), " % (p, p) for p in params)
+        key = "(%s)" % "".join("%s, %s(%s), " % (p, "_types" if p in attrs[2] else "type", p) for p in params)
         body = (["    if %s:" % " and ".join("%s is _NG" % p for p in params)]
                 + ["        " + line for line in fast("''", "{}")]
                 + ["    _k = %s" % key,
@@ -167,7 +178,7 @@ def _compile(name, inputs, variadic, params, call, op_id, kw_from, attrs):
         body = ["    " + line for line in fast("''", "{}")]
     src = "def %s(%s):\n%s\n" % (name, ", ".join(head), "\n".join(body))
     namespace = {"_call": call, "_NG": _NG, "_invoke": fastpath.invoke, "_NI": NotImplemented,
-                 "_cache": attrs[0], "_learn": attrs[1]}
+                 "_cache": attrs[0], "_learn": attrs[1], "_types": _types}
     exec(compile(src, "<mxgo.nd.%s>" % name, "exec"), namespace)
     return namespace[name]
 
