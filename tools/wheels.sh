@@ -145,7 +145,15 @@ test_wheels() {
 		wait "${pids[$i]}" || failed+=("$(basename "${logs[$i]}" .log)")
 		cat "${logs[$i]}"
 	done
-	if [ ${#failed[@]} -gt 0 ]; then echo "wheels.sh: the tests of ${failed[*]} failed (logs above)" >&2; exit 1; fi
+	if [ ${#failed[@]} -gt 0 ]; then
+		for log in "${failed[@]}"; do # once more, last: CI keeps only the end of what a run printed
+			echo "== wheels.sh: $log failed; its last lines, then what it said failed:" >&2
+			tail -n 12 "$dir/$log.log" >&2
+			grep -E '^(FAILED|ERROR) |^E  |Fatal Python error|Segmentation fault|Error: ' "$dir/$log.log" | head -n 30 >&2
+		done
+		echo "wheels.sh: the tests of ${failed[*]} failed (logs above)" >&2
+		exit 1
+	fi
 }
 
 headers() {
