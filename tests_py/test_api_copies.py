@@ -1,6 +1,7 @@
 """copy, copyto, as_in_context, astype and reshape (views of contiguous arrays, copies of
 strided ones), checked against NumPy."""
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -124,6 +125,52 @@ def test_reshape_forms_match_numpy(call, shape):
     x, n = arange_nd((6,), "int32")
     assert_nd(call(x), n.reshape(shape))
     assert_nd(call(mx.nd.array(np.arange(6).reshape(2, 3), dtype="int32")), n.reshape(shape))
+
+
+RESHAPES = [((2, 3, 4),), (24,), (-1,), ((6, -1),), ([4, 6],), (2, -1, 3), ((0, -1),), ((-2,),), ((-3, 4),),
+            ((-4, 1, 2, -2),), ((0, 0, 0),), ((1, 2, 3, 4, 1),)]
+BAD_RESHAPES = [(5,), ((7, -1),), (-1, -1), ((-4, 5, 5, -2),), (2 ** 70,), (), ((2, "a"),)]
+
+
+@pytest.mark.parametrize("cls", ["nd", "np"])
+def test_reshape_of_ints_takes_c_and_agrees_with_the_python_path(cls, monkeypatch):
+    """x.reshape of exact ints (a tuple, a list or ints; mx.nd's reverse=) is NDArrayBase's C
+    method, one call to Go (pkg/pybridge/view.c); other arguments reach the class's _reshape.
+    Both give the same view or error, with MXNet's codes for mx.nd and NumPy's rules for mx.np."""
+    n = np.arange(24.0).reshape(2, 3, 4)
+    x = mx.nd.array(n, dtype="float64") if cls == "nd" else mx.np.array(n)
+    slow = type(x)._reshape
+    kws = [{}, {"reverse": True}, {"reverse": False}] if cls == "nd" else [{}]
+    for args, kw in itertools.product(RESHAPES, kws):
+        try:
+            reference = slow(x, *args, **kw)
+        except ValueError as e:  # MXNet's codes, which mx.np refuses
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                x.reshape(*args, **kw)
+            continue
+        fast = x.reshape(*args, **kw)
+        assert type(fast) is type(x) and fast.shape == reference.shape, (args, kw)
+        assert (fast._data, fast.strides) == (reference._data, reference.strides)  # the same view
+        assert np.array_equal(fast.asnumpy(), reference.asnumpy())
+    for args in BAD_RESHAPES:
+        with pytest.raises(Exception) as fast:
+            x.reshape(*args)
+        with pytest.raises(Exception) as reference:
+            slow(x, *args)
+        assert type(fast.value) is type(reference.value) and isinstance(fast.value, (TypeError, ValueError)), args
+        if cls == "nd":  # one Go function words both (mx.np's Python path has NumPy's words)
+            assert str(fast.value) == str(reference.value)
+
+    calls = []
+    monkeypatch.setattr(type(x), "_reshape", lambda self, *a, **k: calls.append(a) or slow(self, *a, **k))
+    assert x.reshape(6, 4).shape == (6, 4) and x.reshape([-1]).shape == (24,) and x.reshape((4, 6)).shape == (4, 6)
+    assert calls == []  # never reaches Python
+    assert x.reshape(np.int64(24)).shape == (24,) and len(calls) == 1  # NumPy integers do
+    if cls == "nd":
+        assert x.reshape(shape=(4, 6)).shape == (4, 6) and len(calls) == 2  # as does shape=
+    else:
+        assert x.reshape(4, 6, order="C").shape == (4, 6) and mx.np.zeros((0, 3)).reshape(3, 0).shape == (3, 0)
+        assert len(calls) == 3  # as do order= and empty arrays
 
 
 def test_reshape_of_contiguous_arrays_is_a_view():

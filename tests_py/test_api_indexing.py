@@ -89,6 +89,49 @@ def test_indexing_0_size_and_0d(key):
         assert_nd(s[key], mxnet_shaped(sn[key]))  # no 0-d results: x[...] of a 0-d array has shape (1,)
 
 
+BAD_KEYS = [10, -11, (0, 4), (1, 2, 3, 4, 5), (E, E), S(None, None, 0), (0, S(1, 2, 0)), 2 ** 70, S(2 ** 70),
+            (None,) * 129]
+
+
+@pytest.mark.parametrize("cls", ["nd", "np"])
+def test_basic_keys_take_c_and_agree_with_the_python_path(cls, monkeypatch):
+    """x[key] of a basic key (exact ints, slices of them, None, ...) is indexed by the C slot
+    (pkg/pybridge/view.c) in one call to Go; anything else reaches the class's _getitem.
+    Both give the same view, error and class, with mx.nd's or NumPy's rules by class."""
+    n = np.arange(int(np.prod(SHAPE)), dtype=np.float64).reshape(SHAPE)
+    x = mx.nd.array(n, dtype="float64") if cls == "nd" else mx.np.array(n)
+    vec = x.reshape((-1,))[:10]
+    slow = type(x)._getitem
+    for key in KEYS + [1, -10, 9, (5,)]:
+        for arr, ref in ((x, n), (vec, n.reshape(-1)[:10])):
+            try:
+                want = ref[key]
+            except IndexError:  # a key for the other array (BAD_KEYS has the errors)
+                continue
+            want = mxnet_shaped(want) if cls == "nd" else np.asarray(want)
+            fast, reference = arr[key], slow(arr, key)
+            for got in (fast, reference):
+                assert type(got) is type(x)
+                assert got.shape == want.shape and np.array_equal(got.asnumpy(), want), key
+            assert (fast._data, fast.strides) == (reference._data, reference.strides), key  # the same view
+    for key in BAD_KEYS:
+        for arr in (x, vec):
+            with pytest.raises(Exception) as fast:
+                arr[key]
+            with pytest.raises(Exception) as reference:
+                slow(arr, key)
+            assert (type(fast.value), str(fast.value)) == (type(reference.value), str(reference.value)), key
+            assert isinstance(fast.value, (IndexError, ValueError))
+
+    calls = []
+    monkeypatch.setattr(type(x), "_getitem", lambda self, key: calls.append(key) or slow(self, key))
+    assert x[1:3, 0].shape == (2, 5, 6) and x[..., None, 1].shape == (3, 4, 5, 1) and x[2].shape == (4, 5, 6)
+    assert calls == []  # basic keys never reach Python
+    x[np.int64(1)], x[[0, 1]], x[1, S(np.int32(0), 2)]
+    assert len(calls) == 3  # NumPy integers and lists do
+    assert [v.shape for v in vec[:3]] == ([(1,)] * 3 if cls == "nd" else [()] * 3)  # iteration: the item slot
+
+
 # ------------------------------------------------------------------------------ setitem
 
 def nd(values, dtype="float32"):

@@ -184,11 +184,11 @@ func (a *NDArray) resolveShape(shape []int) ([]int, error) {
 	total := a.Size()
 	if infer >= 0 {
 		if known == 0 || total%known != 0 {
-			return nil, mxerr.ValueErr("cannot reshape array of size %d into shape %v", total, shape)
+			return nil, mxerr.ValueErr("cannot reshape array of size %d into shape %s", total, ShapeString(shape))
 		}
 		shape[infer] = total / known
 	} else if known != total {
-		return nil, mxerr.ValueErr("cannot reshape array of size %d into shape %v", total, shape)
+		return nil, mxerr.ValueErr("cannot reshape array of size %d into shape %s", total, ShapeString(shape))
 	}
 	return shape, nil
 }

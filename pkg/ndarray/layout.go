@@ -3,6 +3,8 @@ package ndarray
 import (
 	"math"
 	"math/bits"
+	"strconv"
+	"strings"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
@@ -10,6 +12,19 @@ import (
 // MaxDims bounds the rank of an array, as NumPy's NPY_MAXDIMS does, so that a foreign
 // description cannot make mxgo allocate or loop without limit.
 const MaxDims = 64
+
+// ShapeString is shape as Python writes a tuple, "(5,)" or "(2, 3)", for messages that
+// NumPy users read.
+func ShapeString(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.Itoa(d)
+	}
+	if len(shape) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
 
 // Size returns the number of elements of shape, or an error if a dimension is negative or
 // the count overflows int.

@@ -67,13 +67,7 @@ func GetItem(h int64, key string) (v int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) {
-		v, err := a.Index(k)
-		if err == nil {
-			recordView(a, v, func() *ops.Gradient { return autograd.ViewGrad(a, v) })
-		}
-		return v, err
-	})
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return indexView(a, k) })
 }
 
 // Reshape returns h reshaped (a view when h is contiguous, a copy otherwise); shape may hold
@@ -84,17 +78,7 @@ func Reshape(h int64, shape string, reverse bool) (v int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) {
-		dims, err := ops.MXNetShape(a.Shape(), spec, reverse)
-		if err != nil {
-			return nil, err
-		}
-		v, err := ops.Reshape(a, dims)
-		if err == nil {
-			recordView(a, v, func() *ops.Gradient { return autograd.ReshapeGrad(a.Shape()) })
-		}
-		return v, err
-	})
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return mxnetReshape(a, spec, reverse) })
 }
 
 // Transpose returns a view of h with its axes permuted ("" reverses them).

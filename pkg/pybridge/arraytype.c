@@ -468,6 +468,12 @@ static PyObject* dlpack_device(ArrayObject* a, PyObject* unused) {
 // Each docstring starts with Argument Clinic's signature line ($self, /): inspect.signature, and
 // mypy's stubtest comparing pysrc/mxgo/ndarray/ndarray.pyi with them, read it.
 static PyMethodDef array_methods[] = {
+	{"reshape", (PyCFunction)(void (*)(void))mxgo_array_reshape, METH_FASTCALL | METH_KEYWORDS,
+	 "reshape($self, /, *shape, **kwargs)\n--\n\nReturns an array of a new shape: a view of contiguous arrays, a "
+	 "copy otherwise.\nAccepts reshape((2, 3)), reshape(2, 3) or reshape(shape=...), with MXNet's codes: 0 copies\n"
+	 "the source dimension, -1 is inferred, -2 copies the remaining ones, -3 merges the next two,\n-4 splits the next "
+	 "one into the two that follow it; reverse=True matches the codes from the right.\nmx.np arrays take NumPy's shapes "
+	 "(ints, one of them may be -1) and order='C'."},
 	{"to_dlpack_for_read", (PyCFunction)(void (*)(void))to_dlpack_for_read, METH_FASTCALL | METH_KEYWORDS,
 	 "to_dlpack_for_read($self, /, max_version=None)\n--\n\nReturns a DLPack capsule sharing memory, for a consumer that only "
 	 "reads (waits for pending writes).\nLegacy ('dltensor') by default, as MXNet and torch.utils.dlpack.from_dlpack "
@@ -525,5 +531,7 @@ PyTypeObject mxgo_array_base_type = {
 	.tp_methods = array_methods,
 	.tp_members = array_members,
 	.tp_getset = array_getset,
+	.tp_as_mapping = &mxgo_array_as_mapping,
+	.tp_as_sequence = &mxgo_array_as_sequence,
 	.tp_new = array_new,
 };

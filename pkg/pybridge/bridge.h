@@ -10,6 +10,7 @@
 //   create.c     empty, fill, from_buffer                              (create.go)
 //   capsule.c    DLPack capsules: exports, imports, destructors        (capsule.go)
 //   invoke.c     operator calls                                        (invoke.go)
+//   view.c       x[key]: basic indexing in one call to Go                (view.go)
 //   tiny.c       arithmetic on tiny host arrays without Go                 (tiny.go)
 //   autograd.c   the thread's autograd flags                           (autograd.go)
 //   exchange.c   DLPack's C exchange API: mxgo's tables, and other types' (exchange.go)
@@ -60,6 +61,16 @@ typedef struct {
 	mxgo_dl_quick* out_q;
 	uint64_t out_flags;
 } mxgo_borrowed;
+
+// view.c's encoding of an index key for mxgoFastIndex: four int64 per component, the
+// first its kind (ndarray.KeyKind) with the bits of the slice bounds given.
+#define MXGO_KEY_INT 0
+#define MXGO_KEY_SLICE 1
+#define MXGO_KEY_NEWAXIS 2
+#define MXGO_KEY_ELLIPSIS 3
+#define MXGO_KEY_HAS_START 0x100
+#define MXGO_KEY_HAS_STOP 0x200
+#define MXGO_KEY_HAS_STEP 0x400
 
 // autograd.c: the calling thread's autograd flags (autograd.Mode), read by Go.
 #define MXGO_AG_RECORDING 1
@@ -157,6 +168,16 @@ int mxgo_same_shape(PyObject* x, PyObject* y);
 // A new contiguous writable array of cls with like's shape and dtype over data, which
 // owner's memory holds (the array keeps a reference); Go adopts it on first use.
 PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, void* data, PyObject* owner);
+
+// ---- view.c
+// NDArrayBase's x[key]: basic keys in one call to Go (mxgoFastIndex), the rest through
+// the class's _getitem. set_np_class(cls) names the class indexed with NumPy's rules.
+extern PyMappingMethods mxgo_array_as_mapping;
+extern PySequenceMethods mxgo_array_as_sequence;
+PyObject* mxgo_set_np_class(PyObject* self, PyObject* cls);
+// NDArrayBase.reshape: shapes of exact ints in one call to Go, the rest through _reshape.
+PyObject* mxgo_array_reshape(PyObject* x, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+int mxgo_view_init(void);
 
 // ---- tiny.c
 // x op y for the arithmetic operators (and x op scalar for their scalar forms, attrs

@@ -34,6 +34,14 @@ var (
 	_ [pendingWork - C.MXGO_PENDING_WORK]struct{}
 	_ [C.MXGO_TAKE_OWNING - takeOwning]struct{}
 	_ [takeOwning - C.MXGO_TAKE_OWNING]struct{}
+	_ [C.MXGO_KEY_INT - ndarray.KeyInt]struct{}
+	_ [ndarray.KeyInt - C.MXGO_KEY_INT]struct{}
+	_ [C.MXGO_KEY_SLICE - ndarray.KeySlice]struct{}
+	_ [ndarray.KeySlice - C.MXGO_KEY_SLICE]struct{}
+	_ [C.MXGO_KEY_NEWAXIS - ndarray.KeyNewAxis]struct{}
+	_ [ndarray.KeyNewAxis - C.MXGO_KEY_NEWAXIS]struct{}
+	_ [C.MXGO_KEY_ELLIPSIS - ndarray.KeyEllipsis]struct{}
+	_ [ndarray.KeyEllipsis - C.MXGO_KEY_ELLIPSIS]struct{}
 )
 
 // The device types mx.Context names (MXNet's three).

@@ -45,6 +45,7 @@ static PyMethodDef methods[] = {
 	{"exchange_counts", mxgo_exchange_counts, METH_NOARGS, "exchange_counts() -> calls to the DLPack exchange API tables (exchange.c)"},
 	{"in_forked_child", in_forked_child, METH_NOARGS, "in_forked_child() -> whether this process is a fork (pkg/proc)"},
 	{"set_array_class", set_array_class, METH_O, "set_array_class(cls): the class of arrays made in C"},
+	{"set_np_class", mxgo_set_np_class, METH_O, "set_np_class(cls): the class indexed with NumPy's rules (view.c)"},
 	{"set_error_classes", (PyCFunction)(void (*)(void))mxgo_set_error_classes, METH_FASTCALL, "set the exception classes"},
 	{NULL, NULL, 0, NULL},
 };
@@ -68,7 +69,7 @@ PyObject* mxgo_fastpath_module(void) {
 		Py_DECREF(m);
 		return NULL;
 	}
-	if (mxgo_exchange_init(m) < 0 || PyModule_AddStringConstant(m, "FORKED_MESSAGE", mxgo_forked_message) < 0) {
+	if (mxgo_exchange_init(m) < 0 || mxgo_view_init() < 0 || PyModule_AddStringConstant(m, "FORKED_MESSAGE", mxgo_forked_message) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

@@ -201,12 +201,9 @@ class NDArray(fastpath.NDArrayBase):
         call(core.Copy, out._h, self._h, False)
         return out
 
-    def reshape(self, *shape, **kwargs):
-        """Returns an array of a new shape: a view of contiguous arrays, a copy otherwise.
-        Accepts ``reshape((2, 3))``, ``reshape(2, 3)`` or ``reshape(shape=...)``, with MXNet's
-        codes: 0 copies the source dimension, -1 is inferred, -2 copies the remaining ones,
-        -3 merges the next two, -4 splits the next one into the two that follow it;
-        ``reverse=True`` matches the codes from the right."""
+    # x.reshape(...): NDArrayBase's C method (pkg/pybridge/view.c, whose docstring users
+    # see) takes shapes of exact ints in one call to Go; the rest come here.
+    def _reshape(self, *shape, **kwargs):
         if "shape" in kwargs:
             shape = kwargs.pop("shape")
         elif len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
@@ -263,16 +260,9 @@ class NDArray(fastpath.NDArrayBase):
         """This array's memory as an array that takes part in no recorded graph."""
         return type(self)(call(core.Detach, self._h))
 
-    def __getitem__(self, key):
-        if type(key) is int:  # the everyday keys: a view in one call
-            n = len(self._shape)
-            if n > 1:
-                return NDArray(call(core.GetItem, self._h, "i%d" % key))
-            if n == 1 and -self._shape[0] <= key < self._shape[0]:  # an element as shape (1,): x[k:k+1]
-                k = key % self._shape[0]
-                return NDArray(call(core.GetItem, self._h, "s%d:%d:" % (k, k + 1)))
-        elif type(key) is slice:
-            return NDArray(call(core.GetItem, self._h, _indexing.encode_key(key)))
+    # x[key]: NDArrayBase's C slot (pkg/pybridge/view.c) indexes basic keys (exact ints,
+    # slices of them, None, ...) in one call to Go, with the rules below; the rest come here.
+    def _getitem(self, key):
         if _indexing.is_advanced(key):
             return _indexing.getitem(self, key)
         out = NDArray(call(core.GetItem, self._h, _indexing.encode_key(key)))

@@ -14,7 +14,6 @@ import sys
 
 import numpy as _onp
 
-from .._core.array import shape_str
 from .._core.dlpack import from_dlpack as _from_dlpack
 from ..base import (BFLOAT16, NUMPY_BFLOAT16, MXNetIndexError, MXNetNotImplementedError, MXNetTypeError,
                     MXNetValueError, call, core, dtype_code, fastpath, numpy_dtype)
@@ -154,13 +153,11 @@ class ndarray(NDArray):
     as_in_ctx = as_in_context
 
     # ---- shape ----------------------------------------------------------------------
-    def reshape(self, *shape, order="C"):
-        """The array in a new shape (ints or one tuple; one may be -1)."""
+    # x.reshape(...): NDArrayBase's C method (pkg/pybridge/view.c) takes shapes of positive
+    # ints and -1 of non-empty arrays in one call to Go; the rest come here.
+    def _reshape(self, *shape, order="C"):
         if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
             shape = shape[0]
-        if order == "C" and self.size and all(type(d) is int and (d > 0 or d == -1) for d in shape):
-            # no 0 (MXNet's code in core.Reshape) and no size 0: a view in one call
-            return type(self)(call(core.Reshape, self._h, shape_str(shape), False))
         return _MANIP["reshape"](self, shape, order=order)
 
     def transpose(self, *axes):
@@ -261,9 +258,9 @@ class ndarray(NDArray):
         "abs", "sqrt", "exp", "log", "sin", "cos", "tanh", "square"))
 
     # ---- indexing -------------------------------------------------------------------
-    def __getitem__(self, key):
-        if type(key) is int or type(key) is slice:  # the everyday keys: a view in one call
-            return type(self)(call(core.GetItem, self._h, _nd_indexing.encode_key(key)))
+    # x[key]: NDArrayBase's C slot (pkg/pybridge/view.c) indexes basic keys in one call to
+    # Go with NumPy's rules (this class is registered for them below); the rest come here.
+    def _getitem(self, key):
         if _is_bool_array(key) and key.ndim == 0:  # x[True]: x in a new axis of 1; x[False]: of 0
             return self.reshape((1,) + self.shape)[:int(bool(key))].copy()
         key = _bool_keys(self, key)
@@ -318,6 +315,8 @@ class ndarray(NDArray):
 
     __abs__ = _unary_method("abs", "__abs__")
 
+
+fastpath.set_np_class(ndarray)  # x[key] with NumPy's rules: x[3] of a vector is 0-d
 
 def _unpickle(fn, args):
     """An mx.np array from NDArray's pickle (fn(*args) makes the NDArray)."""

@@ -74,7 +74,7 @@ class ndarray(NDArray):  # type: ignore[misc]  # NumPy's semantics override MXNe
     def argmax(self, axis: _Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray: ...  # type: ignore[override]
     def argmin(self, axis: _Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray: ...  # type: ignore[override]
     def cumsum(self, axis: int | None = None, dtype: DType | None = None, out: ndarray | None = None) -> ndarray: ...
-    def __getitem__(self, key: _Key) -> ndarray: ...  # type: ignore[override]
+    def __getitem__(self, key: _Key, /) -> ndarray: ...  # type: ignore[override]
     def __setitem__(self, key: _Key, value: _A) -> None: ...  # type: ignore[override]
     def __add__(self, other: _A) -> ndarray: ...  # type: ignore[override]
     def __radd__(self, other: _A) -> ndarray: ...  # type: ignore[override]

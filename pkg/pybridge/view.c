@@ -1,0 +1,143 @@
+// x[key] and x.reshape(...) in C. x[key] is NDArrayBase's subscript (and, for
+// iteration, its sequence item) slot.
+// Basic keys, whose parts are exact ints, slices of exact ints or None, None and
+// Ellipsis, are encoded here and indexed by Go in one call (view.go); anything else
+// (arrays, lists, NumPy integers, bools, ints beyond 64 bits) goes to the class's
+// _getitem, Python's own path. A key that C takes gives what _getitem would: the same
+// view, errors and autograd record, with mx.nd's rules for NDArray and NumPy's for
+// instances of the class set_np_class registers (mx.np.ndarray). reshape likewise takes
+// shapes of exact ints in one call (mxgoFastReshape).
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "bridge.h"
+#include "_cgo_export.h"
+
+static PyTypeObject* np_class; // mx.np.ndarray, once registered
+static PyObject* getitem_name; // "_getitem"
+static PyObject* reshape_name; // "_reshape"
+
+PyObject* mxgo_set_np_class(PyObject* self, PyObject* cls) {
+	if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &mxgo_array_base_type)) {
+		PyErr_SetString(PyExc_TypeError, "set_np_class needs a subclass of NDArrayBase");
+		return NULL;
+	}
+	Py_INCREF(cls);
+	Py_XSETREF(np_class, (PyTypeObject*)cls);
+	Py_RETURN_NONE;
+}
+
+// *v of an exact int of 64 bits; 0 for anything else.
+static int int64_of(PyObject* o, int64_t* v) {
+	if (!PyLong_CheckExact(o)) return 0;
+	int overflow;
+	*v = PyLong_AsLongLongAndOverflow(o, &overflow);
+	return !overflow;
+}
+
+// A slice bound: None (the bit stays clear) or an exact int of 64 bits; 0 for anything else.
+static int bound(PyObject* b, int64_t* v, int64_t bit, int64_t* kind) {
+	if (b == Py_None) return 1;
+	if (!int64_of(b, v)) return 0;
+	*kind |= bit;
+	return 1;
+}
+
+// Encodes one key component into w (kind, start, stop, step); 0 declines it.
+static int encode(PyObject* k, int64_t* w) {
+	w[0] = w[1] = w[2] = w[3] = 0;
+	if (PyLong_CheckExact(k)) {
+		w[0] = MXGO_KEY_INT;
+		return int64_of(k, &w[1]);
+	}
+	if (PySlice_Check(k)) {
+		PySliceObject* s = (PySliceObject*)k;
+		w[0] = MXGO_KEY_SLICE;
+		return bound(s->start, &w[1], MXGO_KEY_HAS_START, &w[0]) && bound(s->stop, &w[2], MXGO_KEY_HAS_STOP, &w[0]) &&
+		       bound(s->step, &w[3], MXGO_KEY_HAS_STEP, &w[0]);
+	}
+	if (k == Py_None) { w[0] = MXGO_KEY_NEWAXIS; return 1; }
+	if (k == Py_Ellipsis) { w[0] = MXGO_KEY_ELLIPSIS; return 1; }
+	return 0;
+}
+
+static PyObject* subscript(PyObject* x, PyObject* key) {
+	int64_t items[4 * 2 * MXGO_MAX_DIMS];
+	int n = 1;
+	if (PyTuple_CheckExact(key)) {
+		Py_ssize_t m = PyTuple_GET_SIZE(key);
+		n = m <= 2 * MXGO_MAX_DIMS ? (int)m : -1;
+		for (int i = 0; i < n; i++)
+			if (!encode(PyTuple_GET_ITEM(key, i), items + 4 * i)) n = -1;
+	} else if (!encode(key, items)) {
+		n = -1;
+	}
+	if (n < 0) return PyObject_CallMethodOneArg(x, getitem_name, key);
+	int64_t h;
+	if (mxgo_forked) return mxgo_raise_forked();
+	if (mxgo_array_handle(x, "x", &h) < 0) return NULL;
+	int numpy = np_class && PyObject_TypeCheck(x, np_class);
+	int64_t out = 0;
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoFastIndex(h, items, n, !numpy, &out, &d, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	return mxgo_new_array_of(numpy ? Py_TYPE(x) : mxgo_array_class, out, &d);
+}
+
+static PyObject* item(PyObject* x, Py_ssize_t i) {
+	PyObject* k = PyLong_FromSsize_t(i);
+	if (!k) return NULL;
+	PyObject* r = subscript(x, k);
+	Py_DECREF(k);
+	return r;
+}
+
+// x.reshape(...): shapes of exact ints, given as ints or as one tuple or list, with mx.nd's
+// rules (MXNet's codes, reverse=) or, for mx.np arrays, NumPy's where they agree; anything
+// else (shape=, NumPy integers, bad arguments, mx.np's other cases) goes to the class's
+// _reshape.
+PyObject* mxgo_array_reshape(PyObject* x, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+	PyObject* const* dims = args;
+	Py_ssize_t n = nargs;
+	int reverse = 0, fast = nargs > 0;
+	if (nargs == 1 && (PyTuple_CheckExact(args[0]) || PyList_CheckExact(args[0]))) {
+		dims = PySequence_Fast_ITEMS(args[0]);
+		n = PySequence_Fast_GET_SIZE(args[0]);
+	}
+	for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++) {
+		PyObject* v = args[nargs + i];
+		fast = fast && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "reverse") == 0 && PyBool_Check(v);
+		reverse = v == Py_True;
+	}
+	// mx.np's: no keywords (order='C' too goes to _reshape), no codes but -1, and no empty
+	// array, whose reshape makes a new one.
+	int numpy = np_class && PyObject_TypeCheck(x, np_class);
+	fast = fast && n <= MXGO_MAX_DIMS && !(numpy && (kwnames || mxgo_array_size(x) == 0));
+	int64_t shape[MXGO_MAX_DIMS];
+	for (Py_ssize_t i = 0; fast && i < n; i++)
+		fast = int64_of(dims[i], &shape[i]) && !(numpy && shape[i] <= 0 && shape[i] != -1);
+	if (!fast) {
+		PyObject* slow = PyObject_GetAttr(x, reshape_name);
+		if (!slow) return NULL;
+		PyObject* r = PyObject_Vectorcall(slow, args, nargs, kwnames);
+		Py_DECREF(slow);
+		return r;
+	}
+	int64_t h, out = 0;
+	if (mxgo_forked) return mxgo_raise_forked();
+	if (mxgo_array_handle(x, "x", &h) < 0) return NULL;
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoFastReshape(h, shape, (int)n, reverse, &out, &d, &msg);
+	if (kind >= 0) return mxgo_raise(kind, msg);
+	return mxgo_new_array_of(Py_TYPE(x), out, &d);
+}
+
+int mxgo_view_init(void) {
+	getitem_name = PyUnicode_InternFromString("_getitem");
+	reshape_name = PyUnicode_InternFromString("_reshape");
+	return getitem_name && reshape_name ? 0 : -1;
+}
+
+PyMappingMethods mxgo_array_as_mapping = {.mp_subscript = subscript};
+PySequenceMethods mxgo_array_as_sequence = {.sq_item = item};

@@ -1,0 +1,112 @@
+package pybridge
+
+// Go side of view.c: basic indexing and reshape in one call from C, sharing with GetItem
+// and Reshape (api.go) the view and reshape that autograd records.
+
+/*
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/mxgo/mxgo/pkg/autograd"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+	"github.com/mxgo/mxgo/pkg/ops"
+)
+
+// indexView is a's view selected by key (NumPy's basic indexing).
+func indexView(a *ndarray.NDArray, key []ndarray.KeyItem) (*ndarray.NDArray, error) {
+	v, err := a.Index(key)
+	if err == nil {
+		recordView(a, v, func() *ops.Gradient { return autograd.ViewGrad(a, v) })
+	}
+	return v, err
+}
+
+// reshapeView is a reshaped to dims: a view when a is contiguous, a copy otherwise.
+func reshapeView(a *ndarray.NDArray, dims []int) (*ndarray.NDArray, error) {
+	v, err := ops.Reshape(a, dims)
+	if err == nil {
+		recordView(a, v, func() *ops.Gradient { return autograd.ReshapeGrad(a.Shape()) })
+	}
+	return v, err
+}
+
+// mxnetReshape is a reshaped by spec, which may hold MXNet's codes 0, -1, -2, -3, -4,
+// matched from the right when reverse is set (ops.MXNetShape).
+func mxnetReshape(a *ndarray.NDArray, spec []int, reverse bool) (*ndarray.NDArray, error) {
+	dims, err := ops.MXNetShape(a.Shape(), spec, reverse)
+	if err != nil {
+		return nil, err
+	}
+	return reshapeView(a, dims)
+}
+
+// mxgoFastReshape is x.reshape(spec, reverse=) for the array of handle h, with mx.nd's
+// rules (mxnetReshape).
+//
+//export mxgoFastReshape
+func mxgoFastReshape(h C.int64_t, spec *C.int64_t, n C.int, reverse C.int, out *C.int64_t, d *C.mxgo_desc,
+	msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err == nil {
+		dims := make([]int, n)
+		for i, v := range unsafe.Slice((*int64)(unsafe.Pointer(spec)), int(n)) {
+			dims[i] = int(v)
+		}
+		a, err = mxnetReshape(a, dims, reverse != 0)
+	}
+	return fastView(a, err, out, d, msg)
+}
+
+// fastView hands v (err nil) to C as a new handle into *out, described in d.
+func fastView(v *ndarray.NDArray, err error, out *C.int64_t, d *C.mxgo_desc, msg **C.char) C.int {
+	if err == nil {
+		*out = C.int64_t(register(v))
+		describe(v, d)
+	}
+	return fastResult(err, msg)
+}
+
+// mxgoFastIndex is x[key] for the array of handle h, key's n components read from items
+// (four int64 each, MXGO_KEY_*: kind and slice bits, start, stop, step). With
+// mxnet set it keeps mx.nd's rules, where no result is 0-d: an in-range int on a 1-D
+// array selects the slice k:k+1, and a result of no axes becomes shape (1,).
+//
+//export mxgoFastIndex
+func mxgoFastIndex(h C.int64_t, items *C.int64_t, n C.int, mxnet C.int, out *C.int64_t, d *C.mxgo_desc,
+	msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err != nil {
+		return fastResult(err, msg)
+	}
+	key := decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(items)), 4*int(n)))
+	if mxnet != 0 && a.NDim() == 1 && len(key) == 1 && key[0].Kind == ndarray.KeyInt {
+		if k, size := key[0].Start, a.Shape()[0]; -size <= k && k < size {
+			k = (k + size) % size
+			key[0] = ndarray.KeyItem{Kind: ndarray.KeySlice, Start: k, Stop: k + 1, HasStart: true, HasStop: true}
+		}
+	}
+	v, err := indexView(a, key)
+	if err == nil && mxnet != 0 && v.NDim() == 0 {
+		element := v
+		v, err = reshapeView(element, []int{1})
+		element.Release() // the 0-d view's reference: the new view (and a recorded graph) hold their own
+	}
+	return fastView(v, err, out, d, msg)
+}
+
+func decodeKey(items []int64) []ndarray.KeyItem {
+	key := make([]ndarray.KeyItem, len(items)/4)
+	for i := range key {
+		w := items[4*i:]
+		key[i] = ndarray.KeyItem{Kind: ndarray.KeyKind(w[0] & 0xff), Start: int(w[1]), Stop: int(w[2]), Step: int(w[3]),
+			HasStart: w[0]&C.MXGO_KEY_HAS_START != 0, HasStop: w[0]&C.MXGO_KEY_HAS_STOP != 0,
+			HasStep: w[0]&C.MXGO_KEY_HAS_STEP != 0}
+	}
+	return key
+}
