@@ -201,6 +201,31 @@ def test_leading_index_arrays_match_the_general_path(dtype, idtype, view, k, ish
         assert mx.np.array(x)[k_].shape == a[tuple(idx)].shape
 
 
+@pytest.mark.parametrize("cls", ["nd", "np"])
+def test_one_integer_array_key_takes_c(cls, monkeypatch):
+    """x[i] with i one non-empty integer mxgo array of at least one axis (not uint64) is one
+    _gather_leading call from C (pkg/pybridge/view.c); other array keys reach the class's
+    _getitem. Both give the same values, shape and class."""
+    n = np.arange(24.0).reshape(4, 6)
+    x = mx.nd.array(n) if cls == "nd" else mx.np.array(n)
+    slow = type(x)._getitem
+    calls = []
+    monkeypatch.setattr(type(x), "_getitem", lambda self, key: calls.append(key) or slow(self, key))
+    for idtype in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"]:
+        for shape in [(3,), (2, 2)]:
+            i = mx.nd.array(np.arange(int(np.prod(shape))).reshape(shape) % 4, dtype=idtype)
+            for k in (i, mx.np.array(i)):
+                got, want = x[k], slow(x, k)
+                assert type(got) is type(want) is type(x) and got.shape == want.shape
+                np.testing.assert_array_equal(got.asnumpy(), n[i.asnumpy()])
+    assert calls == []
+    others = [(mx.nd.array([1, 2], dtype="uint64"), [1, 2]), (mx.nd.array([1, 3]), [1, 3]),  # uint64, MXNet's floats
+              (mx.nd.array(2, dtype="int64"), 2), ((mx.nd.array([1], dtype="int64"), 2), ([1], 2))]  # 0-d, a tuple
+    for k, nk in others:
+        np.testing.assert_array_equal(x[k].asnumpy().reshape(-1), n[nk].reshape(-1))
+    assert len(calls) == 4
+
+
 def test_index_array_gradient_accumulates():
     x = mx.nd.array(np.arange(6.0).reshape(3, 2))
     x.attach_grad()

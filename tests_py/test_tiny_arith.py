@@ -1,5 +1,5 @@
-"""Arithmetic on tiny host arrays runs in C without Go (pkg/pybridge/tiny.c): the same
-bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
+"""Arithmetic and comparisons on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
+the same bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
 call it must not take (recording, the engine busy, broadcasting, views, mixed dtypes,
 overlapping out, read-only out, large arrays) left to the registry's path."""
 import gc
@@ -82,6 +82,42 @@ def test_scalar_forms_have_the_registry_bits(dtype):
     inplace = x.copy()
     inplace *= 3
     _same_bits(inplace.asnumpy(), _registry(lambda v, s: v * s, a, 3))
+
+
+CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne}
+CMP_SCALARS = [2, -3, 0, 0.5, -0.0, np.inf, -np.inf, 127, 2**31 + 5, -(2**63)]
+
+
+@pytest.mark.parametrize("ns", ["nd", "np"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_comparisons_have_the_registry_bits(ns, dtype, no_gc):
+    """x > y and x > s in C: mx.nd's 1 or 0 in the operands' dtype (an int scalar wrapped to
+    it, as MXNet casts), mx.np's bools (NumPy's exact ints); each as the registry's Go path
+    (more elements than tiny.c takes) and NumPy give it, NaN, -0.0 and the integer ends
+    included, with no Go array made."""
+    a, b = _operands(dtype, (9,), np.random.default_rng(5))
+    b[::3] = a[::3]  # equal pairs
+    mod = getattr(mx, ns)
+    x, y = mod.array(a, dtype=dtype), mod.array(b, dtype=dtype)
+    big = lambda v: mod.array(np.concatenate([v, np.zeros(20000, v.dtype)]), dtype=dtype)  # noqa: E731
+    want_dtype = np.bool_ if ns == "np" else np.dtype(dtype)
+    for name, fn in CMP.items():
+        got = want = None  # the last round's, freed before counting
+        mx.nd.waitall()
+        live = live_counts()
+        got = fn(x, y)
+        assert live_counts() == live, name  # computed in C
+        want = fn(big(a), big(b)).asnumpy()[:a.size]
+        assert got.asnumpy().dtype == want.dtype == want_dtype
+        np.testing.assert_array_equal(got.asnumpy(), want)
+        np.testing.assert_array_equal(want.astype(bool), fn(a, b))
+        for s in CMP_SCALARS:
+            if ns == "np" and dtype.startswith("int") and isinstance(s, int) and not \
+                    np.iinfo(dtype).min <= s <= np.iinfo(dtype).max:
+                continue  # mx.np refuses ints beyond the dtype (NumPy 2 compares them)
+            for left, right in ((x, s), (s, x)):  # x > s and s > x
+                ref = fn(big(a), s) if left is x else fn(s, big(a))
+                np.testing.assert_array_equal(fn(left, right).asnumpy(), ref.asnumpy()[:a.size], err_msg=(name, s))
 
 
 def test_an_array_with_itself():

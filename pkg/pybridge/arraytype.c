@@ -123,7 +123,7 @@ int mxgo_same_shape(PyObject* x, PyObject* y) {
 	return 1;
 }
 
-PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, void* data, PyObject* owner) {
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner) {
 	ArrayObject *l = (ArrayObject*)like, *a = (ArrayObject*)cls->tp_alloc(cls, 0);
 	if (!a) return NULL;
 	a->owner = Py_NewRef(owner);
@@ -135,6 +135,11 @@ PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, void* data, PyO
 	a->src.store = NULL; // Go makes its side on first use (materialize)
 	a->src.data = data;
 	a->src.writable = 1;
+	if (dtype >= 0) {
+		a->src.dtype = dtype;
+		a->src.code = mxgo_dl_type_of[dtype].code;
+		a->src.bits = mxgo_dl_type_of[dtype].bits;
+	}
 	return (PyObject*)a;
 }
 int mxgo_array_writable(PyObject* o) { return ((ArrayObject*)o)->src.writable; }
@@ -162,6 +167,8 @@ int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
 int mxgo_array_dtype(PyObject* o) {
 	return PyObject_TypeCheck(o, &mxgo_array_base_type) ? ((ArrayObject*)o)->src.dtype : -1;
 }
+
+int mxgo_array_ndim(PyObject* o) { return ((ArrayObject*)o)->src.ndim; }
 
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {

@@ -77,9 +77,32 @@ typedef struct {
 #define MXGO_AG_TRAINING 2
 int mxgo_ag_mode(void);
 
-// The registry ids of the arithmetic operators and their scalar forms (tiny.c; tiny.go
-// sets them).
-extern int32_t mxgo_tiny_op[8];
+// view.c: x[i] with i an integer array gathers with this operator (_gather_leading;
+// view.go sets it) where i's dtype code has its bit in mxgo_gather_codes.
+extern int32_t mxgo_gather_op;
+extern uint64_t mxgo_gather_codes;
+
+// The operators tiny.c computes (tiny.go fills the table): each its registry id, its
+// operation, whether it is the scalar form (x op number), and whether its result is
+// bool (mx.np's comparisons; mx.nd's give 1 or 0 in the operands' dtype).
+#define MXGO_TINY_ADD 0
+#define MXGO_TINY_SUBTRACT 1
+#define MXGO_TINY_MULTIPLY 2
+#define MXGO_TINY_DIVIDE 3
+#define MXGO_TINY_EQUAL 4
+#define MXGO_TINY_NOT_EQUAL 5
+#define MXGO_TINY_GREATER 6
+#define MXGO_TINY_GREATER_EQUAL 7
+#define MXGO_TINY_LESS 8
+#define MXGO_TINY_LESS_EQUAL 9
+#define MXGO_TINY_MOST 48
+typedef struct {
+	int32_t id;
+	int8_t op, scalar, bool_out;
+} mxgo_tiny_entry;
+extern mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
+extern int32_t mxgo_tiny_count;
+extern int32_t mxgo_tiny_bool; // the dtype code of bool
 
 // The engine's busy count (engine.MirrorBusy; module.c): 0 when no operation is running
 // and no error is held, so an export cannot have anything to wait for.
@@ -140,8 +163,9 @@ PyObject* mxgo_new_foreign_array(const mxgo_desc* d, PyObject* owner);
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h);
 // The dtype code of mxgo array o (-1 when o is something else).
 int mxgo_array_dtype(PyObject* o);
-// The number of elements of NDArrayBase o.
+// The number of elements, and of axes, of NDArrayBase o.
 int64_t mxgo_array_size(PyObject* o);
+int mxgo_array_ndim(PyObject* o);
 // The first byte and byte count of o, a C-contiguous host NDArrayBase; -1 with an
 // exception (TypeError, BufferError) for anything else.
 int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes);
@@ -165,13 +189,14 @@ typedef struct {
 int mxgo_array_flat(PyObject* o, mxgo_flat* f);
 // Whether NDArrayBases x and y have one shape.
 int mxgo_same_shape(PyObject* x, PyObject* y);
-// A new contiguous writable array of cls with like's shape and dtype over data, which
-// owner's memory holds (the array keeps a reference); Go adopts it on first use.
-PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, void* data, PyObject* owner);
+// A new contiguous writable array of cls with like's shape and dtype (or dtype, unless it
+// is -1) over data, which owner's memory holds (the array keeps a reference); Go adopts it
+// on first use.
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner);
 
 // ---- view.c
-// NDArrayBase's x[key]: basic keys in one call to Go (mxgoFastIndex), the rest through
-// the class's _getitem. set_np_class(cls) names the class indexed with NumPy's rules.
+// NDArrayBase's x[key]: basic keys in one call to Go (mxgoFastIndex), an integer array
+// as one operator call (mxgo_invoke), the rest through the class's _getitem. set_np_class(cls) names the class indexed with NumPy's rules.
 extern PyMappingMethods mxgo_array_as_mapping;
 extern PySequenceMethods mxgo_array_as_sequence;
 PyObject* mxgo_set_np_class(PyObject* self, PyObject* cls);

@@ -1,6 +1,6 @@
-// Elementwise arithmetic on tiny host arrays, in C alone: the commonest small operation
-// (x + y on a few elements) costs no more than NumPy's, where a trip through Go's
-// registry costs three times as much. It runs only where the result cannot differ from
+// Elementwise arithmetic and comparisons on tiny host arrays, in C alone: the commonest
+// small operations (x + y, x > y on a few elements) cost no more than NumPy's, where a
+// trip through Go's registry costs three times as much. It runs only where the result cannot differ from
 // Go's (the same IEEE operation per element, wrapping integers) and nothing can be
 // ordered before it: the engine idle (no operation pending anywhere, no error held),
 // the thread not recording, and every operand an mxgo host array, C-contiguous, of one
@@ -13,11 +13,9 @@
 #include <string.h>
 #include "bridge.h"
 
-enum { ADD, SUBTRACT, MULTIPLY, DIVIDE, NARITH };
-
-// The registry ids of add, subtract, multiply, divide, then of their scalar forms
-// (_add_scalar, ...), which tiny.go sets at init.
-int32_t mxgo_tiny_op[2 * NARITH] = {-1, -1, -1, -1, -1, -1, -1, -1};
+mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
+int32_t mxgo_tiny_count;
+int32_t mxgo_tiny_bool = -1;
 
 enum { DL_INT = 0, DL_FLOAT = 2 };
 
@@ -31,28 +29,28 @@ typedef struct {
 	union { float f32; double f64; uint32_t u32; uint64_t u64; } c;
 } operand;
 
-// The loop of expr (of a and b) in three forms, each simple enough to vectorise: both
-// operands arrays, or one of them a number.
-#define LOOP(T, expr)                                                                   \
+// The loop of expr (of a and b, of type T) into R in three forms, each simple enough to
+// vectorise: both operands arrays, or one of them a number.
+#define LOOP(T, R, expr)                                                                \
 	do {                                                                            \
-		T* out = z;                                                             \
+		R* out = z;                                                             \
 		const T *xa = x.a, *ya = y.a;                                           \
 		if (xa && ya) {                                                         \
 			for (int64_t i = 0; i < n; i++) {                               \
 				T a = xa[i], b = ya[i];                                 \
-				out[i] = expr;                                          \
+				out[i] = (R)(expr);                                     \
 			}                                                               \
 		} else if (xa) {                                                        \
 			const T b = *(const T*)&y.c;                                    \
 			for (int64_t i = 0; i < n; i++) {                               \
 				T a = xa[i];                                            \
-				out[i] = expr;                                          \
+				out[i] = (R)(expr);                                     \
 			}                                                               \
 		} else {                                                                \
 			const T a = *(const T*)&x.c;                                    \
 			for (int64_t i = 0; i < n; i++) {                               \
 				T b = ya[i];                                            \
-				out[i] = expr;                                          \
+				out[i] = (R)(expr);                                     \
 			}                                                               \
 		}                                                                       \
 	} while (0)
@@ -60,24 +58,48 @@ typedef struct {
 // Integers wrap as Go's do: computed unsigned, where C's signed overflow is undefined.
 #define INT_OPS(T)                                                                   \
 	switch (op) {                                                                \
-	case ADD: LOOP(T, a + b); return 1;                                          \
-	case SUBTRACT: LOOP(T, a - b); return 1;                                     \
-	case MULTIPLY: LOOP(T, a * b); return 1;                                     \
+	case MXGO_TINY_ADD: LOOP(T, T, a + b); return 1;                             \
+	case MXGO_TINY_SUBTRACT: LOOP(T, T, a - b); return 1;                        \
+	case MXGO_TINY_MULTIPLY: LOOP(T, T, a * b); return 1;                        \
 	default: return 0; /* division by zero and rounding: the registry's rules */ \
 	}
 
-#define FLOAT_OPS(T)                                   \
-	switch (op) {                                  \
-	case ADD: LOOP(T, a + b); return 1;            \
-	case SUBTRACT: LOOP(T, a - b); return 1;       \
-	case MULTIPLY: LOOP(T, a * b); return 1;       \
-	default: LOOP(T, a / b); return 1;             \
+#define FLOAT_OPS(T)                                          \
+	switch (op) {                                         \
+	case MXGO_TINY_ADD: LOOP(T, T, a + b); return 1;      \
+	case MXGO_TINY_SUBTRACT: LOOP(T, T, a - b); return 1; \
+	case MXGO_TINY_MULTIPLY: LOOP(T, T, a * b); return 1; \
+	default: LOOP(T, T, a / b); return 1;                 \
 	}
 
-// Computes z = x op y over n elements of type t (integers as their unsigned type, the
-// same bits); 0 when it has no kernel for t and op. Elements in place (z is x's or y's
-// memory) are read before they are written.
-static int compute(int op, DLDataType t, operand x, operand y, void* z, int64_t n) {
+// Comparisons (of signed integers, or IEEE's: NaN is unordered) as 1 or 0 in R.
+#define CMP_OPS(T, R)                                              \
+	switch (op) {                                              \
+	case MXGO_TINY_EQUAL: LOOP(T, R, a == b); return 1;        \
+	case MXGO_TINY_NOT_EQUAL: LOOP(T, R, a != b); return 1;    \
+	case MXGO_TINY_GREATER: LOOP(T, R, a > b); return 1;       \
+	case MXGO_TINY_GREATER_EQUAL: LOOP(T, R, a >= b); return 1; \
+	case MXGO_TINY_LESS: LOOP(T, R, a < b); return 1;          \
+	default: LOOP(T, R, a <= b); return 1;                     \
+	}
+#define CMP(T)                               \
+	do {                                 \
+		if (bool_out) CMP_OPS(T, uint8_t) \
+		else CMP_OPS(T, T)           \
+	} while (0)
+
+// Computes z = x op y over n elements of type t (integers as their unsigned type for
+// arithmetic, the same bits), into bool when bool_out; 0 when it has no kernel for t and
+// op. Elements in place (z is x's or y's memory, of x's dtype) are read before they are
+// written.
+static int compute(int op, int bool_out, DLDataType t, operand x, operand y, void* z, int64_t n) {
+	if (op >= MXGO_TINY_EQUAL) {
+		if (t.code == DL_FLOAT && t.bits == 32) CMP(float);
+		if (t.code == DL_FLOAT && t.bits == 64) CMP(double);
+		if (t.code == DL_INT && t.bits == 32) CMP(int32_t);
+		if (t.code == DL_INT && t.bits == 64) CMP(int64_t);
+		return 0;
+	}
 	if (t.code == DL_FLOAT && t.bits == 32) FLOAT_OPS(float)
 	if (t.code == DL_FLOAT && t.bits == 64) FLOAT_OPS(double)
 	if (t.code == DL_INT && t.bits == 32) INT_OPS(uint32_t)
@@ -87,9 +109,10 @@ static int compute(int op, DLDataType t, operand x, operand y, void* z, int64_t 
 
 // Parses a scalar form's attrs as op.py's scalar_attrs writes them ("scalar=f:<repr>;
 // reverse=0", "scalar=i:<int>;reverse=1") into *c, converted to t as ops.Scalar.Store
-// converts; 0 for anything else (a float for an integer array, NaN, whose payload Go
-// chooses: the registry takes those).
-static int parse_scalar(const char* s, Py_ssize_t len, DLDataType t, operand* c, int* reverse) {
+// converts (wrapped to the dtype's width, as MXNet's arithmetic does, unless exact); 0 for anything
+// else (a float for an integer array, NaN, whose payload Go chooses: the registry takes
+// those).
+static int parse_scalar(const char* s, Py_ssize_t len, DLDataType t, int exact, operand* c, int* reverse) {
 	static const char head[] = "scalar=?:", tail[] = ";reverse=?";
 	Py_ssize_t hl = sizeof head - 1, tl = sizeof tail - 1, nl = len - hl - tl;
 	char num[64], *end;
@@ -105,6 +128,10 @@ static int parse_scalar(const char* s, Py_ssize_t len, DLDataType t, operand* c,
 	int64_t i = is_int ? strtoll(num, &end, 10) : 0;
 	double f = is_int ? (double)i : strtod(num, &end); // an int reaches a float dtype through float64, as in Go
 	if (*end != 0 || errno != 0 || isnan(f)) return 0;
+	// exact (the comparisons): only ints that the dtype and a double hold exactly, where
+	// MXNet's cast (through a double) and NumPy's exact comparison agree with C's
+	int64_t most = t.code == DL_INT && t.bits == 32 ? INT32_MAX : t.code == DL_FLOAT && t.bits == 32 ? 1LL << 24 : 1LL << 53;
+	if (exact && is_int && (i < -most || i > most)) return 0;
 	if (t.code == DL_FLOAT && t.bits == 32) c->c.f32 = (float)f;
 	else if (t.code == DL_FLOAT && t.bits == 64) c->c.f64 = f;
 	else if (!is_int) return 0;
@@ -113,10 +140,10 @@ static int parse_scalar(const char* s, Py_ssize_t len, DLDataType t, operand* c,
 	return 1;
 }
 
-static int op_index(long op) {
-	for (int k = 0; k < 2 * NARITH; k++)
-		if (mxgo_tiny_op[k] == op) return k;
-	return -1;
+static const mxgo_tiny_entry* entry_of(long id) {
+	for (int k = 0; k < mxgo_tiny_count; k++)
+		if (mxgo_tiny_ops[k].id == id) return &mxgo_tiny_ops[k];
+	return NULL;
 }
 
 // Whether [p, p+n) and [q, q+n) overlap other than exactly (same start: elementwise in
@@ -126,16 +153,16 @@ static int partly_overlap(const char* p, const char* q, int64_t n) {
 }
 
 PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
-	int op = op_index(op_id), scalar = op >= NARITH;
-	if (op < 0 || PyTuple_GET_SIZE(arrays) != 2 - scalar) return NULL;
+	const mxgo_tiny_entry* e = entry_of(op_id);
+	if (!e || PyTuple_GET_SIZE(arrays) != 2 - e->scalar) return NULL;
 	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
 	mxgo_flat x, y, z;
 	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0 || x.size > MOST) return NULL;
 	DLDataType t = mxgo_dl_type_of[x.dtype];
 	operand a = {.a = x.data}, b = {0};
-	if (scalar) {
+	if (e->scalar) {
 		int reverse;
-		if (!parse_scalar(at, alen, t, &b, &reverse)) return NULL;
+		if (!parse_scalar(at, alen, t, e->op >= MXGO_TINY_EQUAL, &b, &reverse)) return NULL;
 		if (reverse) {
 			operand swap = a;
 			a = b, b = swap;
@@ -147,22 +174,22 @@ PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize
 	} else {
 		b.a = y.data;
 	}
-	op %= NARITH;
 	int64_t nbytes = x.size * (t.bits / 8);
-	if (out != Py_None) {
-		if (!mxgo_array_flat(out, &z) || z.dtype != x.dtype || z.size != x.size || !z.writable || !mxgo_same_shape(out, x.obj) ||
-				partly_overlap(z.data, x.data, nbytes) || partly_overlap(z.data, y.data, nbytes))
+	if (out != Py_None) { // a bool result is never written in place (its elements are narrower)
+		if (e->bool_out || !mxgo_array_flat(out, &z) || z.dtype != x.dtype || z.size != x.size || !z.writable ||
+				!mxgo_same_shape(out, x.obj) || partly_overlap(z.data, x.data, nbytes) || partly_overlap(z.data, y.data, nbytes))
 			return NULL;
-		if (!compute(op, t, a, b, z.data, x.size)) return NULL;
+		if (!compute(e->op, 0, t, a, b, z.data, x.size)) return NULL;
 		Py_RETURN_NONE;
 	}
-	PyObject* owner = PyByteArray_FromStringAndSize(NULL, nbytes);
+	if (e->bool_out && mxgo_tiny_bool < 0) return NULL;
+	PyObject* owner = PyByteArray_FromStringAndSize(NULL, e->bool_out ? x.size : nbytes);
 	if (!owner) return NULL;
-	if (!compute(op, t, a, b, PyByteArray_AS_STRING(owner), x.size)) {
+	if (!compute(e->op, e->bool_out, t, a, b, PyByteArray_AS_STRING(owner), x.size)) {
 		Py_DECREF(owner);
 		return NULL;
 	}
-	PyObject* r = mxgo_new_flat_array(cls, x.obj, PyByteArray_AS_STRING(owner), owner);
+	PyObject* r = mxgo_new_flat_array(cls, x.obj, e->bool_out ? mxgo_tiny_bool : -1, PyByteArray_AS_STRING(owner), owner);
 	Py_DECREF(owner); // the array holds it
 	return r;
 }

@@ -1,9 +1,9 @@
 // x[key] and x.reshape(...) in C. x[key] is NDArrayBase's subscript (and, for
 // iteration, its sequence item) slot.
 // Basic keys, whose parts are exact ints, slices of exact ints or None, None and
-// Ellipsis, are encoded here and indexed by Go in one call (view.go); anything else
-// (arrays, lists, NumPy integers, bools, ints beyond 64 bits) goes to the class's
-// _getitem, Python's own path. A key that C takes gives what _getitem would: the same
+// Ellipsis, are encoded here and indexed by Go in one call (view.go); an integer mxgo
+// array is one gather (mxgo_invoke); anything else (other arrays, lists, NumPy integers,
+// bools, ints beyond 64 bits) goes to the class's _getitem, Python's own path. A key that C takes gives what _getitem would: the same
 // view, errors and autograd record, with mx.nd's rules for NDArray and NumPy's for
 // instances of the class set_np_class registers (mx.np.ndarray). reshape likewise takes
 // shapes of exact ints in one call (mxgoFastReshape).
@@ -60,6 +60,30 @@ static int encode(PyObject* k, int64_t* w) {
 	return 0;
 }
 
+int32_t mxgo_gather_op = -1;
+uint64_t mxgo_gather_codes;
+static PyObject* gather_id; // mxgo_gather_op as an int, for mxgo_invoke (made on first use,
+                            // after Go's init has set it)
+static PyObject* no_attrs;  // ""
+
+// x[i] with i a non-empty integer mxgo array of at least one axis: one gather on x's
+// first axis (the operator op.py's path calls for it too), or NULL with no exception
+// when the key is something else.
+static PyObject* gather(PyObject* x, PyObject* i, int numpy) {
+	int code = mxgo_array_dtype(i);
+	if (mxgo_gather_op < 0 || code < 0 || code > 63 || !(mxgo_gather_codes >> code & 1) || mxgo_array_ndim(i) == 0 ||
+	    mxgo_array_size(i) == 0 || mxgo_array_ndim(x) == 0)
+		return NULL;
+	if (!gather_id && !(gather_id = PyLong_FromLong(mxgo_gather_op))) return NULL;
+	PyObject* arrays = PyTuple_Pack(2, x, i);
+	if (!arrays) return NULL;
+	PyObject* args[5] = {gather_id, arrays, Py_None, no_attrs, (PyObject*)(numpy ? np_class : mxgo_array_class)};
+	PyObject* r = mxgo_invoke(NULL, args, 5);
+	Py_DECREF(arrays);
+	if (r == Py_NotImplemented) Py_CLEAR(r); // the Python path takes it
+	return r;
+}
+
 static PyObject* subscript(PyObject* x, PyObject* key) {
 	int64_t items[4 * 2 * MXGO_MAX_DIMS];
 	int n = 1;
@@ -71,11 +95,14 @@ static PyObject* subscript(PyObject* x, PyObject* key) {
 	} else if (!encode(key, items)) {
 		n = -1;
 	}
-	if (n < 0) return PyObject_CallMethodOneArg(x, getitem_name, key);
+	int numpy = np_class && PyObject_TypeCheck(x, np_class);
+	if (n < 0) {
+		PyObject* r = gather(x, key, numpy);
+		return r || PyErr_Occurred() ? r : PyObject_CallMethodOneArg(x, getitem_name, key);
+	}
 	int64_t h;
 	if (mxgo_forked) return mxgo_raise_forked();
 	if (mxgo_array_handle(x, "x", &h) < 0) return NULL;
-	int numpy = np_class && PyObject_TypeCheck(x, np_class);
 	int64_t out = 0;
 	mxgo_desc d;
 	char* msg = NULL;
@@ -136,7 +163,8 @@ PyObject* mxgo_array_reshape(PyObject* x, PyObject* const* args, Py_ssize_t narg
 int mxgo_view_init(void) {
 	getitem_name = PyUnicode_InternFromString("_getitem");
 	reshape_name = PyUnicode_InternFromString("_reshape");
-	return getitem_name && reshape_name ? 0 : -1;
+	no_attrs = PyUnicode_InternFromString("");
+	return getitem_name && reshape_name && no_attrs ? 0 : -1;
 }
 
 PyMappingMethods mxgo_array_as_mapping = {.mp_subscript = subscript};

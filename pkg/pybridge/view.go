@@ -16,6 +16,16 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
+// view.c's gather: x[i] for integer arrays i whose dtype the operator reads as it is
+// (indexing.py's _leading_arrays: uint64 goes through gather_nd there, bool is refused).
+func init() {
+	C.mxgo_gather_op = C.int32_t(opID("_gather_leading"))
+	for _, t := range []ndarray.DType{ndarray.Int8, ndarray.Int16, ndarray.Int32, ndarray.Int64, ndarray.Uint8,
+		ndarray.Uint16, ndarray.Uint32} {
+		C.mxgo_gather_codes |= 1 << uint(t)
+	}
+}
+
 // indexView is a's view selected by key (NumPy's basic indexing).
 func indexView(a *ndarray.NDArray, key []ndarray.KeyItem) (*ndarray.NDArray, error) {
 	v, err := a.Index(key)

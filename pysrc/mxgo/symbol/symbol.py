@@ -210,7 +210,8 @@ class Symbol:
 
     def __getattr__(self, name):
         """mx.nd's fluent methods (x.reshape(...), x.swapaxes(1, 2), ...) on symbols."""
-        if name.startswith("_") or not inspect.isfunction(getattr(NDArray, name, None)):
+        fluent = name == "reshape" or inspect.isfunction(getattr(NDArray, name, None))  # reshape: in C
+        if name.startswith("_") or not fluent:
             raise AttributeError("'Symbol' object has no attribute %r" % name)
         op = _operator(name)
         return lambda *args, **kwargs: op(self, *args, **kwargs)
