@@ -64,13 +64,14 @@ func wakes(t *testing.T, tid int) int {
 
 // The helper threads that join ForChunks' loops are C threads calling into Go: each
 // call takes back the P the thread left, so the scheduler does not run there, and
-// without ndarray.KeepScheduling the runtime's monitor took that P every time and then
-// woke every few hundred microseconds: 600-1,200 wakes in 300 ms of loops on this
-// test's machines. With it, the monitor backs off to its 10 ms sleep (30-140 wakes; the
-// fewest of three windows is what counts, as other work on the machine can add to one).
-// It reads the monitor's thread from /proc (Linux only: the build tag). It runs in a
-// process of its own: goroutines that earlier tests leave running hold Ps,
-// and with no P idle the monitor rightly takes Ps from threads in C.
+// without ndarray.KeepScheduling the runtime's monitor takes that P every time and then
+// wakes every few hundred microseconds: 600-1,600 wakes in 300 ms of loops on this
+// test's machines, against 30-140 with it. Windows with and without it alternate, and
+// the fewest wakes of each count (other work on the machine adds to a window: on a busy
+// CI machine one with it woke 424 times), so the test compares the two under the same
+// load. It reads the monitor's thread from /proc (Linux only: the build tag). It runs in
+// a process of its own: goroutines that earlier tests leave running hold Ps, and with no
+// P idle the monitor rightly takes Ps from threads in C.
 func TestRuntimeMonitorSleepsWhileHelpersJoinLoops(t *testing.T) {
 	if os.Getenv(monitorChild) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRuntimeMonitorSleepsWhileHelpersJoinLoops$", "-test.v", "-test.count=1")
@@ -81,11 +82,14 @@ func TestRuntimeMonitorSleepsWhileHelpersJoinLoops(t *testing.T) {
 		return
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer ndarray.SetKeepScheduling(true)
 	useCores(2)
 	tid := monitorThread(t)
 	sink := make([]float64, 2)
-	fewest := 0
-	for w := range 3 {
+	fewest := map[bool]int{}
+	for w := range 8 {
+		on := w%2 == 0
+		ndarray.SetKeepScheduling(on)
 		before, loops := wakes(t, tid), 0
 		for start := time.Now(); time.Since(start) < 300*time.Millisecond; loops++ {
 			ndarray.ForChunks(2, 2, func(lo, hi int) {
@@ -99,10 +103,10 @@ func TestRuntimeMonitorSleepsWhileHelpersJoinLoops(t *testing.T) {
 			} // the caller's own work between loops, as Python's thread between operators
 		}
 		n := wakes(t, tid) - before
-		t.Logf("%d loops in 300 ms; the monitor woke %d times", loops, n)
-		if w == 0 || n < fewest {
-			fewest = n
+		t.Logf("KeepScheduling %v: %d loops in 300 ms; the monitor woke %d times", on, loops, n)
+		if f, seen := fewest[on]; !seen || n < f {
+			fewest[on] = n
 		}
 	}
-	require.Less(t, fewest, 250, "the monitor woke every %.0f µs at best", 300e3/float64(fewest))
+	require.Less(t, 2*fewest[true], fewest[false], "the monitor's fewest wakes with KeepScheduling and without")
 }

@@ -24,6 +24,9 @@ import (
 // context switches fell from 13-17 to 3.5 a step, and the step's median from 2.2-2.9 to
 // 1.9-2.4 ms (alternating runs).
 func KeepScheduling() {
+	if schedulingOff.Load() {
+		return
+	}
 	p := procPin()
 	procUnpin()
 	if p >= len(lastScheduled) {
@@ -36,6 +39,14 @@ func KeepScheduling() {
 	lastScheduled[p].Store(now)
 	runtime.Gosched()
 }
+
+// schedulingOff turns KeepScheduling off: the test compares the monitor's wakes with and
+// without it (SetKeepScheduling).
+var schedulingOff atomic.Bool
+
+// SetKeepScheduling turns KeepScheduling on or off (it is on) and returns its previous
+// setting. For tests.
+func SetKeepScheduling(on bool) bool { return !schedulingOff.Swap(!on) }
 
 // schedTickNS is well inside the monitor's 10 ms (forcePreemptNS), which it checks at
 // most every 10 ms.
