@@ -116,6 +116,27 @@ def test_compare(name, dt):
             same(got, with_number(f, v, s, rev).astype(bool))
 
 
+@pytest.mark.parametrize("dt", INTS)
+def test_compare_with_ints_beyond_the_dtype(dt):
+    """mx.np's comparisons (the operators and the functions, out= too) of an integer array
+    with a Python int its dtype cannot hold give NumPy 2's answer, the same everywhere,
+    where arithmetic with it raises OverflowError; Python's own comparison is the oracle."""
+    v = values(dt)
+    x = mx.np.array(v)
+    info = np.iinfo(dt)
+    for s in (info.max + 1, info.min - 1, 2**70, -(2**70)):
+        for name, op in CMP.items():
+            for rev in (False, True):
+                want = np.array([op(s, int(e)) if rev else op(int(e), s) for e in v])
+                args = (s, x) if rev else (x, s)
+                np.testing.assert_array_equal(op(*args).asnumpy(), want)
+                out = mx.np.zeros(v.shape, dtype=bool)
+                assert getattr(mx.np, name)(*args, out=out) is out
+                np.testing.assert_array_equal(out.asnumpy(), want)
+        with pytest.raises(OverflowError):
+            x + s
+
+
 PREDICATES = ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "logical_not"]
 
 

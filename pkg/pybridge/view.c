@@ -1,9 +1,9 @@
 // x[key] and x.reshape(...) in C. x[key] is NDArrayBase's subscript (and, for
-// iteration, its sequence item) slot.
-// Basic keys, whose parts are exact ints, slices of exact ints or None, None and
-// Ellipsis, are encoded here and indexed by Go in one call (view.go); an integer mxgo
-// array is one gather (mxgo_invoke); anything else (other arrays, lists, NumPy integers,
-// bools, ints beyond 64 bits) goes to the class's _getitem, Python's own path. A key that C takes gives what _getitem would: the same
+// iteration, its sequence item) slot. Basic keys, whose parts are exact ints, slices of
+// exact ints or None, None and Ellipsis, are encoded here and indexed by Go in one call
+// (view.go); an integer mxgo array is one gather (mxgo_invoke); anything else (other
+// arrays, lists, NumPy integers, bools, ints beyond 64 bits) goes to the class's
+// _getitem, Python's own path. A key that C takes gives what _getitem would: the same
 // view, errors and autograd record, with mx.nd's rules for NDArray and NumPy's for
 // instances of the class set_np_class registers (mx.np.ndarray). reshape likewise takes
 // shapes of exact ints in one call (mxgoFastReshape).

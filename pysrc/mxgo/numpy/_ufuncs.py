@@ -102,12 +102,36 @@ def unary(name, x, out=None):
     return invoke(op, [x], None, out)
 
 
-def _check_scalar(dt, value):
-    """NumPy 2's refusal of a Python int the array's dtype cannot hold."""
+def _beyond(dt, value):
+    """Whether value is a Python int that integer dtype dt cannot hold."""
     if isinstance(value, int) and not isinstance(value, bool) and dt.kind in "iu":
         info = _onp.iinfo(dt)
-        if not info.min <= value <= info.max:
-            raise OverflowError("Python integer %d out of bounds for %s" % (value, dt))
+        return not info.min <= value <= info.max
+    return False
+
+
+def _check_scalar(dt, value):
+    """NumPy 2's refusal of a Python int the array's dtype cannot hold (but in comparisons)."""
+    if _beyond(dt, value):
+        raise OverflowError("Python integer %d out of bounds for %s" % (value, dt))
+
+
+#: For each comparison, whether ``x op v`` holds for every x when v is above x's dtype
+#: (below it, the opposite, but for equal and not_equal), and its mirror (v op x is x op' v).
+_BEYOND = {"equal": (False, "equal"), "not_equal": (True, "not_equal"), "less": (True, "greater"),
+           "less_equal": (True, "greater_equal"), "greater": (False, "less"), "greater_equal": (False, "less_equal")}
+
+
+def _compare_beyond(name, arr, value, left, out):
+    """NumPy 2's comparison of an integer array with a Python int its dtype cannot hold
+    (``value op arr`` when left): one answer everywhere, the array's ``x == x`` or
+    ``x != x`` (no NaN in integers), into out as any comparison writes it."""
+    if left:
+        name = _BEYOND[name][1]
+    holds = _BEYOND[name][0]
+    if value < 0 and name not in ("equal", "not_equal"):
+        holds = not holds
+    return invoke("_npi_equal" if holds else "_npi_not_equal", [arr, arr], None, out)
 
 
 def binary(name, x1, x2, out=None):
@@ -119,6 +143,8 @@ def binary(name, x1, x2, out=None):
     if s1 or s2:
         arr, value = (operand(x2, "x2"), x1) if s1 else (operand(x1, "x1"), x2)
         dt = _dtypes.scalar_dtype(_dtypes.as_dtype(arr.dtype), value)
+        if name in _BEYOND and _beyond(dt, value):
+            return _compare_beyond(name, arr, value, s1, out)
         _check_scalar(dt, value)
         arr = _cast_operand(name, kind, kinds, dt, arr)
         scalar_op = OPS[op].get("scalar_op")
