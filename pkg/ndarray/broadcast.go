@@ -124,8 +124,11 @@ func ForItems(n, perItem int, fn func(lo, hi int)) {
 // cut into: 1 (the caller runs it) below SerialBelow elements or on one core, else up to
 // four per core of at least chunkMin elements each.
 func chunkTasks(total, items int) int {
+	if total < SerialBelow { // before Cores: runtime.GOMAXPROCS takes the scheduler's lock
+		return 1
+	}
 	workers := Cores()
-	if total < SerialBelow || workers < 2 {
+	if workers < 2 {
 		return 1
 	}
 	return min(4*workers, total/chunkMin, items)

@@ -25,7 +25,8 @@ func init() {
 
 // Cores is the number of cores mxgo's loops split across: GOMAXPROCS (the environment
 // variable, else the CPUs the process may use) as the process started, less the spare P
-// after any runtime.GOMAXPROCS call.
+// after any runtime.GOMAXPROCS call. It takes the scheduler's lock (runtime.GOMAXPROCS
+// does), so loops ask for it only once their work is large enough to split.
 func Cores() int { return max(1, runtime.GOMAXPROCS(0)-spareP) }
 
 // SpareP is the number of Ps the runtime has beyond Cores (0 or 1): tests that set

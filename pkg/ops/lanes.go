@@ -46,7 +46,10 @@ const laneGrain = 1 << 15
 // ForLanes calls fn on chunks [lo, hi) of count lanes of n elements each, on several
 // cores when there is enough work. Each call gets its own scratch state from newState.
 func ForLanes[S any](count, n int, newState func() S, fn func(st S, lo, hi int)) {
-	tasks := min(ndarray.Cores(), count, count*max(n, 1)/laneGrain)
+	tasks := min(count, count*max(n, 1)/laneGrain)
+	if tasks >= 2 { // small work asks no Cores, whose runtime.GOMAXPROCS takes the scheduler's lock
+		tasks = min(tasks, ndarray.Cores())
+	}
 	if tasks < 2 {
 		fn(newState(), 0, count)
 		return

@@ -262,6 +262,9 @@ const laneGrain = 1 << 20
 // tasks: a kept dimension when one is long enough (each task then owns its outputs),
 // otherwise the longest reduced dimension (tasks fold into private accumulators).
 func reduceSplit(dims []redDim, total, grain int) (dim, tasks int) {
+	if total/grain < 2 { // before Cores, whose runtime.GOMAXPROCS takes the scheduler's lock
+		return -1, 1
+	}
 	tasks = min(ndarray.Cores(), total/grain)
 	if tasks < 2 {
 		return -1, 1
