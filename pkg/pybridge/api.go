@@ -60,14 +60,15 @@ func WaitAll() (zero int, err error) {
 	return 0, pyErr(ops.WaitAll())
 }
 
-// GetItem returns a view of h selected by an encoded basic-indexing key.
-func GetItem(h int64, key string) (v int64, err error) {
+// GetItem returns a view of h selected by an encoded basic-indexing key, with mx.nd's
+// rules when mxnet is set (basicIndex).
+func GetItem(h int64, key string, mxnet bool) (v int64, err error) {
 	defer guard(&err)
 	k, err := wire.Key(key)
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return indexView(a, k) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return basicIndex(a, k, mxnet) })
 }
 
 // Reshape returns h reshaped (a view when h is contiguous, a copy otherwise); shape may hold

@@ -15,7 +15,7 @@
 
 mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
 int32_t mxgo_tiny_count;
-int32_t mxgo_tiny_bool = -1;
+int32_t mxgo_tiny_bool;
 
 enum { DL_INT = 0, DL_FLOAT = 2 };
 
@@ -182,7 +182,6 @@ PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize
 		if (!compute(e->op, 0, t, a, b, z.data, x.size)) return NULL;
 		Py_RETURN_NONE;
 	}
-	if (e->bool_out && mxgo_tiny_bool < 0) return NULL;
 	PyObject* owner = PyByteArray_FromStringAndSize(NULL, e->bool_out ? x.size : nbytes);
 	if (!owner) return NULL;
 	if (!compute(e->op, e->bool_out, t, a, b, PyByteArray_AS_STRING(owner), x.size)) {

@@ -13,13 +13,13 @@ import "github.com/mxgo/mxgo/pkg/ndarray"
 func init() {
 	ops := []struct {
 		names   []string
-		first   int // the C operation of names[0]; the rest follow in order
-		boolOut bool
+		first   int      // the C operation of names[0]; the rest follow in order
+		boolOut C.int8_t // 1: the result is bool
 	}{
-		{[]string{"add", "subtract", "multiply", "divide"}, C.MXGO_TINY_ADD, false},
-		{[]string{"equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal"}, C.MXGO_TINY_EQUAL, false},
+		{[]string{"add", "subtract", "multiply", "divide"}, C.MXGO_TINY_ADD, 0},
+		{[]string{"equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal"}, C.MXGO_TINY_EQUAL, 0},
 		{[]string{"_npi_equal", "_npi_not_equal", "_npi_greater", "_npi_greater_equal", "_npi_less", "_npi_less_equal"},
-			C.MXGO_TINY_EQUAL, true},
+			C.MXGO_TINY_EQUAL, 1},
 	}
 	n := 0
 	for _, group := range ops {
@@ -27,20 +27,13 @@ func init() {
 			id := opID(name)
 			for scalar, op := range []int{id, opID(opTable()[id].ScalarOp)} {
 				C.mxgo_tiny_ops[n] = C.mxgo_tiny_entry{id: C.int32_t(op), op: C.int8_t(group.first + i),
-					scalar: C.int8_t(scalar), bool_out: C.int8_t(boolInt(group.boolOut))}
+					scalar: C.int8_t(scalar), bool_out: group.boolOut}
 				n++
 			}
 		}
 	}
 	C.mxgo_tiny_count = C.int32_t(n)
 	C.mxgo_tiny_bool = C.int32_t(ndarray.Bool)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // opID is the id of the operator named name (its index in opTable); -1 for none.

@@ -1,7 +1,7 @@
 package pybridge
 
-// Go side of view.c: basic indexing and reshape in one call from C, sharing with GetItem
-// and Reshape (api.go) the view and reshape that autograd records.
+// Go side of view.c: basic indexing and reshape in one call from C, sharing basicIndex
+// and mxnetReshape with GetItem and Reshape (api.go), Python's path for other keys.
 
 /*
 #include "bridge.h"
@@ -82,32 +82,36 @@ func fastView(v *ndarray.NDArray, err error, out *C.int64_t, d *C.mxgo_desc, msg
 }
 
 // mxgoFastIndex is x[key] for the array of handle h, key's n components read from items
-// (four int64 each, MXGO_KEY_*: kind and slice bits, start, stop, step). With
-// mxnet set it keeps mx.nd's rules, where no result is 0-d: an in-range int on a 1-D
-// array selects the slice k:k+1, and a result of no axes becomes shape (1,).
+// (four int64 each, MXGO_KEY_*: kind and slice bits, start, stop, step), with mx.nd's
+// rules when mxnet is set (basicIndex).
 //
 //export mxgoFastIndex
 func mxgoFastIndex(h C.int64_t, items *C.int64_t, n C.int, mxnet C.int, out *C.int64_t, d *C.mxgo_desc,
 	msg **C.char) (ret C.int) {
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
-	if err != nil {
-		return fastResult(err, msg)
+	if err == nil {
+		a, err = basicIndex(a, decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(items)), 4*int(n))), mxnet != 0)
 	}
-	key := decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(items)), 4*int(n)))
-	if mxnet != 0 && a.NDim() == 1 && len(key) == 1 && key[0].Kind == ndarray.KeyInt {
+	return fastView(a, err, out, d, msg)
+}
+
+// basicIndex is a[key]. With mxnet set it keeps mx.nd's rules, where no result is 0-d:
+// an in-range int on a 1-D array selects the slice k:k+1 (one view, where indexing and
+// reshaping would make two), and any other result of no axes becomes shape (1,).
+func basicIndex(a *ndarray.NDArray, key []ndarray.KeyItem, mxnet bool) (*ndarray.NDArray, error) {
+	if mxnet && a.NDim() == 1 && len(key) == 1 && key[0].Kind == ndarray.KeyInt {
 		if k, size := key[0].Start, a.Shape()[0]; -size <= k && k < size {
 			k = (k + size) % size
 			key[0] = ndarray.KeyItem{Kind: ndarray.KeySlice, Start: k, Stop: k + 1, HasStart: true, HasStop: true}
 		}
 	}
 	v, err := indexView(a, key)
-	if err == nil && mxnet != 0 && v.NDim() == 0 {
-		element := v
-		v, err = reshapeView(element, []int{1})
-		element.Release() // the 0-d view's reference: the new view (and a recorded graph) hold their own
+	if err != nil || !mxnet || v.NDim() != 0 {
+		return v, err
 	}
-	return fastView(v, err, out, d, msg)
+	defer v.Release() // the 0-d view's reference: the new view (and a recorded graph) hold their own
+	return reshapeView(v, []int{1})
 }
 
 func decodeKey(items []int64) []ndarray.KeyItem {

@@ -189,10 +189,11 @@ func SplitRows(m, rowWork int, parallel bool, fn func(i0, i1 int)) {
 // splitTasks is the number of blocks to cut m rows of rowWork multiply-adds into, one per
 // core and each of at least minWork multiply-adds.
 func splitTasks(m, rowWork, minWork int, parallel bool) int {
-	if !parallel || min(m, m*rowWork/minWork) < 2 { // before Cores: runtime.GOMAXPROCS takes the scheduler's lock
+	tasks := min(m, m*rowWork/minWork)
+	if !parallel || tasks < 2 { // before Cores: runtime.GOMAXPROCS takes the scheduler's lock
 		return 1
 	}
-	return max(1, min(ndarray.Cores(), m, m*rowWork/minWork))
+	return min(ndarray.Cores(), tasks)
 }
 
 // halfGemm widens a 16-bit float type to float32, multiplies with sgemm and rounds the

@@ -265,10 +265,7 @@ class NDArray(fastpath.NDArrayBase):
     def _getitem(self, key):
         if _indexing.is_advanced(key):
             return _indexing.getitem(self, key)
-        out = NDArray(call(core.GetItem, self._h, _indexing.encode_key(key)))
-        if not out._shape:  # x[1, 2]: MXNet has no 0-d arrays, the element comes as shape (1,)
-            out = NDArray(call(core.Reshape, out._h, "1", False))
-        return out
+        return NDArray(call(core.GetItem, self._h, _indexing.encode_key(key), True))  # MXNet's rules: no 0-d
 
     def __setitem__(self, key, value):
         # While recording, a recorded value assigned to the whole array is recorded as a

@@ -266,7 +266,7 @@ class ndarray(NDArray):
         key = _bool_keys(self, key)
         if _nd_indexing.is_advanced(key):
             return adopt(_nd_indexing.gather(self, key))
-        return type(self)(call(core.GetItem, self._h, _nd_indexing.encode_key(key)))
+        return type(self)(call(core.GetItem, self._h, _nd_indexing.encode_key(key), False))
 
     def __setitem__(self, key, value):
         if isinstance(value, SCALARS + (list, tuple)) or isinstance(value, _onp.ndarray):

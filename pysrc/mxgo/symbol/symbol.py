@@ -210,8 +210,7 @@ class Symbol:
 
     def __getattr__(self, name):
         """mx.nd's fluent methods (x.reshape(...), x.swapaxes(1, 2), ...) on symbols."""
-        fluent = name == "reshape" or inspect.isfunction(getattr(NDArray, name, None))  # reshape: in C
-        if name.startswith("_") or not fluent:
+        if name.startswith("_") or not inspect.isroutine(getattr(NDArray, name, None)):  # reshape is C's
             raise AttributeError("'Symbol' object has no attribute %r" % name)
         op = _operator(name)
         return lambda *args, **kwargs: op(self, *args, **kwargs)
