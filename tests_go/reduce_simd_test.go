@@ -55,6 +55,11 @@ func TestReduceSimdKernelsMatchGo(t *testing.T) {
 		t.Log("no AVX2: only the Go sum kernels exist, and the reduction tests cover them")
 		return
 	}
+	reduceSimdMatchesGo(t, goF32, simdF32, goF64, simdF64)
+	reduceSimdRowsMatchGo(t, goF32, goF64)
+}
+
+func reduceSimdMatchesGo(t *testing.T, goF32, simdF32 func([]float32) float64, goF64, simdF64 func([]float64) float64) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	lengths := []int{}
 	for n := 0; n <= 1000; n++ {
@@ -79,6 +84,32 @@ func TestReduceSimdKernelsMatchGo(t *testing.T) {
 			negz[i] = math.Copysign(0, -1)
 		}
 		sameSum(t, goF64(negz), simdF64(negz), "-0.0 n=%d", n)
+	}
+}
+
+// reduceSimdRowsMatchGo checks simd.SumRows, many rows in one call, against the Go sum
+// of each row: short, one-leaf and recursive rows, packed and apart.
+func reduceSimdRowsMatchGo(t *testing.T, goF32 func([]float32) float64, goF64 func([]float64) float64) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 63, 100, 127, 128, 129, 300, 600} {
+		for rows := range 10 {
+			for _, gap := range []int{0, 3} {
+				step := n + gap
+				v64 := redSimdValues(rng, rows*step, true)
+				v32 := make([]float32, len(v64)+1) // +1: a nil pointer never reaches C
+				for i, x := range v64 {
+					v32[i] = float32(x)
+				}
+				got32, got64 := make([]float64, rows), make([]float64, rows)
+				require.True(t, simd.SumRows[float32](unsafe.Pointer(&v32[0]), step, n, got32) || rows == 0)
+				v64 = append(v64, 0)
+				require.True(t, simd.SumRows[float64](unsafe.Pointer(&v64[0]), step, n, got64) || rows == 0)
+				for r := range rows {
+					sameSum(t, goF32(v32[r*step:r*step+n]), got32[r], "float32 rows=%d n=%d gap=%d row %d", rows, n, gap, r)
+					sameSum(t, goF64(v64[r*step:r*step+n]), got64[r], "float64 rows=%d n=%d gap=%d row %d", rows, n, gap, r)
+				}
+			}
+		}
 	}
 }
 
