@@ -170,12 +170,18 @@ func redStored(dt ndarray.DType, v float64) float64 {
 	return v
 }
 
-// BenchmarkReduceSumF32 is a full sum of a contiguous float32 array into a preallocated
-// 0-d output. Run with
+// BenchmarkReduceF32 is a full sum, and a full max, of a contiguous float32 array into a
+// preallocated output. Run with
 //
-//	go test ./tests_go/ -run '^$' -bench ReduceSumF32 -benchtime 100x
-func BenchmarkReduceSumF32(b *testing.B) {
-	op, err := ops.Lookup("sum")
+//	go test ./tests_go/ -run '^$' -bench ReduceF32 -benchtime 100x
+func BenchmarkReduceF32(b *testing.B) {
+	for _, name := range []string{"sum", "max"} {
+		b.Run(name, func(b *testing.B) { benchReduceF32(b, name) })
+	}
+}
+
+func benchReduceF32(b *testing.B, name string) {
+	op, err := ops.Lookup(name)
 	require.NoError(b, err)
 	at, err := ops.ParseAttrs(op, "")
 	require.NoError(b, err)
@@ -189,7 +195,7 @@ func BenchmarkReduceSumF32(b *testing.B) {
 			for i := range xs {
 				xs[i] = float32(i%1000) - 500
 			}
-			out, err := ndarray.Empty(ndarray.Float32, []int{1}, device.Host) // MXNet 1.x: a full sum has shape (1,)
+			out, err := ndarray.Empty(ndarray.Float32, []int{1}, device.Host) // MXNet 1.x: a full reduction has shape (1,)
 			require.NoError(b, err)
 			defer out.Release()
 			b.SetBytes(int64(4 * n))

@@ -250,13 +250,11 @@ func redAbs(x int) int {
 // goroutine. It stays at 2^17 while elementwise loops split from 2^20: rows of at least
 // redParRowMin = 2*reduceGrain take the pairwise split that keeps sums identical
 // whatever the core count (TestReduceSumLongRowsExact), and the generic split in
-// between would not.
+// between would not. Max, min, argmax and argmin of float32 and float64, in C's lanes,
+// split from the same size: they had 2^20, from when waking a core cost more than 1e6
+// elements' lanes; with ForChunks' spinning pool, 1e6 float32 maxima took 145 us on one
+// core and 71-85 us on two (BenchmarkReduceF32).
 const reduceGrain = 1 << 17
-
-// laneGrain is reduceGrain for the reductions C runs in vector lanes (float32/float64
-// max, min, argmax, argmin): 2^20 elements take 60-80 us there, about what waking
-// another core costs (1e6 float32 elements: 74 us on one core, 125 us split in two).
-const laneGrain = 1 << 20
 
 // reduceSplit picks the dimension to cut into tasks (-1 for none) and the number of
 // tasks: a kept dimension when one is long enough (each task then owns its outputs),
@@ -317,9 +315,6 @@ type reducer[A any] struct {
 	argMerge func(acc []A, ai []int64, p []A, pi []int64)
 	// sums marks a sum or mean, which may use the fused kernels of its redIO.
 	sums bool
-	// grain is the input elements a task must have to run on another core
-	// (reduceGrain when 0).
-	grain int
 }
 
 // reduceTyped runs a reduction whose accumulators have type A.
@@ -393,11 +388,7 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 		})
 	}
 	if total > 0 {
-		grain := r.grain
-		if grain == 0 {
-			grain = reduceGrain
-		}
-		sd, tasks := reduceSplit(dims, total, grain)
+		sd, tasks := reduceSplit(dims, total, reduceGrain)
 		if k := len(dims) - 1; sd >= 0 && sd == k && rowSum != nil &&
 			dims[k].xs == 1 && dims[k].as == 0 && dims[k].n >= redParRowMin {
 			// Cutting the contiguous rows of a sum into chunks would change its

@@ -316,12 +316,7 @@ func redOrderReducer[A redOrdered](kind reduceKind, lowest, highest A) reducer[A
 // comparisons are exact, and contiguous rows are read in place.
 func redOrderNative[A redOrdered](kind reduceKind, x, out *ndarray.NDArray, dims []redDim, nOut int, lowest, highest A) {
 	store := func(p unsafe.Pointer, v A) { *(*A)(p) = v }
-	r := redOrderReducer(kind, lowest, highest)
-	switch any(lowest).(type) {
-	case float32, float64:
-		r.grain = laneGrain
-	}
-	reduceTyped(x, out, dims, nOut, r, redIO[A]{load: redLoadSame[A]}, store)
+	reduceTyped(x, out, dims, nOut, redOrderReducer(kind, lowest, highest), redIO[A]{load: redLoadSame[A]}, store)
 }
 
 // Complex numbers order lexicographically (real part first), as NumPy's maximum does,
