@@ -2,7 +2,7 @@ package reduce
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"unsafe"
 
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -132,21 +132,18 @@ func newReduceSpec(kind reduceKind, x *ndarray.NDArray, at ops.Attrs) (*reduceSp
 	if err != nil {
 		return nil, err
 	}
-	red := make([]bool, x.NDim())
-	for _, a := range norm {
-		red[a] = true
-	}
+	red := redAxes(norm)
 	keep := at.Bool("keepdims")
 	shape := []int{}
 	nRed := 1
 	for d, n := range x.Shape() {
 		switch {
-		case !red[d]:
+		case !red.has(d):
 			shape = append(shape, n)
 		case keep:
 			shape = append(shape, 1)
 		}
-		if red[d] {
+		if red.has(d) {
 			nRed *= n
 		}
 	}
@@ -185,6 +182,19 @@ func reduceDType(kind reduceKind, dt ndarray.DType) ndarray.DType {
 	return dt
 }
 
+// redMask is a set of axes (ndarray.MaxDims is 64): a slice of bools was a small
+// reduction's allocation.
+type redMask uint64
+
+func redAxes(axes []int) (m redMask) {
+	for _, a := range axes {
+		m |= 1 << a
+	}
+	return m
+}
+
+func (m redMask) has(d int) bool { return m&(1<<d) != 0 }
+
 // redDim is one dimension of a reduction's loop nest: its length and its strides in
 // the input (elements), the accumulator (0 for a reduced dimension) and the logical
 // index that argmax and argmin report (C order over the reduced dimensions, 0 for a
@@ -196,16 +206,13 @@ type redDim struct{ n, xs, as, is int }
 // elements per output.
 func reducePlan(x *ndarray.NDArray, axes []int) (dims []redDim, nOut, nRed int) {
 	shape, strides := x.Shape(), x.Strides()
-	red := make([]bool, len(shape))
-	for _, a := range axes {
-		red[a] = true
-	}
+	red := redAxes(axes)
 	all := make([]redDim, len(shape))
 	nOut, nRed = 1, 1
 	for d := len(shape) - 1; d >= 0; d-- {
 		n := shape[d]
 		all[d] = redDim{n: n, xs: strides[d]}
-		if red[d] {
+		if red.has(d) {
 			all[d].is, nRed = nRed, nRed*n
 		} else {
 			all[d].as, nOut = nOut, nOut*n
@@ -217,7 +224,7 @@ func reducePlan(x *ndarray.NDArray, axes []int) (dims []redDim, nOut, nRed int) 
 		}
 	}
 	// Walk memory outward from the smallest stride (C order among equals).
-	sort.SliceStable(dims, func(i, j int) bool { return redAbs(dims[i].xs) > redAbs(dims[j].xs) })
+	slices.SortStableFunc(dims, func(a, b redDim) int { return redAbs(b.xs) - redAbs(a.xs) })
 	merged := dims[:0]
 	for _, d := range dims {
 		if k := len(merged) - 1; k >= 0 {
@@ -346,25 +353,10 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 	}
 	base, esize := x.Storage().Ptr(), x.DType().Size()
 	walk := func(dims []redDim, xoff, ioff int, acc []A, idx []int64) {
-		shape := make([]int, len(dims))
-		xs, as, is := make([]int, len(dims)), make([]int, len(dims)), make([]int, len(dims))
-		for i, d := range dims {
-			shape[i], xs[i], as[i], is[i] = d.n, d.xs, d.as, d.is
-		}
-		opnds := []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}
-		if k := len(dims) - 1; k >= 1 && rowsSum != nil && xs[k] == 1 && as[k] == 0 && shape[k] < redParRowMin {
-			// Short contiguous rows summed one per output (mean over the last axes): the
-			// rows of each run of the outer dimensions in one call, not a call per row.
-			outer := []ndarray.Operand{{Strides: xs[:k], Offset: xoff}, {Strides: as[:k]}}
-			ndarray.Rows(shape[:k], outer, func(offs []int, m int, st []int) {
-				rowsSum(acc, offs[1], st[1], unsafe.Add(base, offs[0]*esize), m, st[0], shape[k])
-			})
-			return
-		}
 		// load's buffer, made on first use: a contiguous sum never needs it, and making
 		// it (up to 8 KB, zeroed) was most of a small sum's cost.
 		var buf []A
-		ndarray.Rows(shape, opnds, func(offs []int, n int, st []int) {
+		row := func(offs []int, n int, st []int) {
 			if st[0] == 1 && st[1] == 0 && rowSum != nil {
 				rowSum(acc, offs[1], unsafe.Add(base, offs[0]*esize), n)
 				return
@@ -385,7 +377,27 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 				}
 				lo += len(v)
 			}
-		})
+		}
+		if len(dims) == 1 { // one run (x.sum() of any contiguous x): Rows' loop nest would only cost allocations
+			d := dims[0]
+			row([]int{xoff, 0, ioff}, d.n, []int{d.xs, d.as, d.is})
+			return
+		}
+		shape := make([]int, len(dims))
+		xs, as, is := make([]int, len(dims)), make([]int, len(dims)), make([]int, len(dims))
+		for i, d := range dims {
+			shape[i], xs[i], as[i], is[i] = d.n, d.xs, d.as, d.is
+		}
+		if k := len(dims) - 1; k >= 1 && rowsSum != nil && xs[k] == 1 && as[k] == 0 && shape[k] < redParRowMin {
+			// Short contiguous rows summed one per output (mean over the last axes): the
+			// rows of each run of the outer dimensions in one call, not a call per row.
+			outer := []ndarray.Operand{{Strides: xs[:k], Offset: xoff}, {Strides: as[:k]}}
+			ndarray.Rows(shape[:k], outer, func(offs []int, m int, st []int) {
+				rowsSum(acc, offs[1], st[1], unsafe.Add(base, offs[0]*esize), m, st[0], shape[k])
+			})
+			return
+		}
+		ndarray.Rows(shape, []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}, row)
 	}
 	if total > 0 {
 		sd, tasks := reduceSplit(dims, total, reduceGrain)
@@ -447,6 +459,15 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 	// into out, whatever its layout.
 	size := out.DType().Size()
 	obase := out.Storage().Ptr()
+	if nOut == 1 {
+		p := unsafe.Add(obase, out.Offset()*size)
+		if isArg {
+			*(*int64)(p) = idx[0]
+		} else {
+			store(p, acc[0])
+		}
+		return
+	}
 	cs := redCStrides(out.Shape())
 	ndarray.ParallelRows(out.Shape(), []ndarray.Operand{{Strides: out.Strides(), Offset: out.Offset()}, {Strides: cs}},
 		func(offs []int, n int, st []int) {

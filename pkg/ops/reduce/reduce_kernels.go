@@ -571,12 +571,18 @@ func redFloatIO(dt ndarray.DType) redIO[float64] {
 		return redIO[float64]{load: redLoadFloat16}
 	case ndarray.Bfloat16:
 		return redIO[float64]{load: redLoadBfloat16}
-	case ndarray.Float32: // the same sums, with the AVX2 kernels of internal/simd (reduce_sum.go)
-		return redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64],
-			redRowsSum[float32]}
+	case ndarray.Float32:
+		return redF32IO
 	}
-	return redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64], redRowsSum[float64]}
+	return redF64IO
 }
+
+// redF32IO and redF64IO are the same sums with the AVX2 kernels of internal/simd
+// (reduce_sum.go), made once: redRowSumBy's closure was an allocation a call.
+var (
+	redF32IO = redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64], redRowsSum[float32]}
+	redF64IO = redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64], redRowsSum[float64]}
+)
 
 func redComplexIO(dt ndarray.DType) redIO[complex128] {
 	if dt == ndarray.Complex64 {
