@@ -188,7 +188,7 @@ def live_counts():
 #: C (tiny.c) and makes none: the operator here is one only Go computes.
 FIRST_USES = {
     "handle": lambda x: x.handle,
-    "operator": lambda x: mx.nd.sqrt(x),
+    "operator": lambda x: mx.nd.exp(x),  # not one tiny.c computes: it makes the Go side
     "to_dlpack_for_read": lambda x: x.to_dlpack_for_read(),
     "__dlpack__": lambda x: x.__dlpack__(max_version=(1, 0)),
     "np.from_dlpack": np.from_dlpack,

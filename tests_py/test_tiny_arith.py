@@ -1,4 +1,5 @@
-"""Arithmetic and comparisons on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
+"""Arithmetic, comparisons, sqrt, abs, negative, square and whole sums, means and extrema on
+tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
 the same bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
 call it must not take (recording, the engine busy, broadcasting, views, mixed dtypes,
 overlapping out, read-only out, large arrays) left to the registry's path."""
@@ -120,6 +121,105 @@ def test_comparisons_have_the_registry_bits(ns, dtype, no_gc):
                 np.testing.assert_array_equal(fn(left, right).asnumpy(), ref.asnumpy()[:a.size], err_msg=(name, s))
 
 
+UNARY = {"sqrt": (lambda m, v: m.sqrt(v), np.sqrt), "abs": (lambda m, v: abs(v), np.abs),
+         "-x": (lambda m, v: -v, np.negative), "negative": (lambda m, v: m.negative(v), np.negative),
+         "square": (lambda m, v: m.square(v), np.square)}
+
+
+@pytest.mark.parametrize("ns", ["nd", "np"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unary_operations_have_the_registry_bits(ns, dtype, no_gc):
+    """sqrt, abs, -x and square in C: every bit of the registry's Go path (more elements than
+    tiny.c takes), NaN's sign and payload included, NumPy's values, and no Go array made."""
+    a, _ = _operands(dtype, (11,), np.random.default_rng(7))
+    ints = {"float32": np.uint32, "float64": np.uint64}[dtype]
+    payload = np.array([a.view(ints)[4] | 5], dtype=ints).view(dtype)  # a quiet NaN with a payload
+    a = np.concatenate([a, payload, -payload, [-4.0, 1e-310]]).astype(dtype)
+    mod = getattr(mx, ns)
+    x = mod.array(a, dtype=dtype)
+    big = mod.array(np.concatenate([a, np.zeros(20000, a.dtype)]), dtype=dtype)
+    for name, (fn, ref) in UNARY.items():
+        got = want = None  # the last round's, freed before counting
+        mx.nd.waitall()
+        live = live_counts()
+        got = fn(mod, x)
+        assert live_counts() == live, name  # computed in C
+        want = fn(mod, big).asnumpy()[:a.size]
+        np.testing.assert_array_equal(got.asnumpy().view(ints), want.view(ints), err_msg=name)
+        with np.errstate(all="ignore"):
+            _same_bits(got.asnumpy(), ref(a))
+        out = mod.zeros(a.shape, dtype=dtype)
+        if name in ("sqrt", "negative", "square"):
+            assert getattr(mod, name)(x, out=out) is out
+            np.testing.assert_array_equal(out.asnumpy().view(ints), want.view(ints), err_msg=name)
+
+
+def test_unary_operations_decline_what_they_do_not_compute():
+    """Integer dtypes, and operations tiny.c has no kernel for, keep the registry's path."""
+    for dtype in ("int32", "int64"):
+        a = np.array([-5, 0, 7, np.iinfo(dtype).min], dtype=dtype)
+        x = mx.nd.array(a, dtype=dtype)
+        np.testing.assert_array_equal((-x).asnumpy(), -a)
+        np.testing.assert_array_equal(mx.nd.square(x).asnumpy(), a * a)
+        np.testing.assert_array_equal(abs(x).asnumpy(), np.abs(a))
+    v = mx.np.array([1, 4, 9], dtype="int32")
+    r = mx.np.sqrt(v)  # an int array's sqrt is float (the registry casts)
+    assert r.dtype == np.float32 and r.asnumpy().tolist() == [1.0, 2.0, 3.0]
+
+
+REDUCE = ("sum", "mean", "max", "min")
+
+
+@pytest.mark.parametrize("ns", ["nd", "np"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_whole_reductions_have_the_registry_bits(ns, dtype, no_gc):
+    """x.sum(), x.mean(), x.max() and x.min() in C: the registry's result (recorded, which
+    tiny.c declines) bit for bit, max's first NaN and zero included, mx.nd's shape (1,) and
+    mx.np's (), and no Go array made; the result then works as any array."""
+    mod, rng = getattr(mx, ns), np.random.default_rng(11)
+    ints = {"float32": np.uint32, "float64": np.uint64}[dtype]
+    nan = np.array([np.array(np.nan, dtype).view(ints) | 3], dtype=ints).view(dtype)[0]
+    cases = [rng.standard_normal(n).astype(dtype) * 100 for n in (1, 7, 8, 63, 64, 129, 1000, 16384)]
+    cases += [np.full(9, -0.0, dtype), np.array([0.0, -0.0, -1.0], dtype), np.array([-0.0, 0.0], dtype),
+              np.array([1.0, nan, -np.nan, 5.0], dtype), np.array([-np.inf, np.inf, 3e38], dtype)]
+    for a in cases:
+        x = mod.array(a, dtype=dtype)
+        for name in REDUCE:
+            got = want = None  # the last round's, freed before counting
+            mx.nd.waitall()
+            live = live_counts()
+            got = getattr(x, name)()
+            assert live_counts() == live, (name, a.size)  # computed in C
+            with mx.autograd.record():
+                want = getattr(x, name)()
+            assert got.shape == want.shape == ((1,) if ns == "nd" else ())
+            assert got.dtype == want.dtype
+            g, w = got.asnumpy(), want.asnumpy()
+            if name in ("max", "min"):
+                np.testing.assert_array_equal(g.view(ints), w.view(ints), err_msg=(name, a))
+            else:
+                _same_bits(g, w)
+            if a.size > 8 and np.isfinite(a).all():
+                np.testing.assert_allclose(g.reshape(()), getattr(np, name)(a.astype(np.float64)), rtol=1e-6)
+    y = mod.array(np.float32([1, 2, 3])).sum()
+    np.testing.assert_array_equal((y * 2 + 1).asnumpy(), np.full(y.shape, 13, np.float32))  # Go adopts it
+    assert y.handle
+
+
+def test_whole_reductions_decline_what_they_do_not_compute():
+    """Integers, parameters, out= and 0-size arrays keep the registry's path and its answers."""
+    xi = mx.nd.array([1, 2, 3], dtype="int32")
+    assert xi.sum().dtype == np.int32 and xi.sum().asscalar() == 6 and xi.max().asscalar() == 3
+    m = mx.nd.array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(m.sum(axis=0).asnumpy(), [3, 5, 7])
+    np.testing.assert_array_equal(m.max(keepdims=True).asnumpy(), [[5]])
+    o = mx.nd.zeros((1,))
+    assert mx.nd.sum(m, out=o) is o and o.asscalar() == 15
+    with pytest.raises(ValueError, match="zero-size array"):
+        mx.nd.zeros((0,)).max()
+    assert mx.nd.zeros((0,)).sum().asscalar() == 0
+
+
 def test_an_array_with_itself():
     a = np.float32([1.5, -2.0, 3.0])
     x = mx.nd.array(a)
@@ -170,7 +270,7 @@ def test_a_c_made_result_lives_as_long_as_its_users(use, no_gc):
         capsule = type(got).__name__ == "PyCapsule"
         np.testing.assert_array_equal(mx.nd.from_dlpack(got).asnumpy() if capsule else np.asarray(got), [2.0, 4.0, 6.0])
     elif use == "operator":
-        np.testing.assert_array_equal(got.asnumpy(), np.sqrt(np.float32([2.0, 4.0, 6.0])))
+        np.testing.assert_allclose(got.asnumpy(), np.exp(np.float32([2.0, 4.0, 6.0])), rtol=1e-6)
     del got
     mx.nd.waitall()
     assert live_counts() == live

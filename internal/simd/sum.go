@@ -40,6 +40,16 @@ func sumF64(v []float64) float64 {
 	return float64(C.mxgo_redsum_f64((*C.double)(unsafe.SliceData(v)), C.long(len(v))))
 }
 
+// SumCFuncs returns the C functions of SumF32 and SumF64 (double f(const T*, long), for
+// any length and alignment), for the C of other packages (pybridge's tiny.c), or nils
+// where the CPU lacks AVX2.
+func SumCFuncs() (f32, f64 unsafe.Pointer) {
+	if !sumOK {
+		return nil, nil
+	}
+	return unsafe.Pointer(C.mxgo_redsum_f32), unsafe.Pointer(C.mxgo_redsum_f64)
+}
+
 // SumRows sets out[r] to the pairwise sum (SumF32's, SumF64's) of the n elements of T
 // from v + r*step elements, for r < len(out), in one call into C, and reports true; or
 // reports false: a CPU without AVX2, v misaligned. For many short rows, whose calls one

@@ -123,15 +123,26 @@ int mxgo_same_shape(PyObject* x, PyObject* y) {
 	return 1;
 }
 
-PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner) {
+// one_dim is (1,), the shape and strides of mx.nd's whole reductions (made once).
+static PyObject* one_dim;
+
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, int one) {
+	if (one == 1 && !one_dim && !(one_dim = Py_BuildValue("(i)", 1))) return NULL;
 	ArrayObject *l = (ArrayObject*)like, *a = (ArrayObject*)cls->tp_alloc(cls, 0);
 	if (!a) return NULL;
 	a->owner = Py_NewRef(owner);
-	a->shape = Py_NewRef(l->shape); // tuples: shared
-	a->strides = Py_NewRef(l->strides);
-	a->size = l->size;
-	a->contiguous = 1;
 	a->src = l->src;
+	if (one < 0) {
+		a->shape = Py_NewRef(l->shape); // tuples: shared
+		a->strides = Py_NewRef(l->strides);
+		a->size = l->size;
+	} else { // () is CPython's one empty tuple
+		a->shape = one ? Py_NewRef(one_dim) : PyTuple_New(0);
+		a->strides = one ? Py_NewRef(one_dim) : PyTuple_New(0);
+		a->size = 1;
+		a->src.ndim = one;
+	}
+	a->contiguous = 1;
 	a->src.store = NULL; // Go makes its side on first use (materialize)
 	a->src.data = data;
 	a->src.writable = 1;

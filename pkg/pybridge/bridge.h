@@ -84,7 +84,10 @@ extern uint64_t mxgo_gather_codes;
 
 // The operators tiny.c computes (tiny.go fills the table): each its registry id, its
 // operation, whether it is the scalar form (x op number), and whether its result is
-// bool (mx.np's comparisons; mx.nd's give 1 or 0 in the operands' dtype).
+// bool (mx.np's comparisons; mx.nd's give 1 or 0 in the operands' dtype). The
+// operations from MXGO_TINY_SQRT on take one array (floats only: IEEE's exactly
+// rounded operations, the bits of Go's kernels); from MXGO_TINY_SUM on, they reduce it
+// whole.
 #define MXGO_TINY_ADD 0
 #define MXGO_TINY_SUBTRACT 1
 #define MXGO_TINY_MULTIPLY 2
@@ -95,11 +98,26 @@ extern uint64_t mxgo_gather_codes;
 #define MXGO_TINY_GREATER_EQUAL 7
 #define MXGO_TINY_LESS 8
 #define MXGO_TINY_LESS_EQUAL 9
+#define MXGO_TINY_SQRT 10
+#define MXGO_TINY_ABS 11
+#define MXGO_TINY_NEGATIVE 12
+#define MXGO_TINY_SQUARE 13
+#define MXGO_TINY_SUM 14
+#define MXGO_TINY_MEAN 15
+#define MXGO_TINY_MAX 16
+#define MXGO_TINY_MIN 17
 #define MXGO_TINY_MOST 48
 typedef struct {
 	int32_t id;
 	int8_t op, scalar, bool_out;
+	int8_t ndim; // the reductions: their result's dimensions (mx.nd's (1,), mx.np's ())
 } mxgo_tiny_entry;
+// internal/simd's pairwise sums of float and double rows (double f(const T*, long)), the
+// Go kernels' bits, which tiny.c's whole sums call; NULL where the CPU lacks AVX2.
+typedef double (*mxgo_sum_f32_fn)(const float*, long);
+typedef double (*mxgo_sum_f64_fn)(const double*, long);
+extern mxgo_sum_f32_fn mxgo_tiny_sum_f32;
+extern mxgo_sum_f64_fn mxgo_tiny_sum_f64;
 extern mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
 extern int32_t mxgo_tiny_count;
 extern int32_t mxgo_tiny_bool; // the dtype code of bool
@@ -191,8 +209,9 @@ int mxgo_array_flat(PyObject* o, mxgo_flat* f);
 int mxgo_same_shape(PyObject* x, PyObject* y);
 // A new contiguous writable array of cls with like's shape and dtype (or dtype, unless it
 // is -1) over data, which owner's memory holds (the array keeps a reference); Go adopts it
-// on first use.
-PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner);
+// on first use. one, when 0 or 1, makes it one element of that many dimensions instead of
+// like's shape (a whole reduction: mx.np's () or mx.nd's (1,)); -1 keeps like's.
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, int one);
 
 // ---- view.c
 // NDArrayBase's x[key]: basic keys in one call to Go (mxgoFastIndex), an integer array

@@ -1,5 +1,6 @@
-// Elementwise arithmetic and comparisons on tiny host arrays, in C alone: the commonest
-// small operations (x + y, x > y on a few elements) cost no more than NumPy's, where a
+// Elementwise arithmetic, comparisons, a few exactly rounded unary operations and whole
+// sums, means and extrema on tiny host arrays, in C alone: the commonest small operations
+// (x + y, x > y, sqrt(x), x.sum() on a few elements) cost no more than NumPy's, where a
 // trip through Go's registry costs three times as much. It runs only where the result cannot differ from
 // Go's (the same IEEE operation per element, wrapping integers) and nothing can be
 // ordered before it: the engine idle (no operation pending anywhere, no error held),
@@ -16,6 +17,8 @@
 mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
 int32_t mxgo_tiny_count;
 int32_t mxgo_tiny_bool;
+mxgo_sum_f32_fn mxgo_tiny_sum_f32;
+mxgo_sum_f64_fn mxgo_tiny_sum_f64;
 
 enum { DL_INT = 0, DL_FLOAT = 2 };
 
@@ -88,11 +91,35 @@ typedef struct {
 		else CMP_OPS(T, T)           \
 	} while (0)
 
-// Computes z = x op y over n elements of type t (integers as their unsigned type for
-// arithmetic, the same bits), into bool when bool_out; 0 when it has no kernel for t and
-// op. Elements in place (z is x's or y's memory, of x's dtype) are read before they are
+// One array's elements through expr (of a, of type T), for the unary operations.
+#define UNARY(T, expr)                                 \
+	do {                                           \
+		T* out = z;                            \
+		const T* xa = x.a;                     \
+		for (int64_t i = 0; i < n; i++) {      \
+			T a = xa[i];                   \
+			out[i] = (expr);               \
+		}                                      \
+	} while (0)
+
+#define UNARY_OPS(T, SQRT, FABS)                                   \
+	switch (op) {                                              \
+	case MXGO_TINY_SQRT: UNARY(T, SQRT(a)); return 1;          \
+	case MXGO_TINY_ABS: UNARY(T, FABS(a)); return 1;           \
+	case MXGO_TINY_NEGATIVE: UNARY(T, -a); return 1;           \
+	default: UNARY(T, a * a); return 1; /* MXGO_TINY_SQUARE */ \
+	}
+
+// Computes z = x op y (op x, for the unary operations) over n elements of type t
+// (integers as their unsigned type for arithmetic, the same bits), into bool when
+// bool_out; 0 when it has no kernel for t and op. Elements in place (z is x's or y's memory, of x's dtype) are read before they are
 // written.
 static int compute(int op, int bool_out, DLDataType t, operand x, operand y, void* z, int64_t n) {
+	if (op >= MXGO_TINY_SQRT) {
+		if (t.code == DL_FLOAT && t.bits == 32) UNARY_OPS(float, sqrtf, fabsf)
+		if (t.code == DL_FLOAT && t.bits == 64) UNARY_OPS(double, sqrt, fabs)
+		return 0;
+	}
 	if (op >= MXGO_TINY_EQUAL) {
 		if (t.code == DL_FLOAT && t.bits == 32) CMP(float);
 		if (t.code == DL_FLOAT && t.bits == 64) CMP(double);
@@ -105,6 +132,64 @@ static int compute(int op, int bool_out, DLDataType t, operand x, operand y, voi
 	if (t.code == DL_INT && t.bits == 32) INT_OPS(uint32_t)
 	if (t.code == DL_INT && t.bits == 64) INT_OPS(uint64_t)
 	return 0;
+}
+
+// The first maximum (better: <=) or minimum (>=) of v in order, a NaN ending the search
+// (its bits are the result), as pkg/ops/reduce's serial fold; its lanes give the same.
+#define EXTREMUM(T, better, start)                  \
+	do {                                         \
+		const T* v = x;                      \
+		T m = start;                         \
+		for (int64_t i = 0; i < n; i++) {    \
+			if (!(v[i] better m)) {      \
+				m = v[i];            \
+				if (m != m) break;   \
+			}                            \
+		}                                    \
+		*(T*)z = m;                          \
+	} while (0)
+
+// Sets *z to the whole reduction op of the n float elements (bits: 32 or 64) at x, as
+// pkg/ops/reduce computes it: a sum is the pairwise sum in double added to a zero
+// accumulator (-0.0 sums to 0.0 there), a mean that divided by n, stored in the dtype;
+// 0 where the CPU lacks the sum kernels.
+static int reduce_whole(int op, int bits, const void* x, int64_t n, void* z) {
+	if (op == MXGO_TINY_MAX) {
+		if (bits == 32) EXTREMUM(float, <=, -INFINITY);
+		else EXTREMUM(double, <=, -INFINITY);
+		return 1;
+	}
+	if (op == MXGO_TINY_MIN) {
+		if (bits == 32) EXTREMUM(float, >=, INFINITY);
+		else EXTREMUM(double, >=, INFINITY);
+		return 1;
+	}
+	if (!mxgo_tiny_sum_f32 || !mxgo_tiny_sum_f64) return 0;
+	double s = 0.0;
+	s += bits == 32 ? mxgo_tiny_sum_f32(x, n) : mxgo_tiny_sum_f64(x, n);
+	if (op == MXGO_TINY_MEAN) s /= (double)n;
+	if (bits == 32) *(float*)z = (float)s;
+	else *(double*)z = s;
+	return 1;
+}
+
+// x.sum(), x.mean(), x.max(), x.min() of a float array, no parameters: a new array of
+// one element (e's ndim dimensions), or NULL to decline.
+static PyObject* tiny_reduce(const mxgo_tiny_entry* e, PyObject* arrays, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
+	mxgo_flat x;
+	if (PyTuple_GET_SIZE(arrays) != 1 || alen != 0 || out != Py_None) return NULL;
+	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0 || x.size > MOST) return NULL;
+	DLDataType t = mxgo_dl_type_of[x.dtype];
+	if (t.code != DL_FLOAT || (t.bits != 32 && t.bits != 64)) return NULL;
+	PyObject* owner = PyByteArray_FromStringAndSize(NULL, t.bits / 8);
+	if (!owner) return NULL;
+	if (!reduce_whole(e->op, t.bits, x.data, x.size, PyByteArray_AS_STRING(owner))) {
+		Py_DECREF(owner);
+		return NULL;
+	}
+	PyObject* r = mxgo_new_flat_array(cls, x.obj, -1, PyByteArray_AS_STRING(owner), owner, e->ndim);
+	Py_DECREF(owner); // the array holds it
+	return r;
 }
 
 // Parses a scalar form's attrs as op.py's scalar_attrs writes them ("scalar=f:<repr>;
@@ -154,13 +239,17 @@ static int partly_overlap(const char* p, const char* q, int64_t n) {
 
 PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
 	const mxgo_tiny_entry* e = entry_of(op_id);
-	if (!e || PyTuple_GET_SIZE(arrays) != 2 - e->scalar) return NULL;
+	if (!e || PyTuple_GET_SIZE(arrays) != (e->op >= MXGO_TINY_SQRT ? 1 : 2 - e->scalar)) return NULL;
 	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
+	if (e->op >= MXGO_TINY_SUM) return tiny_reduce(e, arrays, alen, out, cls);
 	mxgo_flat x, y, z;
 	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0 || x.size > MOST) return NULL;
 	DLDataType t = mxgo_dl_type_of[x.dtype];
 	operand a = {.a = x.data}, b = {0};
-	if (e->scalar) {
+	if (e->op >= MXGO_TINY_SQRT) {
+		if (alen != 0) return NULL;
+		y = x;
+	} else if (e->scalar) {
 		int reverse;
 		if (!parse_scalar(at, alen, t, e->op >= MXGO_TINY_EQUAL, &b, &reverse)) return NULL;
 		if (reverse) {
@@ -188,7 +277,7 @@ PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize
 		Py_DECREF(owner);
 		return NULL;
 	}
-	PyObject* r = mxgo_new_flat_array(cls, x.obj, e->bool_out ? mxgo_tiny_bool : -1, PyByteArray_AS_STRING(owner), owner);
+	PyObject* r = mxgo_new_flat_array(cls, x.obj, e->bool_out ? mxgo_tiny_bool : -1, PyByteArray_AS_STRING(owner), owner, -1);
 	Py_DECREF(owner); // the array holds it
 	return r;
 }

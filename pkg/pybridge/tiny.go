@@ -5,11 +5,16 @@ package pybridge
 */
 import "C"
 
-import "github.com/mxgo/mxgo/pkg/ndarray"
+import (
+	"github.com/mxgo/mxgo/internal/simd"
+	"github.com/mxgo/mxgo/pkg/ndarray"
+)
 
 // Go side of tiny.c: the table of the operators it computes, by registry id, so that C
 // recognises a call without a string: the arithmetic operators, mx.nd's comparisons (1 or
-// 0 in the operands' dtype) and mx.np's (bool), each with its scalar form.
+// 0 in the operands' dtype) and mx.np's (bool), each with its scalar form, and the unary
+// sqrt, abs, negative and square (mx.nd's and mx.np's: the same operators), and the whole
+// sum, mean, max and min (mx.nd's and mx.np's _np_ forms).
 func init() {
 	ops := []struct {
 		names   []string
@@ -22,15 +27,28 @@ func init() {
 			C.MXGO_TINY_EQUAL, 1},
 	}
 	n := 0
+	add := func(id, op, scalar int, boolOut C.int8_t) {
+		C.mxgo_tiny_ops[n] = C.mxgo_tiny_entry{id: C.int32_t(id), op: C.int8_t(op), scalar: C.int8_t(scalar), bool_out: boolOut}
+		n++
+	}
+	for i, name := range []string{"sum", "mean", "max", "min"} {
+		for ndim, op := range []string{"_np_" + name, name} { // mx.np's 0-d result, mx.nd's (1,)
+			add(opID(op), C.MXGO_TINY_SUM+i, 0, 0)
+			C.mxgo_tiny_ops[n-1].ndim = C.int8_t(ndim)
+		}
+	}
+	if f32, f64 := simd.SumCFuncs(); f32 != nil {
+		C.mxgo_tiny_sum_f32, C.mxgo_tiny_sum_f64 = C.mxgo_sum_f32_fn(f32), C.mxgo_sum_f64_fn(f64)
+	}
 	for _, group := range ops {
 		for i, name := range group.names {
 			id := opID(name)
-			for scalar, op := range []int{id, opID(opTable()[id].ScalarOp)} {
-				C.mxgo_tiny_ops[n] = C.mxgo_tiny_entry{id: C.int32_t(op), op: C.int8_t(group.first + i),
-					scalar: C.int8_t(scalar), bool_out: group.boolOut}
-				n++
-			}
+			add(id, group.first+i, 0, group.boolOut)
+			add(opID(opTable()[id].ScalarOp), group.first+i, 1, group.boolOut)
 		}
+	}
+	for i, name := range []string{"sqrt", "abs", "negative", "square"} {
+		add(opID(name), C.MXGO_TINY_SQRT+i, 0, 0)
 	}
 	C.mxgo_tiny_count = C.int32_t(n)
 	C.mxgo_tiny_bool = C.int32_t(ndarray.Bool)

@@ -419,11 +419,8 @@ class NDArray(fastpath.NDArrayBase):
     def __ipow__(self, other):
         return self._binary("power", other, out=self)
 
-    def __neg__(self):
-        return _ops.invoke("negative", [self])
-
-    def __abs__(self):
-        return _ops.invoke("abs", [self])
+    __neg__ = _ops.unary_method("negative", "neg")
+    __abs__ = _ops.unary_method("abs", "abs")
 
 
 # ---- helpers ---------------------------------------------------------------------------

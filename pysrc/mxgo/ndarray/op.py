@@ -235,6 +235,16 @@ def binary_methods(name, short):
             _named(_operator(name, inplace=True), "__i%s__" % short))
 
 
+def unary_method(name, short):
+    """NDArray's __<short>__ for unary operator ``name`` (-x, abs(x)): straight to C, which
+    computes a few float elements without Go (tiny.c)."""
+    op_id, invoke = OPS[name]["id"], fastpath.invoke
+
+    def method(self):
+        return invoke(op_id, (self,), None, "")
+    return _named(method, "__%s__" % short)
+
+
 def compare_method(name, short):
     """NDArray's __<short>__ for comparison operator ``name`` (2 < x calls x.__gt__(2))."""
     return _named(_operator(name), "__%s__" % short)
