@@ -1,5 +1,5 @@
-"""Arithmetic, comparisons, sqrt, abs, negative, square and whole sums, means and extrema on
-tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
+"""Arithmetic, comparisons, sqrt, abs, negative, square, whole sums, means and extrema, and
+x[i] for integer arrays i on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
 the same bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
 call it must not take (recording, the engine busy, broadcasting, views, mixed dtypes,
 overlapping out, read-only out, large arrays) left to the registry's path."""
@@ -218,6 +218,43 @@ def test_whole_reductions_decline_what_they_do_not_compute():
     with pytest.raises(ValueError, match="zero-size array"):
         mx.nd.zeros((0,)).max()
     assert mx.nd.zeros((0,)).sum().asscalar() == 0
+
+
+@pytest.mark.parametrize("ns", ["nd", "np"])
+def test_an_integer_array_key_gathers_in_c(ns, no_gc):
+    """x[i] for an integer array i: rows copied in C (negative indices from the end), the
+    registry's result (recorded, which tiny.c declines) in shape, dtype and bits, for every
+    index dtype the gather takes and data dtypes of every element size; an index out of
+    range leaves it to Go, which raises."""
+    mod, rng = getattr(mx, ns), np.random.default_rng(3)
+    for dtype in ("float32", "float64", "int32", "uint8", "float16", "bool"):
+        for shape in ((5,), (5, 3), (4, 2, 3)):
+            a = (rng.standard_normal(shape) * 10).astype(dtype)
+            x = mod.array(a, dtype=dtype)
+            for idtype in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"):
+                signed = idtype.startswith("int")
+                for ishape in ((3,), (2, 2)):
+                    iv = rng.integers(-shape[0] if signed else 0, shape[0], ishape).astype(idtype)
+                    i = mod.array(iv, dtype=idtype)
+                    got = want = None
+                    mx.nd.waitall()
+                    live = live_counts()
+                    got = x[i]
+                    assert live_counts() == live, (dtype, idtype)  # computed in C
+                    with mx.autograd.record():
+                        want = x[i]
+                    assert type(got) is type(want) and got.shape == want.shape == ishape + shape[1:]
+                    assert got.dtype == want.dtype
+                    np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+                    np.testing.assert_array_equal(got.asnumpy(), a[iv.astype(np.int64)])
+    x = mod.array(np.arange(4.0))
+    for bad in ([4], [-5], [0, 9]):
+        with pytest.raises(IndexError):  # Go's operation, which raises at the wait
+            x[mod.array(bad, dtype="int64")].wait_to_read()
+    np.testing.assert_array_equal(x.asnumpy(), np.arange(4.0))  # left intact
+    g = x[mod.array([3, 0], dtype="int32")]
+    g[0] = 7  # a copy, writable, adopted by Go on first use
+    assert x.asnumpy()[3] == 3 and g.asnumpy().tolist() == [7.0, 0.0]
 
 
 def test_an_array_with_itself():

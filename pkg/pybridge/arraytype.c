@@ -123,24 +123,36 @@ int mxgo_same_shape(PyObject* x, PyObject* y) {
 	return 1;
 }
 
-// one_dim is (1,), the shape and strides of mx.nd's whole reductions (made once).
-static PyObject* one_dim;
+// c_strides is the C-contiguous strides of shape (a tuple of ints mxgo made), in elements.
+static PyObject* c_strides(PyObject* shape, int64_t* size) {
+	Py_ssize_t n = PyTuple_GET_SIZE(shape);
+	PyObject* st = PyTuple_New(n);
+	*size = 1;
+	for (Py_ssize_t i = n - 1; st && i >= 0; i--) {
+		PyObject* v = PyLong_FromLongLong(*size);
+		if (!v) Py_CLEAR(st);
+		else PyTuple_SET_ITEM(st, i, v);
+		*size *= PyLong_AsLongLong(PyTuple_GET_ITEM(shape, i));
+	}
+	return st;
+}
 
-PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, int one) {
-	if (one == 1 && !one_dim && !(one_dim = Py_BuildValue("(i)", 1))) return NULL;
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, PyObject* shape) {
 	ArrayObject *l = (ArrayObject*)like, *a = (ArrayObject*)cls->tp_alloc(cls, 0);
 	if (!a) return NULL;
 	a->owner = Py_NewRef(owner);
 	a->src = l->src;
-	if (one < 0) {
+	if (!shape) {
 		a->shape = Py_NewRef(l->shape); // tuples: shared
 		a->strides = Py_NewRef(l->strides);
 		a->size = l->size;
-	} else { // () is CPython's one empty tuple
-		a->shape = one ? Py_NewRef(one_dim) : PyTuple_New(0);
-		a->strides = one ? Py_NewRef(one_dim) : PyTuple_New(0);
-		a->size = 1;
-		a->src.ndim = one;
+	} else {
+		a->shape = Py_NewRef(shape);
+		if (!(a->strides = c_strides(shape, &a->size))) {
+			Py_DECREF(a);
+			return NULL;
+		}
+		a->src.ndim = (int32_t)PyTuple_GET_SIZE(shape);
 	}
 	a->contiguous = 1;
 	a->src.store = NULL; // Go makes its side on first use (materialize)
@@ -180,6 +192,8 @@ int mxgo_array_dtype(PyObject* o) {
 }
 
 int mxgo_array_ndim(PyObject* o) { return ((ArrayObject*)o)->src.ndim; }
+
+PyObject* mxgo_array_shape(PyObject* o) { return ((ArrayObject*)o)->shape; }
 
 int mxgo_array_handle(PyObject* o, const char* what, int64_t* h) {
 	if (!PyObject_TypeCheck(o, &mxgo_array_base_type)) {

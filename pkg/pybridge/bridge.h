@@ -87,7 +87,7 @@ extern uint64_t mxgo_gather_codes;
 // bool (mx.np's comparisons; mx.nd's give 1 or 0 in the operands' dtype). The
 // operations from MXGO_TINY_SQRT on take one array (floats only: IEEE's exactly
 // rounded operations, the bits of Go's kernels); from MXGO_TINY_SUM on, they reduce it
-// whole.
+// whole; MXGO_TINY_GATHER is x[i] (_gather_leading) of an integer array i.
 #define MXGO_TINY_ADD 0
 #define MXGO_TINY_SUBTRACT 1
 #define MXGO_TINY_MULTIPLY 2
@@ -106,6 +106,7 @@ extern uint64_t mxgo_gather_codes;
 #define MXGO_TINY_MEAN 15
 #define MXGO_TINY_MAX 16
 #define MXGO_TINY_MIN 17
+#define MXGO_TINY_GATHER 18
 #define MXGO_TINY_MOST 48
 typedef struct {
 	int32_t id;
@@ -209,9 +210,10 @@ int mxgo_array_flat(PyObject* o, mxgo_flat* f);
 int mxgo_same_shape(PyObject* x, PyObject* y);
 // A new contiguous writable array of cls with like's shape and dtype (or dtype, unless it
 // is -1) over data, which owner's memory holds (the array keeps a reference); Go adopts it
-// on first use. one, when 0 or 1, makes it one element of that many dimensions instead of
-// like's shape (a whole reduction: mx.np's () or mx.nd's (1,)); -1 keeps like's.
-PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, int one);
+// on first use. shape, unless NULL, is its shape (a tuple of ints) instead of like's.
+PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, PyObject* shape);
+// The shape tuple of an NDArrayBase (borrowed).
+PyObject* mxgo_array_shape(PyObject* o);
 
 // ---- view.c
 // NDArrayBase's x[key]: basic keys in one call to Go (mxgoFastIndex), an integer array

@@ -1,6 +1,7 @@
-// Elementwise arithmetic, comparisons, a few exactly rounded unary operations and whole
-// sums, means and extrema on tiny host arrays, in C alone: the commonest small operations
-// (x + y, x > y, sqrt(x), x.sum() on a few elements) cost no more than NumPy's, where a
+// Elementwise arithmetic, comparisons, a few exactly rounded unary operations, whole
+// sums, means and extrema, and x[i] for an integer array i on tiny host arrays, in C
+// alone: the commonest small operations (x + y, x > y, sqrt(x), x.sum(), x[i] on a few
+// elements) cost no more than NumPy's, where a
 // trip through Go's registry costs three times as much. It runs only where the result cannot differ from
 // Go's (the same IEEE operation per element, wrapping integers) and nothing can be
 // ordered before it: the engine idle (no operation pending anywhere, no error held),
@@ -20,7 +21,7 @@ int32_t mxgo_tiny_bool;
 mxgo_sum_f32_fn mxgo_tiny_sum_f32;
 mxgo_sum_f64_fn mxgo_tiny_sum_f64;
 
-enum { DL_INT = 0, DL_FLOAT = 2 };
+enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2 };
 
 // The most elements computed here: 64 KiB of float32, a few microseconds with the GIL
 // held (it must be: another thread's operation could otherwise write an operand).
@@ -176,6 +177,8 @@ static int reduce_whole(int op, int bits, const void* x, int64_t n, void* z) {
 // x.sum(), x.mean(), x.max(), x.min() of a float array, no parameters: a new array of
 // one element (e's ndim dimensions), or NULL to decline.
 static PyObject* tiny_reduce(const mxgo_tiny_entry* e, PyObject* arrays, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
+	static PyObject* shapes[2]; // () and (1,), made once
+	if (!shapes[e->ndim] && !(shapes[e->ndim] = e->ndim ? Py_BuildValue("(i)", 1) : PyTuple_New(0))) return NULL;
 	mxgo_flat x;
 	if (PyTuple_GET_SIZE(arrays) != 1 || alen != 0 || out != Py_None) return NULL;
 	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0 || x.size > MOST) return NULL;
@@ -187,7 +190,54 @@ static PyObject* tiny_reduce(const mxgo_tiny_entry* e, PyObject* arrays, Py_ssiz
 		Py_DECREF(owner);
 		return NULL;
 	}
-	PyObject* r = mxgo_new_flat_array(cls, x.obj, -1, PyByteArray_AS_STRING(owner), owner, e->ndim);
+	PyObject* r = mxgo_new_flat_array(cls, x.obj, -1, PyByteArray_AS_STRING(owner), owner, shapes[e->ndim]);
+	Py_DECREF(owner); // the array holds it
+	return r;
+}
+
+// index reads element k of an integer index array of type t (the gather codes: signed,
+// or unsigned of at most 32 bits).
+static int64_t index_at(const void* i, DLDataType t, int64_t k) {
+	if (t.code == DL_UINT) return t.bits == 8 ? ((const uint8_t*)i)[k] : t.bits == 16 ? ((const uint16_t*)i)[k] : ((const uint32_t*)i)[k];
+	switch (t.bits) {
+	case 8: return ((const int8_t*)i)[k];
+	case 16: return ((const int16_t*)i)[k];
+	case 32: return ((const int32_t*)i)[k];
+	default: return ((const int64_t*)i)[k];
+	}
+}
+
+// x[i] for an integer array i (_gather_leading of one index array): the rows of x's first
+// axis that i names (negative ones from the end), copied into a new array of shape
+// i.shape + x.shape[1:]; NULL to decline, an index out of range included (Go raises).
+static PyObject* tiny_gather(PyObject* arrays, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
+	mxgo_flat x, i;
+	if (PyTuple_GET_SIZE(arrays) != 2 || alen != 0 || out != Py_None) return NULL;
+	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || !mxgo_array_flat(PyTuple_GET_ITEM(arrays, 1), &i)) return NULL;
+	int xd = mxgo_array_ndim(x.obj), id = mxgo_array_ndim(i.obj);
+	if (xd == 0 || id == 0 || xd - 1 + id > MXGO_MAX_DIMS || i.size == 0 || i.dtype > 63 || !(mxgo_gather_codes >> i.dtype & 1)) return NULL;
+	PyObject* xs = mxgo_array_shape(x.obj);
+	int64_t n = PyLong_AsLongLong(PyTuple_GET_ITEM(xs, 0)), row = n ? x.size / n : 0;
+	if (n == 0 || i.size * row > MOST) return NULL;
+	DLDataType t = mxgo_dl_type_of[x.dtype], it = mxgo_dl_type_of[i.dtype];
+	size_t bytes = (size_t)row * (t.bits * t.lanes / 8);
+	PyObject* owner = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(i.size * bytes));
+	if (!owner) return NULL;
+	char* dst = PyByteArray_AS_STRING(owner);
+	for (int64_t k = 0; k < i.size; k++) {
+		int64_t j = index_at(i.data, it, k);
+		if (j < -n || j >= n) {
+			Py_DECREF(owner);
+			return NULL;
+		}
+		memcpy(dst + k * bytes, (const char*)x.data + (j < 0 ? j + n : j) * bytes, bytes);
+	}
+	PyObject* is = mxgo_array_shape(i.obj);
+	PyObject* tail = PyTuple_GetSlice(xs, 1, xd);
+	PyObject* shape = tail ? PySequence_Concat(is, tail) : NULL;
+	Py_XDECREF(tail);
+	PyObject* r = shape ? mxgo_new_flat_array(cls, x.obj, -1, dst, owner, shape) : NULL;
+	Py_XDECREF(shape);
 	Py_DECREF(owner); // the array holds it
 	return r;
 }
@@ -239,9 +289,10 @@ static int partly_overlap(const char* p, const char* q, int64_t n) {
 
 PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
 	const mxgo_tiny_entry* e = entry_of(op_id);
-	if (!e || PyTuple_GET_SIZE(arrays) != (e->op >= MXGO_TINY_SQRT ? 1 : 2 - e->scalar)) return NULL;
-	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
+	if (!e || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
+	if (e->op == MXGO_TINY_GATHER) return tiny_gather(arrays, alen, out, cls);
 	if (e->op >= MXGO_TINY_SUM) return tiny_reduce(e, arrays, alen, out, cls);
+	if (PyTuple_GET_SIZE(arrays) != (e->op >= MXGO_TINY_SQRT ? 1 : 2 - e->scalar)) return NULL;
 	mxgo_flat x, y, z;
 	if (!mxgo_array_flat(PyTuple_GET_ITEM(arrays, 0), &x) || x.size == 0 || x.size > MOST) return NULL;
 	DLDataType t = mxgo_dl_type_of[x.dtype];
@@ -277,7 +328,7 @@ PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize
 		Py_DECREF(owner);
 		return NULL;
 	}
-	PyObject* r = mxgo_new_flat_array(cls, x.obj, e->bool_out ? mxgo_tiny_bool : -1, PyByteArray_AS_STRING(owner), owner, -1);
+	PyObject* r = mxgo_new_flat_array(cls, x.obj, e->bool_out ? mxgo_tiny_bool : -1, PyByteArray_AS_STRING(owner), owner, NULL);
 	Py_DECREF(owner); // the array holds it
 	return r;
 }

@@ -14,7 +14,7 @@ import (
 // recognises a call without a string: the arithmetic operators, mx.nd's comparisons (1 or
 // 0 in the operands' dtype) and mx.np's (bool), each with its scalar form, and the unary
 // sqrt, abs, negative and square (mx.nd's and mx.np's: the same operators), and the whole
-// sum, mean, max and min (mx.nd's and mx.np's _np_ forms).
+// sum, mean, max and min (mx.nd's and mx.np's _np_ forms), and x[i]'s gather.
 func init() {
 	ops := []struct {
 		names   []string
@@ -37,6 +37,7 @@ func init() {
 			C.mxgo_tiny_ops[n-1].ndim = C.int8_t(ndim)
 		}
 	}
+	add(opID("_gather_leading"), C.MXGO_TINY_GATHER, 0, 0)
 	if f32, f64 := simd.SumCFuncs(); f32 != nil {
 		C.mxgo_tiny_sum_f32, C.mxgo_tiny_sum_f64 = C.mxgo_sum_f32_fn(f32), C.mxgo_sum_f64_fn(f64)
 	}
