@@ -41,7 +41,7 @@ func momentsSpec(x *ndarray.NDArray, at ops.Attrs, keep bool) (*reduceSpec, erro
 	if len(axes) == 0 {
 		return nil, mxerr.ValueErr("moments: empty axes is not supported; pass every axis for global moments")
 	}
-	return newReduceSpec(redMean, x, ops.Attrs{"axis": axes, "keepdims": keep})
+	return reduceSpecOf(redMean, x, axes, keep)
 }
 
 func momentsKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {

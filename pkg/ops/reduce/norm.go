@@ -153,7 +153,7 @@ func excludeSpec(kind reduceKind, x *ndarray.NDArray, at ops.Attrs) (*reduceSpec
 		}
 		axes = rest
 	}
-	return newReduceSpec(kind, x, ops.Attrs{"axis": axes, "keepdims": at.Bool("keepdims")})
+	return reduceSpecOf(kind, x, axes, at.Bool("keepdims"))
 }
 
 func normSpec(x *ndarray.NDArray, at ops.Attrs) (*reduceSpec, error) {

@@ -120,8 +120,13 @@ type reduceSpec struct {
 }
 
 func newReduceSpec(kind reduceKind, x *ndarray.NDArray, at ops.Attrs) (*reduceSpec, error) {
+	return reduceSpecOf(kind, x, at.Ints("axis"), at.Bool("keepdims"))
+}
+
+// reduceSpecOf is newReduceSpec of the attributes' values (an Attrs map made for it was
+// two allocations of every small reduction).
+func reduceSpecOf(kind reduceKind, x *ndarray.NDArray, axes []int, keep bool) (*reduceSpec, error) {
 	name := reduceOps[kind].name
-	axes := at.Ints("axis")
 	if kind.isArg() && axes != nil && len(axes) != 1 { // MXNet refuses argmax(axis=()) too
 		return nil, mxerr.TypeErr("%s: axis must be None or a single integer, got %d axes", name, len(axes))
 	}
@@ -133,7 +138,6 @@ func newReduceSpec(kind reduceKind, x *ndarray.NDArray, at ops.Attrs) (*reduceSp
 		return nil, err
 	}
 	red := redAxes(norm)
-	keep := at.Bool("keepdims")
 	shape := []int{}
 	nRed := 1
 	for d, n := range x.Shape() {
@@ -378,9 +382,18 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 				lo += len(v)
 			}
 		}
-		if len(dims) == 1 { // one run (x.sum() of any contiguous x): Rows' loop nest would only cost allocations
-			d := dims[0]
-			row([]int{xoff, 0, ioff}, d.n, []int{d.xs, d.as, d.is})
+		// One or two dimensions (x.sum(), m.sum(axis=0) of contiguous arrays): the loop
+		// Rows would run, without its allocations (reducePlan left nothing to merge).
+		if k := len(dims) - 1; k == 0 || k == 1 && !(rowsSum != nil && dims[1].xs == 1 && dims[1].as == 0 && dims[1].n < redParRowMin) {
+			d, o := dims[k], redDim{n: 1}
+			if k == 1 {
+				o = dims[0]
+			}
+			offs, st := []int{xoff, 0, ioff}, []int{d.xs, d.as, d.is}
+			for range o.n {
+				row(offs, d.n, st)
+				offs[0], offs[1], offs[2] = offs[0]+o.xs, offs[1]+o.as, offs[2]+o.is
+			}
 			return
 		}
 		shape := make([]int, len(dims))
