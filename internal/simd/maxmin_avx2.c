@@ -44,8 +44,8 @@ AVX2 long mxgo_maxmin_f64(int is_max, double *o, const double *x, const double *
 // The reductions: vmaxps/vminps in lanes, exact without NaN and zeros (which the
 // caller then folds in order); NaNs are counted apart. Four running vectors: each waits
 // on its last max's latency, and two left the unit idle half the time (1e5 float32: 8.5
-// us, now 5.1; NumPy 6.7). The last n%8 elements are the
-// last 8 again (max and min are idempotent).
+// us, now 5.1; NumPy 6.7). The last n%8 elements are the last 8 again (max and min are
+// idempotent).
 #define REDUCE(SFX, T, V, W, P)                                                                      \
 	AVX2 int mxgo_maxmin_reduce_##SFX(int is_max, const T *x, long n, T *r) {                   \
 		V m0 = _mm256_loadu_##P(x), m1 = m0, m2 = m0, m3 = m0, nan = _mm256_setzero_##P();  \

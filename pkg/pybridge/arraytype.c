@@ -123,9 +123,14 @@ int mxgo_same_shape(PyObject* x, PyObject* y) {
 	return 1;
 }
 
-// c_strides is the C-contiguous strides of shape (a tuple of ints mxgo made), in elements.
+// c_strides is the C-contiguous strides of shape (a tuple of ints mxgo made), in elements,
+// and sets *size. Those of () and (1,), the whole reductions' shapes, are the shape itself.
 static PyObject* c_strides(PyObject* shape, int64_t* size) {
 	Py_ssize_t n = PyTuple_GET_SIZE(shape);
+	if (n == 0 || (n == 1 && PyLong_AsLongLong(PyTuple_GET_ITEM(shape, 0)) == 1)) {
+		*size = 1;
+		return Py_NewRef(shape);
+	}
 	PyObject* st = PyTuple_New(n);
 	*size = 1;
 	for (Py_ssize_t i = n - 1; st && i >= 0; i--) {

@@ -165,7 +165,7 @@ static int reduce_whole(int op, int bits, const void* x, int64_t n, void* z) {
 		else EXTREMUM(double, >=, INFINITY);
 		return 1;
 	}
-	if (!mxgo_tiny_sum_f32 || !mxgo_tiny_sum_f64) return 0;
+	if (!mxgo_tiny_sum_f32) return 0; // tiny.go sets both or neither
 	double s = 0.0;
 	s += bits == 32 ? mxgo_tiny_sum_f32(x, n) : mxgo_tiny_sum_f64(x, n);
 	if (op == MXGO_TINY_MEAN) s /= (double)n;
@@ -232,9 +232,9 @@ static PyObject* tiny_gather(PyObject* arrays, Py_ssize_t alen, PyObject* out, P
 		}
 		memcpy(dst + k * bytes, (const char*)x.data + (j < 0 ? j + n : j) * bytes, bytes);
 	}
-	PyObject* is = mxgo_array_shape(i.obj);
-	PyObject* tail = PyTuple_GetSlice(xs, 1, xd);
-	PyObject* shape = tail ? PySequence_Concat(is, tail) : NULL;
+	PyObject* is = mxgo_array_shape(i.obj); // x[i] of a vector has i's shape: no new tuple
+	PyObject* tail = xd == 1 ? NULL : PyTuple_GetSlice(xs, 1, xd);
+	PyObject* shape = xd == 1 ? Py_NewRef(is) : tail ? PySequence_Concat(is, tail) : NULL;
 	Py_XDECREF(tail);
 	PyObject* r = shape ? mxgo_new_flat_array(cls, x.obj, -1, dst, owner, shape) : NULL;
 	Py_XDECREF(shape);

@@ -27,29 +27,27 @@ func init() {
 			C.MXGO_TINY_EQUAL, 1},
 	}
 	n := 0
-	add := func(id, op, scalar int, boolOut C.int8_t) {
-		C.mxgo_tiny_ops[n] = C.mxgo_tiny_entry{id: C.int32_t(id), op: C.int8_t(op), scalar: C.int8_t(scalar), bool_out: boolOut}
+	add := func(id, op, scalar int, boolOut, ndim C.int8_t) {
+		C.mxgo_tiny_ops[n] = C.mxgo_tiny_entry{id: C.int32_t(id), op: C.int8_t(op), scalar: C.int8_t(scalar), bool_out: boolOut, ndim: ndim}
 		n++
 	}
 	for i, name := range []string{"sum", "mean", "max", "min"} {
-		for ndim, op := range []string{"_np_" + name, name} { // mx.np's 0-d result, mx.nd's (1,)
-			add(opID(op), C.MXGO_TINY_SUM+i, 0, 0)
-			C.mxgo_tiny_ops[n-1].ndim = C.int8_t(ndim)
-		}
+		add(opID("_np_"+name), C.MXGO_TINY_SUM+i, 0, 0, 0) // mx.np's 0-d result
+		add(opID(name), C.MXGO_TINY_SUM+i, 0, 0, 1)        // mx.nd's (1,)
 	}
-	add(opID("_gather_leading"), C.MXGO_TINY_GATHER, 0, 0)
+	add(opID("_gather_leading"), C.MXGO_TINY_GATHER, 0, 0, 0)
 	if f32, f64 := simd.SumCFuncs(); f32 != nil {
 		C.mxgo_tiny_sum_f32, C.mxgo_tiny_sum_f64 = C.mxgo_sum_f32_fn(f32), C.mxgo_sum_f64_fn(f64)
 	}
 	for _, group := range ops {
 		for i, name := range group.names {
 			id := opID(name)
-			add(id, group.first+i, 0, group.boolOut)
-			add(opID(opTable()[id].ScalarOp), group.first+i, 1, group.boolOut)
+			add(id, group.first+i, 0, group.boolOut, 0)
+			add(opID(opTable()[id].ScalarOp), group.first+i, 1, group.boolOut, 0)
 		}
 	}
 	for i, name := range []string{"sqrt", "abs", "negative", "square"} {
-		add(opID(name), C.MXGO_TINY_SQRT+i, 0, 0)
+		add(opID(name), C.MXGO_TINY_SQRT+i, 0, 0, 0)
 	}
 	C.mxgo_tiny_count = C.int32_t(n)
 	C.mxgo_tiny_bool = C.int32_t(ndarray.Bool)

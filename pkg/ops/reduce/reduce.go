@@ -258,7 +258,7 @@ func redAbs(x int) int {
 }
 
 // reduceGrain is the number of input elements below which a task is not worth a
-// goroutine. It stays at 2^17 while elementwise loops split from 2^20: rows of at least
+// goroutine. It stays at 2^17 while elementwise loops split from 2^19: rows of at least
 // redParRowMin = 2*reduceGrain take the pairwise split that keeps sums identical
 // whatever the core count (TestReduceSumLongRowsExact), and the generic split in
 // between would not. Max, min, argmax and argmin of float32 and float64, in C's lanes,
@@ -270,11 +270,11 @@ const reduceGrain = 1 << 17
 // reduceSplit picks the dimension to cut into tasks (-1 for none) and the number of
 // tasks: a kept dimension when one is long enough (each task then owns its outputs),
 // otherwise the longest reduced dimension (tasks fold into private accumulators).
-func reduceSplit(dims []redDim, total, grain int) (dim, tasks int) {
-	if total/grain < 2 { // before Cores, whose runtime.GOMAXPROCS takes the scheduler's lock
+func reduceSplit(dims []redDim, total int) (dim, tasks int) {
+	if total/reduceGrain < 2 { // before Cores, whose runtime.GOMAXPROCS takes the scheduler's lock
 		return -1, 1
 	}
-	tasks = min(ndarray.Cores(), total/grain)
+	tasks = min(ndarray.Cores(), total/reduceGrain)
 	if tasks < 2 {
 		return -1, 1
 	}
@@ -382,9 +382,11 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 				lo += len(v)
 			}
 		}
-		// One or two dimensions (x.sum(), m.sum(axis=0) of contiguous arrays): the loop
-		// Rows would run, without its allocations (reducePlan left nothing to merge).
-		if k := len(dims) - 1; k == 0 || k == 1 && !(rowsSum != nil && dims[1].xs == 1 && dims[1].as == 0 && dims[1].n < redParRowMin) {
+		k := len(dims) - 1
+		// Short contiguous rows summed one per output (mean over the last axes): the rows
+		// of each run of the outer dimensions in one call, not a call per row.
+		byRows := k >= 1 && rowsSum != nil && dims[k].xs == 1 && dims[k].as == 0 && dims[k].n < redParRowMin
+		if k == 0 || k == 1 && !byRows { // x.sum(), m.sum(axis=0): Rows' loop, without its allocations (reducePlan left nothing to merge)
 			d, o := dims[k], redDim{n: 1}
 			if k == 1 {
 				o = dims[0]
@@ -401,9 +403,7 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 		for i, d := range dims {
 			shape[i], xs[i], as[i], is[i] = d.n, d.xs, d.as, d.is
 		}
-		if k := len(dims) - 1; k >= 1 && rowsSum != nil && xs[k] == 1 && as[k] == 0 && shape[k] < redParRowMin {
-			// Short contiguous rows summed one per output (mean over the last axes): the
-			// rows of each run of the outer dimensions in one call, not a call per row.
+		if byRows {
 			outer := []ndarray.Operand{{Strides: xs[:k], Offset: xoff}, {Strides: as[:k]}}
 			ndarray.Rows(shape[:k], outer, func(offs []int, m int, st []int) {
 				rowsSum(acc, offs[1], st[1], unsafe.Add(base, offs[0]*esize), m, st[0], shape[k])
@@ -413,7 +413,7 @@ func reduceTyped[A any](x, out *ndarray.NDArray, dims []redDim, nOut int, r redu
 		ndarray.Rows(shape, []ndarray.Operand{{Strides: xs, Offset: xoff}, {Strides: as}, {Strides: is, Offset: ioff}}, row)
 	}
 	if total > 0 {
-		sd, tasks := reduceSplit(dims, total, reduceGrain)
+		sd, tasks := reduceSplit(dims, total)
 		if k := len(dims) - 1; sd >= 0 && sd == k && rowSum != nil &&
 			dims[k].xs == 1 && dims[k].as == 0 && dims[k].n >= redParRowMin {
 			// Cutting the contiguous rows of a sum into chunks would change its
