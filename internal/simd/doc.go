@@ -21,6 +21,7 @@
 //	gemm64.go  the packed float64 matrix product, with alpha and beta (gemm_f64.c)
 //	symv64.go, ger64.go  float64 symmetric matrix-vector product, rank-1 update (LAPACK's level 2)
 //	rot64.go   a sweep of plane rotations down neighbouring rows (the QL eigensolver's)
+//	sort32.go  AVX-512F quicksort of 32-bit elements' order keys, blocks sorted in registers (sort32_avx512.c)
 //
 // Every kernel reports whether it ran: false leaves the work to the caller's Go loop,
 // which happens when the CPU lacks the instructions, a row is too short to pay for the
