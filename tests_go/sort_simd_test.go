@@ -14,7 +14,7 @@ import (
 )
 
 // The AVX-512 sort of 32-bit lanes (internal/simd's sort32) gives the radix sort's bits:
-// sort and topk's values over float32, int32 and uint32, both directions, lanes short
+// sort and topk's values (whole lanes, and the selections of k < n) over float32, int32 and uint32, both directions, lanes short
 // and long (one long lane splits among the cores), NaNs of every sign and payload, ±0,
 // infinities and subnormals, many ties, strided and misaligned inputs (which the radix
 // sort keeps).
@@ -68,7 +68,11 @@ func TestSort32MatchesRadixSort(t *testing.T) {
 				bothSorts(t, what, "sort", "axis=-1;is_ascend="+asc, x)
 				bothSorts(t, what, "sort", "axis=None;is_ascend="+asc, x)
 				bothSorts(t, what, "sort", "axis=0;is_ascend="+asc, x) // strided lanes: the radix sort
-				bothSorts(t, what, "topk", "k=0;ret_typ=value;is_ascend="+asc, x)
+				n := shape[len(shape)-1]
+				for _, k := range []int{0, 1, n/3 + 1, n - 1} { // 0: the whole lane, sorted
+					bothSorts(t, what, "topk", fmt.Sprintf("k=%d;ret_typ=value;is_ascend=%s", k, asc), x)
+				}
+				bothSorts(t, what, "topk", "axis=None;k=1;ret_typ=value;is_ascend="+asc, x)
 			}
 			if len(shape) == 2 { // a view with negative column steps, and one starting a column in
 				bothSorts(t, what+" reversed", "sort", "axis=-1", index(t, x, S(nil, nil, -1), S(nil, nil, -1)))

@@ -42,6 +42,13 @@ func Sort32Rows(kind Sort32Kind, desc bool, dst unsafe.Pointer, dstStarts []int,
 		(*C.uint32_t)(src), (*C.long)(unsafe.Pointer(unsafe.SliceData(srcStarts))), C.long(len(srcStarts)), C.long(n), words(tmp))
 }
 
+// Sort32SelectRows is Sort32Rows for the first k < n elements of each sorted row only,
+// written to rows of k; tmp has 2n words.
+func Sort32SelectRows(kind Sort32Kind, desc bool, dst unsafe.Pointer, dstStarts []int, src unsafe.Pointer, srcStarts []int, n, k int, tmp []uint32) {
+	C.mxgo_sort32_select_rows(C.int(kind), cbool(desc), (*C.uint32_t)(dst), (*C.long)(unsafe.Pointer(unsafe.SliceData(dstStarts))),
+		(*C.uint32_t)(src), (*C.long)(unsafe.Pointer(unsafe.SliceData(srcStarts))), C.long(len(srcStarts)), C.long(n), C.long(k), words(tmp))
+}
+
 // Sort32Keys writes the order keys of src's elements to dst (len(src) words; it may be
 // src), complemented for a descending sort.
 func Sort32Keys(kind Sort32Kind, desc bool, dst, src []uint32) {

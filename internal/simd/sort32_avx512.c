@@ -196,6 +196,15 @@ static void heapsort(uint32_t *a, long n) {
 	}
 }
 
+// The partition levels a sort or selection of n keys may take before giving up on its
+// pivots: 8 + 2 log2(n/256).
+static int levels_for(long n) {
+	int levels = 8;
+	for (long m = n; m > BLOCK; m >>= 1)
+		levels += 2;
+	return levels;
+}
+
 // Recurses into the smaller side, loops on the larger: the stack stays log n deep.
 AVX512 static void quicksort(uint32_t *a, uint32_t *tmp, long n, int levels) {
 	while (n > BLOCK) {
@@ -222,10 +231,42 @@ AVX512 void mxgo_sort32_sort_within(uint32_t *a, uint32_t *tmp, long n, int leve
 }
 
 AVX512 void mxgo_sort32_sort(uint32_t *a, uint32_t *tmp, long n) {
-	int levels = 8;
-	for (long m = n; m > BLOCK; m >>= 1)
-		levels += 2;
-	quicksort(a, tmp, n, levels);
+	quicksort(a, tmp, n, levels_for(n));
+}
+
+// select_front moves the k smallest keys of a[0..n) to its front, in any order: the
+// quickselect of the same partitions, a whole sort past levels of them.
+AVX512 static void select_front(uint32_t *a, uint32_t *tmp, long n, long k, int levels) {
+	while (n > BLOCK) {
+		if (levels-- <= 0) {
+			mxgo_sort32_sort(a, tmp, n);
+			return;
+		}
+		long lt, gt;
+		mxgo_sort32_partition(a, tmp, n, &lt, &gt);
+		if (k < lt) {
+			n = lt;
+		} else if (k <= n - gt) {
+			return;
+		} else {
+			k -= n - gt;
+			a += n - gt;
+			n = gt;
+		}
+	}
+	sort_block(a, n);
+}
+
+AVX512 void mxgo_sort32_select_rows(int kind, int desc, uint32_t *dst, const long *dst_starts, const uint32_t *src,
+				    const long *src_starts, long count, long n, long k, uint32_t *tmp) {
+	uint32_t *keys = tmp + n;
+	for (long l = 0; l < count; l++) {
+		mxgo_sort32_keys(kind, desc, keys, src + src_starts[l], n);
+		select_front(keys, tmp, n, k, levels_for(n));
+		mxgo_sort32_sort(keys, tmp, k);
+		mxgo_sort32_values(kind, desc, keys, k);
+		memcpy(dst + dst_starts[l], keys, (size_t)k * sizeof *keys);
+	}
 }
 
 AVX512 void mxgo_sort32_rows(int kind, int desc, uint32_t *dst, const long *dst_starts, const uint32_t *src,
@@ -247,6 +288,8 @@ void mxgo_sort32_sort(uint32_t *a, uint32_t *tmp, long n) {}
 void mxgo_sort32_sort_within(uint32_t *a, uint32_t *tmp, long n, int levels) {}
 void mxgo_sort32_rows(int kind, int desc, uint32_t *dst, const long *dst_starts, const uint32_t *src,
 		      const long *src_starts, long count, long n, uint32_t *tmp) {}
+void mxgo_sort32_select_rows(int kind, int desc, uint32_t *dst, const long *dst_starts, const uint32_t *src,
+			     const long *src_starts, long count, long n, long k, uint32_t *tmp) {}
 void mxgo_sort32_partition(uint32_t *a, uint32_t *tmp, long n, long *lt, long *gt) {}
 
 #endif

@@ -37,6 +37,12 @@ void mxgo_sort32_sort_within(uint32_t *a, uint32_t *tmp, long n, int levels);
 void mxgo_sort32_rows(int kind, int desc, uint32_t *dst, const long *dst_starts, const uint32_t *src,
 		      const long *src_starts, long count, long n, uint32_t *tmp);
 
+// mxgo_sort32_select_rows is mxgo_sort32_rows for the first k < n of each sorted row
+// only (topk's values): a quickselect of the k smallest keys, then a sort of those;
+// tmp is scratch of 2n words.
+void mxgo_sort32_select_rows(int kind, int desc, uint32_t *dst, const long *dst_starts, const uint32_t *src,
+			     const long *src_starts, long count, long n, long k, uint32_t *tmp);
+
 // mxgo_sort32_partition reorders the keys a[0..n), n >= 16, around a pivot it samples:
 // the *lt keys below it first, the *gt keys above it last, the pivot's copies between
 // them (at least one). tmp is scratch of n words.

@@ -214,7 +214,7 @@ func sortLanes(x *ndarray.NDArray, outs []*ndarray.NDArray, ls ops.Lanes, ols []
 		return mxerr.TypeErr("cannot sort dtype %s", x.DType())
 	}
 	desc := !at.Bool("is_ascend")
-	if len(rets) == 1 && rets[0] == "value" && k == ls.N && sortSimd(x, outs[0], ls, ols[0], desc) {
+	if len(rets) == 1 && rets[0] == "value" && sortSimd(x, outs[0], ls, ols[0], k, desc) {
 		return nil
 	}
 	withIdx := false

@@ -8,9 +8,10 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops"
 )
 
-// The values of a sort of 32-bit elements along contiguous lanes come from internal/simd's
-// AVX-512 quicksort where the CPU runs it: the radix sort's keys and bits (one NaN), 4-byte
-// keys where the radix sort widens every key to 8, and no lane indices to carry.
+// The values of a sort of 32-bit elements along contiguous lanes, and topk's, come from
+// internal/simd's AVX-512 quicksort and quickselect where the CPU runs them: the radix
+// sort's keys and bits (one NaN), 4-byte keys where the radix sort widens every key to 8,
+// and no lane indices to carry.
 
 var simdKinds = map[ndarray.DType]simd.Sort32Kind{
 	ndarray.Float32: simd.Sort32Float32,
@@ -25,15 +26,23 @@ const (
 	simdParDepth = 3
 )
 
-// sortSimd sorts x's lanes (ls) into out's (ol), whole, and reports whether it did: false
-// when C declines (not 32-bit elements, lanes not contiguous, AVX-512 off, misaligned).
-func sortSimd(x, out *ndarray.NDArray, ls, ol ops.Lanes, desc bool) bool {
+// sortSimd writes the first k values of x's sorted lanes (ls) into out's (ol), and
+// reports whether it did: false when C declines (not 32-bit elements, lanes not
+// contiguous, AVX-512 off, misaligned). Fewer than all of a lane's values are a
+// selection, then a sort of those.
+func sortSimd(x, out *ndarray.NDArray, ls, ol ops.Lanes, k int, desc bool) bool {
 	kind, ok := simdKinds[x.DType()]
 	xb, ob := ops.LaneBase(x), ops.LaneBase(out)
 	if !ok || ls.Stride != 1 && ls.N > 1 || ol.Stride != 1 && ol.N > 1 || !simd.Sort32On(ob, xb) {
 		return false
 	}
 	n := ls.N
+	if k < n {
+		ops.ForLanes(len(ls.Starts), n, func() []uint32 { return make([]uint32, 2*n) }, func(tmp []uint32, lo, hi int) {
+			simd.Sort32SelectRows(kind, desc, ob, ol.Starts[lo:hi], xb, ls.Starts[lo:hi], n, k, tmp)
+		})
+		return true
+	}
 	if len(ls.Starts) == 1 && n >= simdParMin && ndarray.Cores() >= 2 {
 		src := unsafe.Slice((*uint32)(unsafe.Add(xb, ls.Starts[0]*4)), n)
 		dst := unsafe.Slice((*uint32)(unsafe.Add(ob, ol.Starts[0]*4)), n)
