@@ -78,6 +78,17 @@ func MoveElems(dst, src *NDArray) { copyElems(dst, src) }
 // length).
 const splatMax = 16
 
+// A copy whose source is read element by element along the last axis, or in runs of
+// fewer than copyRunMin elements, costs stridedCopyCost float32 adds an element to
+// ParallelRowsCost, which splits it across the cores from SerialBelow/stridedCopyCost
+// elements: measured on the 2-core AMD VM, split in 4 parts along the last axis of
+// (2, 2, 500, 500) float32 (runs of 125) took 213 µs serially, NumPy's 161; every other
+// column reversed, 500k elements, 218 µs against 181.
+const (
+	copyRunMin      = 256
+	stridedCopyCost = 4
+)
+
 func copyElems(dst, src *NDArray) {
 	size := dst.dtype.Size()
 	dbase, sbase := dst.storage.ptr, src.storage.ptr
@@ -104,7 +115,11 @@ func copyElems(dst, src *NDArray) {
 		})
 		return
 	}
-	ParallelRows(dst.shape, []Operand{{dst.strides, dst.offset}, {src.strides, src.offset}}, func(offs []int, n int, steps []int) {
+	cost := 1
+	if nd := len(dst.shape); nd > 0 && (src.strides[nd-1] != 1 || dst.shape[nd-1] < copyRunMin) {
+		cost = stridedCopyCost
+	}
+	ParallelRowsCost(dst.shape, []Operand{{dst.strides, dst.offset}, {src.strides, src.offset}}, cost, func(offs []int, n int, steps []int) {
 		d := unsafe.Add(dbase, offs[0]*size)
 		s := unsafe.Add(sbase, offs[1]*size)
 		if (steps[0] == 1 && steps[1] == 1) || n == 1 {
