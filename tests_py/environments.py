@@ -146,6 +146,7 @@ WHOLE = {
     "test_tvm_global.py": {PEERS, PYTHON},        # ... and a C program against the interpreter
     "test_typing.py": {PYTHON},                   # inspect's view of the operators against the stubs
     "test_unaligned.py": {PEERS, GLUE},           # NumPy's and PyTorch's unaligned memory
+    "test_views_in_c.py": {GLUE},                 # views made in C: their base, replay and lifetimes
 }
 
 _NUMPY_ONLY = ("numpy",)

@@ -68,7 +68,7 @@ func GetItem(h int64, key string, mxnet bool) (v int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return basicIndex(a, k, mxnet) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return basicIndex(a, k, mxnet, true) })
 }
 
 // Reshape returns h reshaped (a view when h is contiguous, a copy otherwise); shape may hold
@@ -79,7 +79,7 @@ func Reshape(h int64, shape string, reverse bool) (v int64, err error) {
 	if err != nil {
 		return 0, pyErr(err)
 	}
-	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return mxnetReshape(a, spec, reverse) })
+	return derive(h, func(a *ndarray.NDArray) (*ndarray.NDArray, error) { return mxnetReshape(a, spec, reverse, true) })
 }
 
 // Transpose returns a view of h with its axes permuted ("" reverses them).

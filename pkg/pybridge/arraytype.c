@@ -2,7 +2,10 @@
 // tp_dealloc) and the array's metadata, and implements the per-call DLPack methods in C.
 // An array made in C (from_numpy, plain DLPack imports) starts without a handle, holding
 // the object whose memory it views instead: the first use that needs Go (an operation,
-// an export, reading .handle) makes the Go side then (materialize).
+// an export, reading .handle) makes the Go side then (materialize). A view view.c makes
+// in C holds its base array likewise, and how it was made (replay), which Go repeats on
+// the base's Go side then, so that the view shares the base's storage and the engine's
+// ordering of work on it.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
@@ -20,6 +23,7 @@ typedef struct {
 	PyObject* weakrefs;
 	int64_t* dims;     // shape then strides of DLTensor views (exchange.c), made on first use
 	int contiguous;    // C-contiguous (ignoring the strides of length-1 axes), set with the shape
+	int64_t* replay;   // a view made in C: view.c's encoding of its key or shape (owner: the base)
 } ArrayObject;
 
 PyTypeObject* mxgo_array_class = &mxgo_array_base_type;
@@ -84,11 +88,39 @@ static int read_dims(ArrayObject* a, int64_t* dims) {
 	return n;
 }
 
+static int materialize(ArrayObject* a);
+
+// The Go side of a view made in C: Go's view of the base by the same key or shape, which
+// must be the one C described (the same memory, shape, strides and writability).
+static int materialize_view(ArrayObject* a) {
+	ArrayObject* b = (ArrayObject*)a->owner;
+	if (materialize(b) < 0) return -1;
+	int64_t h = 0, dims[2 * MXGO_MAX_DIMS];
+	mxgo_desc d;
+	char* msg = NULL;
+	int kind = mxgoMaterializeView(b->handle, a->replay, &h, &d, &msg);
+	if (kind >= 0) { mxgo_raise(kind, msg); return -1; }
+	int n = read_dims(a, dims), same = d.src.ndim == n && d.src.data == a->src.data && (d.src.writable != 0) == a->src.writable;
+	for (int i = 0; same && i < n; i++) same = d.shape[i] == dims[i] && d.strides[i] == dims[n + i];
+	if (!same) {
+		mxgoFastFree(h);
+		PyErr_SetString(PyExc_SystemError, "mxgo: a view made in C is not the view Go makes of the same key");
+		return -1;
+	}
+	a->handle = h;
+	a->src.store = d.src.store;
+	PyMem_Free(a->replay);
+	a->replay = NULL;
+	Py_CLEAR(a->owner); // Go's view holds the base's storage now
+	return 0;
+}
+
 // Makes the Go side of an array made in C: a storage over its memory whose release drops
 // the reference to the owner, which passes to Go.
 static int materialize(ArrayObject* a) {
 	if (a->handle) return 0;
 	if (mxgo_forked) { mxgo_raise_forked(); return -1; }
+	if (a->replay) return materialize_view(a);
 	int64_t dims[2 * MXGO_MAX_DIMS];
 	int n = read_dims(a, dims);
 	int64_t h = 0;
@@ -170,6 +202,39 @@ PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, 
 	}
 	return (PyObject*)a;
 }
+int mxgo_array_layout(PyObject* o, int64_t* dims, void** data, int* contiguous) {
+	ArrayObject* a = (ArrayObject*)o;
+	if (a->src.dev_type != MXGO_DEVICE_CPU || !a->src.data) return -1;
+	if (a->replay && materialize(a) < 0) return -2;
+	*data = a->src.data;
+	*contiguous = a->contiguous;
+	return read_dims(a, dims);
+}
+
+PyObject* mxgo_new_view(PyTypeObject* cls, PyObject* base, int ndim, const int64_t* shape, const int64_t* strides, void* data,
+		const int64_t* replay, int replay_len) {
+	ArrayObject *b = (ArrayObject*)base, *a = (ArrayObject*)cls->tp_alloc(cls, 0);
+	if (!a) return NULL;
+	if (!(a->replay = PyMem_Malloc((size_t)replay_len * sizeof(int64_t)))) {
+		Py_DECREF(a);
+		return PyErr_NoMemory();
+	}
+	memcpy(a->replay, replay, (size_t)replay_len * sizeof(int64_t));
+	a->owner = Py_NewRef(base);
+	mxgo_desc d;
+	d.src = b->src;
+	d.src.store = NULL; // the view's own, made with its Go side
+	d.src.data = data;
+	d.src.ndim = ndim;
+	memcpy(d.shape, shape, (size_t)ndim * sizeof(int64_t));
+	memcpy(d.strides, strides, (size_t)ndim * sizeof(int64_t));
+	if (fill(a, 0, &d) < 0) {
+		Py_DECREF(a);
+		return NULL;
+	}
+	return (PyObject*)a;
+}
+
 int mxgo_array_writable(PyObject* o) { return ((ArrayObject*)o)->src.writable; }
 
 int mxgo_array_bytes(PyObject* o, void** data, Py_ssize_t* nbytes) {
@@ -235,6 +300,7 @@ static void array_dealloc(ArrayObject* a) {
 	if (a->weakrefs) PyObject_ClearWeakRefs((PyObject*)a);
 	if (a->handle && !mxgo_forked) mxgoFastFree(a->handle); // a forked child leaks it: no Go there
 	Py_XDECREF(a->owner);
+	PyMem_Free(a->replay);
 	Py_XDECREF(a->shape);
 	Py_XDECREF(a->strides);
 	PyMem_Free(a->dims);
@@ -459,9 +525,12 @@ static PyObject* dlpack(ArrayObject* a, PyObject* const* args, Py_ssize_t nargs,
 }
 
 // wait_to_read and wait_to_write return at once while the engine is idle (and for arrays
-// Go has not seen, which have no work); otherwise they wait in Go with the GIL released.
+// Go has not seen, which have no work; a view made in C has its base's, so it gets its Go
+// side first); otherwise they wait in Go with the GIL released.
 static PyObject* wait_engine(ArrayObject* a, int for_write) {
-	if (!a->handle || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) == 0) Py_RETURN_NONE;
+	if (__atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) == 0) Py_RETURN_NONE;
+	if (a->replay && materialize(a) < 0) return NULL; // its base's pending work is its own
+	if (!a->handle) Py_RETURN_NONE;
 	if (mxgo_forked) return mxgo_raise_forked();
 	char* msg = NULL;
 	int kind;

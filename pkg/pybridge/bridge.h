@@ -71,6 +71,10 @@ typedef struct {
 #define MXGO_KEY_HAS_START 0x100
 #define MXGO_KEY_HAS_STOP 0x200
 #define MXGO_KEY_HAS_STEP 0x400
+// view.c's replay of a view it made, for mxgoMaterializeView: {kind, mxnet, n, then the
+// key's 4n int64 (MXGO_REPLAY_INDEX) or the shape's n (MXGO_REPLAY_RESHAPE)}.
+#define MXGO_REPLAY_INDEX 0
+#define MXGO_REPLAY_RESHAPE 1
 
 // autograd.c: the calling thread's autograd flags (autograd.Mode), read by Go.
 #define MXGO_AG_RECORDING 1
@@ -214,6 +218,17 @@ int mxgo_same_shape(PyObject* x, PyObject* y);
 PyObject* mxgo_new_flat_array(PyTypeObject* cls, PyObject* like, int32_t dtype, void* data, PyObject* owner, PyObject* shape);
 // The shape tuple of an NDArrayBase (borrowed).
 PyObject* mxgo_array_shape(PyObject* o);
+// The layout of host NDArrayBase o for a view of it made in C: its shape then strides in
+// dims (room for 2 * MXGO_MAX_DIMS), its first element, whether it is C-contiguous, and
+// its ndim; -1 for an array not in host memory or without memory, -2 with an exception.
+// A view made in C gets its Go side first: views are made in C of arrays Go knows.
+int mxgo_array_layout(PyObject* o, int64_t* dims, void** data, int* contiguous);
+// A view of base (an NDArrayBase) made in C, an instance of cls: ndim axes of shape and
+// strides (elements) from data in base's memory, writable as base. Go makes its side on
+// first use by replaying replay[0..replay_len) (view.c's encoding of the key or shape
+// that made it, which the view copies) on base's (mxgoMaterializeView).
+PyObject* mxgo_new_view(PyTypeObject* cls, PyObject* base, int ndim, const int64_t* shape, const int64_t* strides, void* data,
+		const int64_t* replay, int replay_len);
 
 // ---- view.c
 // NDArrayBase's x[key]: basic keys in one call to Go (mxgoFastIndex), an integer array

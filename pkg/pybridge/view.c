@@ -84,6 +84,68 @@ static PyObject* gather(PyObject* x, PyObject* i, int numpy) {
 	return r;
 }
 
+// ---- views made in C
+// While nothing is recorded, a key of ints and slices on a host array, and a reshape of a
+// C-contiguous one, make their view here without Go (mxgo_new_view): the shape, strides
+// and memory Go's view of the same key has (basicIndex, mxnetReshape), which Go makes by
+// the same call on the base when the view is first used there (materialize checks that
+// they agree). Keys with anything else (None, Ellipsis), an int out of range, an empty
+// result and mx.nd's 0-d results (made (1,) by a reshape) are left to Go, which raises or
+// makes them as before. replay: {MXGO_REPLAY_INDEX, mxnet, n, items[4n]} or
+// {MXGO_REPLAY_RESHAPE, 0, n, dims[n]}.
+
+// Python's slice.indices for a slice of axis length d (step neither 0 nor INT64_MIN):
+// the first index into *start, and the length.
+static int64_t slice_len(const int64_t* w, int64_t d, int64_t* start) {
+	int64_t step = w[0] & MXGO_KEY_HAS_STEP ? w[3] : 1, lo = step < 0 ? -1 : 0, hi = step < 0 ? d - 1 : d;
+	int64_t b = w[1], e = w[2];
+	if (!(w[0] & MXGO_KEY_HAS_START)) b = step < 0 ? hi : lo;
+	else if (b < 0) b = b + d < lo ? lo : b + d;
+	else if (b > hi) b = hi;
+	if (!(w[0] & MXGO_KEY_HAS_STOP)) e = step < 0 ? lo : hi;
+	else if (e < 0) e = e + d < lo ? lo : e + d;
+	else if (e > hi) e = hi;
+	*start = b;
+	if (step < 0) return e < b ? (b - e - 1) / -step + 1 : 0;
+	return b < e ? (e - b - 1) / step + 1 : 0;
+}
+
+static PyObject* index_in_c(PyObject* x, const int64_t* items, int n, int numpy) {
+	int64_t dims[2 * MXGO_MAX_DIMS], shape[MXGO_MAX_DIMS], strides[MXGO_MAX_DIMS], off = 0;
+	void* data;
+	int contiguous, nd = 0;
+	if (mxgo_ag_mode() & MXGO_AG_RECORDING) return NULL;
+	int ndim = mxgo_array_layout(x, dims, &data, &contiguous);
+	if (ndim < -1) return NULL; // the exception stands
+	if (ndim < 0 || n > ndim) return NULL;
+	int64_t size = mxgo_dl_type_of[mxgo_array_dtype(x)].bits / 8;
+	for (int i = 0; i < ndim; i++) {
+		int64_t d = dims[i], st = dims[ndim + i];
+		const int64_t* w = items + 4 * i;
+		if (i >= n) {
+			shape[nd] = d, strides[nd++] = st;
+		} else if ((w[0] & 0xff) == MXGO_KEY_INT) {
+			int64_t k = w[1] < 0 ? w[1] + d : w[1];
+			if (k < 0 || k >= d) return NULL;
+			off += k * st;
+		} else if ((w[0] & 0xff) == MXGO_KEY_SLICE && !(w[0] & MXGO_KEY_HAS_STEP && (w[3] == 0 || w[3] == INT64_MIN))) {
+			int64_t start, len = slice_len(w, d, &start);
+			if (len == 0) return NULL;
+			off += start * st;
+			shape[nd] = len, strides[nd++] = len > 1 ? st * (w[0] & MXGO_KEY_HAS_STEP ? w[3] : 1) : st; // as Go's
+		} else {
+			return NULL;
+		}
+	}
+	if (nd == 0 && !numpy) { // mx.nd's x[k] of a vector: the slice k:k+1
+		if (ndim != 1) return NULL;
+		shape[0] = 1, strides[0] = dims[1], nd = 1;
+	}
+	int64_t replay[3 + 4 * 2 * MXGO_MAX_DIMS] = {MXGO_REPLAY_INDEX, !numpy, n};
+	memcpy(replay + 3, items, (size_t)(4 * n) * sizeof(int64_t));
+	return mxgo_new_view(numpy ? Py_TYPE(x) : mxgo_array_class, x, nd, shape, strides, (char*)data + off * size, replay, 3 + 4 * n);
+}
+
 static PyObject* subscript(PyObject* x, PyObject* key) {
 	int64_t items[4 * 2 * MXGO_MAX_DIMS];
 	int n = 1;
@@ -102,6 +164,8 @@ static PyObject* subscript(PyObject* x, PyObject* key) {
 	}
 	int64_t h;
 	if (mxgo_forked) return mxgo_raise_forked();
+	PyObject* v = index_in_c(x, items, n, numpy);
+	if (v || PyErr_Occurred()) return v;
 	if (mxgo_array_handle(x, "x", &h) < 0) return NULL;
 	int64_t out = 0;
 	mxgo_desc d;
@@ -117,6 +181,34 @@ static PyObject* item(PyObject* x, Py_ssize_t i) {
 	PyObject* r = subscript(x, k);
 	Py_DECREF(k);
 	return r;
+}
+
+// A C-contiguous x reshaped to spec (positive lengths, at most one -1) of x's size, as a
+// view made in C; NULL to leave it to Go (mx.nd's other codes, a size that differs).
+static PyObject* reshape_in_c(PyObject* x, const int64_t* spec, int n) {
+	int64_t dims[2 * MXGO_MAX_DIMS], shape[MXGO_MAX_DIMS], strides[MXGO_MAX_DIMS], known = 1;
+	void* data;
+	int contiguous, free_axis = -1;
+	if (n == 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
+	int ndim = mxgo_array_layout(x, dims, &data, &contiguous);
+	if (ndim < -1) return NULL;
+	int64_t size = mxgo_array_size(x);
+	if (ndim < 0 || !contiguous || size == 0) return NULL;
+	for (int i = 0; i < n; i++) {
+		if (spec[i] == -1 && free_axis < 0) free_axis = i;
+		else if (spec[i] <= 0 || spec[i] > size || (known *= spec[i]) > size) return NULL;
+		shape[i] = spec[i];
+	}
+	if (free_axis >= 0) shape[free_axis] = size / known;
+	if (free_axis >= 0 ? size % known != 0 : known != size) return NULL;
+	int64_t acc = 1;
+	for (int i = n - 1; i >= 0; i--) {
+		strides[i] = acc;
+		acc *= shape[i];
+	}
+	int64_t replay[3 + MXGO_MAX_DIMS] = {MXGO_REPLAY_RESHAPE, 0, n};
+	memcpy(replay + 3, spec, (size_t)n * sizeof(int64_t));
+	return mxgo_new_view(Py_TYPE(x), x, n, shape, strides, data, replay, 3 + n);
 }
 
 // x.reshape(...): shapes of exact ints, given as ints or as one tuple or list, with mx.nd's
@@ -152,6 +244,10 @@ PyObject* mxgo_array_reshape(PyObject* x, PyObject* const* args, Py_ssize_t narg
 	}
 	int64_t h, out = 0;
 	if (mxgo_forked) return mxgo_raise_forked();
+	if (!reverse) {
+		PyObject* v = reshape_in_c(x, shape, (int)n);
+		if (v || PyErr_Occurred()) return v;
+	}
 	if (mxgo_array_handle(x, "x", &h) < 0) return NULL;
 	mxgo_desc d;
 	char* msg = NULL;

@@ -26,32 +26,34 @@ func init() {
 	}
 }
 
-// indexView is a's view selected by key (NumPy's basic indexing).
-func indexView(a *ndarray.NDArray, key []ndarray.KeyItem) (*ndarray.NDArray, error) {
+// indexView is a's view selected by key (NumPy's basic indexing), recorded (when
+// autograd records) if record is set.
+func indexView(a *ndarray.NDArray, key []ndarray.KeyItem, record bool) (*ndarray.NDArray, error) {
 	v, err := a.Index(key)
-	if err == nil {
+	if err == nil && record {
 		recordView(a, v, func() *ops.Gradient { return autograd.ViewGrad(a, v) })
 	}
 	return v, err
 }
 
-// reshapeView is a reshaped to dims: a view when a is contiguous, a copy otherwise.
-func reshapeView(a *ndarray.NDArray, dims []int) (*ndarray.NDArray, error) {
+// reshapeView is a reshaped to dims: a view when a is contiguous, a copy otherwise;
+// recorded as indexView.
+func reshapeView(a *ndarray.NDArray, dims []int, record bool) (*ndarray.NDArray, error) {
 	v, err := ops.Reshape(a, dims)
-	if err == nil {
+	if err == nil && record {
 		recordView(a, v, func() *ops.Gradient { return autograd.ReshapeGrad(a.Shape()) })
 	}
 	return v, err
 }
 
 // mxnetReshape is a reshaped by spec, which may hold MXNet's codes 0, -1, -2, -3, -4,
-// matched from the right when reverse is set (ops.MXNetShape).
-func mxnetReshape(a *ndarray.NDArray, spec []int, reverse bool) (*ndarray.NDArray, error) {
+// matched from the right when reverse is set (ops.MXNetShape); recorded as indexView.
+func mxnetReshape(a *ndarray.NDArray, spec []int, reverse, record bool) (*ndarray.NDArray, error) {
 	dims, err := ops.MXNetShape(a.Shape(), spec, reverse)
 	if err != nil {
 		return nil, err
 	}
-	return reshapeView(a, dims)
+	return reshapeView(a, dims, record)
 }
 
 // mxgoFastReshape is x.reshape(spec, reverse=) for the array of handle h, with mx.nd's
@@ -67,7 +69,7 @@ func mxgoFastReshape(h C.int64_t, spec *C.int64_t, n C.int, reverse C.int, out *
 		for i, v := range unsafe.Slice((*int64)(unsafe.Pointer(spec)), int(n)) {
 			dims[i] = int(v)
 		}
-		a, err = mxnetReshape(a, dims, reverse != 0)
+		a, err = mxnetReshape(a, dims, reverse != 0, true)
 	}
 	return fastView(a, err, out, d, msg)
 }
@@ -91,27 +93,52 @@ func mxgoFastIndex(h C.int64_t, items *C.int64_t, n C.int, mxnet C.int, out *C.i
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err == nil {
-		a, err = basicIndex(a, decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(items)), 4*int(n))), mxnet != 0)
+		a, err = basicIndex(a, decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(items)), 4*int(n))), mxnet != 0, true)
 	}
 	return fastView(a, err, out, d, msg)
 }
 
 // basicIndex is a[key]. With mxnet set it keeps mx.nd's rules, where no result is 0-d:
 // an in-range int on a 1-D array selects the slice k:k+1 (one view, where indexing and
-// reshaping would make two), and any other result of no axes becomes shape (1,).
-func basicIndex(a *ndarray.NDArray, key []ndarray.KeyItem, mxnet bool) (*ndarray.NDArray, error) {
+// reshaping would make two), and any other result of no axes becomes shape (1,). The
+// views are recorded as indexView's when record is set.
+func basicIndex(a *ndarray.NDArray, key []ndarray.KeyItem, mxnet, record bool) (*ndarray.NDArray, error) {
 	if mxnet && a.NDim() == 1 && len(key) == 1 && key[0].Kind == ndarray.KeyInt {
 		if k, size := key[0].Start, a.Shape()[0]; -size <= k && k < size {
 			k = (k + size) % size
 			key[0] = ndarray.KeyItem{Kind: ndarray.KeySlice, Start: k, Stop: k + 1, HasStart: true, HasStop: true}
 		}
 	}
-	v, err := indexView(a, key)
+	v, err := indexView(a, key, record)
 	if err != nil || !mxnet || v.NDim() != 0 {
 		return v, err
 	}
 	defer v.Release() // the 0-d view's reference: the new view (and a recorded graph) hold their own
-	return reshapeView(v, []int{1})
+	return reshapeView(v, []int{1}, record)
+}
+
+// mxgoMaterializeView makes the Go side of a view view.c made in C (mxgo_new_view) of the
+// array of handle h: the same call that view.c stood in for, by replay (MXGO_REPLAY_*),
+// not recorded: the view was made while nothing was, whatever autograd does now.
+//
+//export mxgoMaterializeView
+func mxgoMaterializeView(h C.int64_t, replay *C.int64_t, out *C.int64_t, d *C.mxgo_desc, msg **C.char) (ret C.int) {
+	defer fastGuard(&ret, msg)
+	a, err := lookup(int64(h))
+	if err == nil {
+		head := unsafe.Slice((*int64)(unsafe.Pointer(replay)), 3)
+		n := int(head[2])
+		if head[0] == C.MXGO_REPLAY_INDEX {
+			a, err = basicIndex(a, decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(replay)), 3+4*n)[3:]), head[1] != 0, false)
+		} else {
+			dims := make([]int, n)
+			for i, v := range unsafe.Slice((*int64)(unsafe.Pointer(replay)), 3+n)[3:] {
+				dims[i] = int(v)
+			}
+			a, err = mxnetReshape(a, dims, false, false)
+		}
+	}
+	return fastView(a, err, out, d, msg)
 }
 
 func decodeKey(items []int64) []ndarray.KeyItem {
