@@ -34,19 +34,22 @@ func Sort32On(dst, src unsafe.Pointer) bool {
 
 func words(a []uint32) *C.uint32_t { return (*C.uint32_t)(unsafe.Pointer(unsafe.SliceData(a))) }
 
+// longs passes element offsets (Go's int is C's long on the 64-bit targets mxgo builds).
+func longs(a []int) *C.long { return (*C.long)(unsafe.Pointer(unsafe.SliceData(a))) }
+
 // Sort32Rows sorts len(srcStarts) rows of n elements, row l at element offset
 // srcStarts[l] of src, into the row at dstStarts[l] of dst, ascending or descending;
 // tmp has n words. Sort32On(dst, src) must hold.
 func Sort32Rows(kind Sort32Kind, desc bool, dst unsafe.Pointer, dstStarts []int, src unsafe.Pointer, srcStarts []int, n int, tmp []uint32) {
-	C.mxgo_sort32_rows(C.int(kind), cbool(desc), (*C.uint32_t)(dst), (*C.long)(unsafe.Pointer(unsafe.SliceData(dstStarts))),
-		(*C.uint32_t)(src), (*C.long)(unsafe.Pointer(unsafe.SliceData(srcStarts))), C.long(len(srcStarts)), C.long(n), words(tmp))
+	C.mxgo_sort32_rows(C.int(kind), cbool(desc), (*C.uint32_t)(dst), longs(dstStarts), (*C.uint32_t)(src), longs(srcStarts),
+		C.long(len(srcStarts)), C.long(n), words(tmp))
 }
 
 // Sort32SelectRows is Sort32Rows for the first k < n elements of each sorted row only,
 // written to rows of k; tmp has 2n words.
 func Sort32SelectRows(kind Sort32Kind, desc bool, dst unsafe.Pointer, dstStarts []int, src unsafe.Pointer, srcStarts []int, n, k int, tmp []uint32) {
-	C.mxgo_sort32_select_rows(C.int(kind), cbool(desc), (*C.uint32_t)(dst), (*C.long)(unsafe.Pointer(unsafe.SliceData(dstStarts))),
-		(*C.uint32_t)(src), (*C.long)(unsafe.Pointer(unsafe.SliceData(srcStarts))), C.long(len(srcStarts)), C.long(n), C.long(k), words(tmp))
+	C.mxgo_sort32_select_rows(C.int(kind), cbool(desc), (*C.uint32_t)(dst), longs(dstStarts), (*C.uint32_t)(src), longs(srcStarts),
+		C.long(len(srcStarts)), C.long(n), C.long(k), words(tmp))
 }
 
 // Sort32Keys writes the order keys of src's elements to dst (len(src) words; it may be

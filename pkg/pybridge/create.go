@@ -77,6 +77,15 @@ func int64s(p *C.int64_t, n int) []int64 {
 	return unsafe.Slice((*int64)(unsafe.Pointer(p)), n)
 }
 
+// intsOf copies n int64s at p into ints (a shape or a reshape's spec from C).
+func intsOf(p *C.int64_t, n int) []int {
+	out := make([]int, n)
+	for i, v := range int64s(p, n) {
+		out[i] = int(v)
+	}
+	return out
+}
+
 // mxgoFastEmpty makes an uninitialised array of dtype with the shape in wire form
 // ("2,3", parsed by wire.Dims) on the given device: a new handle in *out, described in d.
 //

@@ -65,11 +65,7 @@ func mxgoFastReshape(h C.int64_t, spec *C.int64_t, n C.int, reverse C.int, out *
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err == nil {
-		dims := make([]int, n)
-		for i, v := range unsafe.Slice((*int64)(unsafe.Pointer(spec)), int(n)) {
-			dims[i] = int(v)
-		}
-		a, err = mxnetReshape(a, dims, reverse != 0, true)
+		a, err = mxnetReshape(a, intsOf(spec, int(n)), reverse != 0, true)
 	}
 	return fastView(a, err, out, d, msg)
 }
@@ -93,7 +89,7 @@ func mxgoFastIndex(h C.int64_t, items *C.int64_t, n C.int, mxnet C.int, out *C.i
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err == nil {
-		a, err = basicIndex(a, decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(items)), 4*int(n))), mxnet != 0, true)
+		a, err = basicIndex(a, decodeKey(int64s(items, 4*int(n))), mxnet != 0, true)
 	}
 	return fastView(a, err, out, d, msg)
 }
@@ -126,16 +122,12 @@ func mxgoMaterializeView(h C.int64_t, replay *C.int64_t, out *C.int64_t, d *C.mx
 	defer fastGuard(&ret, msg)
 	a, err := lookup(int64(h))
 	if err == nil {
-		head := unsafe.Slice((*int64)(unsafe.Pointer(replay)), 3)
-		n := int(head[2])
+		head := int64s(replay, 3)
+		n, body := int(head[2]), (*C.int64_t)(unsafe.Add(unsafe.Pointer(replay), 3*8))
 		if head[0] == C.MXGO_REPLAY_INDEX {
-			a, err = basicIndex(a, decodeKey(unsafe.Slice((*int64)(unsafe.Pointer(replay)), 3+4*n)[3:]), head[1] != 0, false)
+			a, err = basicIndex(a, decodeKey(int64s(body, 4*n)), head[1] != 0, false)
 		} else {
-			dims := make([]int, n)
-			for i, v := range unsafe.Slice((*int64)(unsafe.Pointer(replay)), 3+n)[3:] {
-				dims[i] = int(v)
-			}
-			a, err = mxnetReshape(a, dims, false, false)
+			a, err = mxnetReshape(a, intsOf(body, n), false, false)
 		}
 	}
 	return fastView(a, err, out, d, msg)
