@@ -42,10 +42,16 @@ FRAMEWORKS = ("mxgo", "NumPy", "PyTorch")
 
 # ---- timing ------------------------------------------------------------------------------
 
-def best_times(fns, min_time, repeat=3, max_calls=10_000):
+SLICES = 5
+
+
+def best_times(fns, min_time, repeat=3, max_calls=10_000, slices=SLICES):
     """Best per-call time in seconds of each callable in ``fns`` (name -> callable): after a
     warm-up call, ``repeat`` rounds in which every callable in turn runs enough calls to
-    last ``min_time``. Interleaving the frameworks spreads any background noise over all."""
+    last ``min_time``, timed in ``slices`` parts, the fastest part counting. Interleaving
+    the frameworks spreads any background noise over all; the parts keep one framework's
+    turn from paying for the previous one's threads, which spin on after their last call
+    (OpenBLAS's for about 2^28 cycles, a tenth of a second) and take a core from it."""
     numbers = {}
     for name, fn in fns.items():
         fn()  # warm-up (first-touch page faults, thread pools, lazy initialisation)
@@ -56,11 +62,13 @@ def best_times(fns, min_time, repeat=3, max_calls=10_000):
     best = dict.fromkeys(fns, float("inf"))
     for _ in range(repeat):
         for name, fn in fns.items():
-            number = numbers[name]
-            t0 = time.perf_counter()
-            for _ in range(number):
-                fn()
-            best[name] = min(best[name], (time.perf_counter() - t0) / number)
+            parts = min(slices, numbers[name])
+            number = numbers[name] // parts
+            for _ in range(parts):
+                t0 = time.perf_counter()
+                for _ in range(number):
+                    fn()
+                best[name] = min(best[name], (time.perf_counter() - t0) / number)
     return best
 
 
@@ -75,12 +83,18 @@ def machine_info():
                getattr(mx, "__version__", "?"), cpu, os.cpu_count() or 0, platform.platform()))
 
 
+TIMING = ("Timing (best_times): the frameworks take turns; each turn's calls are timed in %d parts "
+          "and the fastest part counts, so a turn does not pay for the previous framework's threads "
+          "still spinning on the other core." % SLICES)
+
+
 def write_report(name, title, rows):
-    """Writes bench/results/<name>: the title, the machine, and the table rows."""
+    """Writes bench/results/<name>: the title, the machine, how it was timed, and the
+    table rows."""
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, name), "w") as f:
-        f.write("# %s\n\n%s\n\n%s\n" % (title, machine_info(), "\n".join(rows)))
+        f.write("# %s\n\n%s\n\n%s\n\n%s\n" % (title, machine_info(), TIMING, "\n".join(rows)))
 
 
 def load_average():
@@ -347,7 +361,7 @@ def main(argv=None):
         "waiting for the result. Best of %d rounds (2 for n = 1e8 and dot n > 1024), the frameworks taking turns, "
         "each of enough calls to last %.2g s. GB/s = bytes read + "
         "written per second; ratio = time / NumPy's time (below 1: faster than NumPy)." % (args.repeat, min_time),
-        "",
+        "", TIMING, "",
         "Copy bandwidth (the ceiling for memory-bound operations; `np.copyto` of 100 MB, read + written): "
         "**%.1f GB/s** (mxgo's `copyto` of the same: %.1f GB/s)." % (copy_gbs, mx_copy_gbs),
         "",
