@@ -260,3 +260,57 @@ func TestLapackBLASDger(t *testing.T) {
 		}
 	}
 }
+
+// Dtrsm of the installed BLAS (recursion on the triangle with Dgemm updates) against
+// gonum's: both sides, triangles, transposes and diagonals, alpha 1 and not, triangles
+// on both sides of the recursion's base and of its halves' 8-row rounding. The other
+// triangle (and a unit diagonal) holds nan, so reading it shows; B's padding must stay.
+func TestLapackBLASTrsm(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	fast, ref := blas64.Implementation(), gonum.Implementation{}
+	for _, mn := range [][2]int{{5, 40}, {33, 7}, {70, 65}, {129, 50}, {200, 3}} {
+		for _, s := range []blas.Side{blas.Left, blas.Right} {
+			m, n := mn[0], mn[1]
+			if s == blas.Right {
+				m, n = n, m
+			}
+			k := m
+			if s == blas.Right {
+				k = n
+			}
+			for _, ul := range []blas.Uplo{blas.Lower, blas.Upper} {
+				for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+					for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+						lda, ldb := k+2, n+3
+						a := randomFloats(r, k*lda)
+						for i := range k {
+							for j := range k {
+								other := (ul == blas.Lower && j > i) || (ul == blas.Upper && j < i)
+								switch {
+								case other || (i == j && d == blas.Unit):
+									a[i*lda+j] = math.NaN()
+								case i == j:
+									a[i*lda+j] = 2 + r.Float64() // well conditioned: |X| stays near |B|
+								default:
+									a[i*lda+j] /= float64(k)
+								}
+							}
+						}
+						b := randomFloats(r, m*ldb)
+						want := append([]float64(nil), b...)
+						alpha := []float64{1, -0.75}[(m+n)%2]
+						fast.Dtrsm(s, ul, tr, d, m, n, alpha, a, lda, b, ldb)
+						ref.Dtrsm(s, ul, tr, d, m, n, alpha, a, lda, want, ldb)
+						for i := range b {
+							if i%ldb >= n {
+								require.Equal(t, want[i], b[i], "padding [%d]", i)
+								continue
+							}
+							require.InDelta(t, want[i], b[i], f64Tol(k)*float64(k+4), "%v %c %c %c %c [%d]", mn, s, ul, tr, d, i)
+						}
+					}
+				}
+			}
+		}
+	}
+}

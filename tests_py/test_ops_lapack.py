@@ -51,6 +51,42 @@ def test_against_numpy(dtype):
     np.testing.assert_allclose(nd.linalg.trsm(x, nd.array(b, dtype=dtype)).asnumpy(), np.linalg.solve(low, b), **tol(dtype))
 
 
+@pytest.mark.parametrize("n", [65, 130, 257])
+def test_large_factorizations_against_numpy(n):
+    """Orders where the LU, Cholesky, triangular inverse and solves recurse on the
+    product kernel (lapack_recursive.go, lapack_trsm.go), in both dtypes, with both
+    triangles, a batch, and a singular matrix."""
+    for dtype in (np.float64, np.float32):
+        a = spd(2, n=n, dtype=dtype)
+        g = RNG.standard_normal((2, n, n)).astype(dtype)
+        x, y = nd.array(a, dtype=dtype), nd.array(g, dtype=dtype)
+        t = dict(rtol=1e-3, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-9, atol=1e-11)
+        np.testing.assert_allclose(nd.linalg.potrf(x).asnumpy(), np.linalg.cholesky(a), **t)
+        up = np.swapaxes(np.linalg.cholesky(a), -1, -2)
+        np.testing.assert_allclose(nd.linalg.potrf(x, lower=False).asnumpy(), up, **t)
+        np.testing.assert_allclose(nd.linalg.potri(nd.linalg.potrf(x)).asnumpy(), np.linalg.inv(a), **t)
+        np.testing.assert_allclose(nd.linalg.inverse(y).asnumpy(), np.linalg.inv(g), **t)
+        sign, logdet = nd.linalg.slogdet(y)
+        np.testing.assert_array_equal(sign.asnumpy(), np.linalg.slogdet(g)[0])
+        np.testing.assert_allclose(logdet.asnumpy(), np.linalg.slogdet(g)[1], **t)
+        h = g / np.sqrt(n)  # singular values near 1: a determinant in float64's range, not float32's
+        if dtype == np.float64:
+            np.testing.assert_allclose(nd.linalg.det(nd.array(h, dtype=dtype)).asnumpy() / np.linalg.det(h), 1, **t)
+        b = RNG.standard_normal((2, n, 3)).astype(dtype)
+        for lower in (True, False):
+            tri = np.tril(a) if lower else np.triu(a)
+            np.testing.assert_allclose(nd.linalg.trsm(x, nd.array(b, dtype=dtype), lower=lower).asnumpy(),
+                                       np.linalg.solve(tri, b), **t)
+            bt = np.swapaxes(b, -1, -2)
+            np.testing.assert_allclose(nd.linalg.trsm(x, nd.array(bt, dtype=dtype), rightside=True, lower=lower).asnumpy(),
+                                       np.swapaxes(np.linalg.solve(np.swapaxes(tri, -1, -2), b), -1, -2), **t)
+        s = g.copy()
+        s[1, :, 5] = 0  # singular: a zero column
+        assert nd.linalg.det(nd.array(s, dtype=dtype)).asnumpy()[1] == 0
+        with pytest.raises(ValueError, match="singular"):
+            nd.linalg.inverse(nd.array(s, dtype=dtype)).asnumpy()
+
+
 @pytest.mark.parametrize("fn", ["potrf", "potri", "inverse", "det", "sumlogdiag", "extractdiag", "extracttrian",
                                 "syrk", "slogdet", "syevd", "gelqf"])
 def test_strided_inputs_match_contiguous(fn):

@@ -28,19 +28,37 @@ func ElemAt[T any](base unsafe.Pointer, i int) *T {
 
 // Map1 sets out[i] = f(in[i]).
 func Map1[I, O any](out, in *ndarray.NDArray, f func(I) O) {
+	rows1(out, in, func(os []O, xs []I) {
+		for i := range os {
+			os[i] = f(xs[i])
+		}
+	}, func(o *O, x *I) { *o = f(*x) })
+}
+
+// Convert sets out[i] = O(in[i]) between float types: Map1 without a call per element
+// (a batch of 64 float32 64 x 64 matrices through linalg's float64 LAPACK spent 0.9 ms
+// of 1.4 in Map1's calls).
+func Convert[O, I floatElem](out, in *ndarray.NDArray) {
+	rows1(out, in, func(os []O, xs []I) {
+		for i := range os {
+			os[i] = O(xs[i])
+		}
+	}, func(o *O, x *I) { *o = O(*x) })
+}
+
+// rows1 runs the loop of Map1 and Convert over out's rows, split across cores: row on
+// the rows where out and in are both contiguous, one on each element of the others.
+func rows1[I, O any](out, in *ndarray.NDArray, row func(os []O, xs []I), one func(o *O, x *I)) {
 	po, pi := out.Storage().Ptr(), in.Storage().Ptr()
 	ndarray.ParallelRows(out.Shape(), Operands(out, in), func(offs []int, n int, st []int) {
 		o, x := ElemAt[O](po, offs[0]), ElemAt[I](pi, offs[1])
 		if st[0] == 1 && st[1] == 1 {
-			os, xs := unsafe.Slice(o, n), unsafe.Slice(x, n)
-			for i := range os {
-				os[i] = f(xs[i])
-			}
+			row(unsafe.Slice(o, n), unsafe.Slice(x, n))
 			return
 		}
 		po, pi := unsafe.Pointer(o), unsafe.Pointer(x)
 		for i := 0; i < n; i++ {
-			*ElemAt[O](po, i*st[0]) = f(*ElemAt[I](pi, i*st[1]))
+			one(ElemAt[O](po, i*st[0]), ElemAt[I](pi, i*st[1]))
 		}
 	})
 }

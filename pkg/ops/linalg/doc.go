@@ -5,7 +5,8 @@
 //	linalg_grad.go                  their gradients (products with the head gradient)
 //	lapack.go, lapack_batch.go      gemm, trsm, potrf, syrk, ... as MXNet names them
 //	lapack_kernels.go, lapack_packed.go  the LAPACK calls per matrix; packed triangles
-//	lapack_blas.go                  the BLAS under gonum's LAPACK: level 3 and symv/ger on AVX2
+//	lapack_blas.go, lapack_trsm.go  the BLAS under gonum's LAPACK: level 3 and symv/ger on AVX2
+//	lapack_recursive.go, lapack_panel.go  recursive LU, Cholesky, triangular inverse
 //	syevd.go                        the symmetric eigensolver (tridiagonal QL, vectors as rows)
 //	np_linalg.go                    _npi_solve and _npi_svd, for mx.np.linalg
 //	np_linalg_grad.go               _npi_svd's gradient (the reduced factors)

@@ -18,7 +18,7 @@ import (
 // and LAPACK works in place, so one copy is needed anyway.
 
 // matKernel solves one problem: in[i] and out[j] are its parts of the inputs and of
-// the outputs, in C order.
+// the outputs, in C order. The inputs are laRun's copies, which a kernel may overwrite.
 type matKernel func(in, out [][]float64) error
 
 // f64Copy returns a's elements as a new C-order float64 array and its data.
@@ -28,7 +28,7 @@ func f64Copy(a *ndarray.NDArray) (*ndarray.NDArray, []float64, error) {
 		return nil, nil, err
 	}
 	if a.DType() == ndarray.Float32 {
-		ops.Map1(t, a, func(x float32) float64 { return float64(x) })
+		ops.Convert[float64, float32](t, a)
 	} else {
 		ndarray.MoveElems(t, a)
 	}
@@ -65,7 +65,7 @@ func laRun(in, outs []*ndarray.NDArray, nb int, k matKernel) error {
 	}
 	for j, out := range outs {
 		if out.DType() == ndarray.Float32 {
-			ops.Map1(out, res[j], func(x float64) float32 { return float32(x) })
+			ops.Convert[float32, float64](out, res[j])
 		} else {
 			ndarray.MoveElems(out, res[j])
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
 	"gonum.org/v1/gonum/blas"
-	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 )
@@ -15,7 +14,8 @@ import (
 // matrices (see lapack_batch.go). gonum's LAPACK and BLAS are row-major, as MXNet's
 // arrays are, so "lower" means the same triangle in both.
 
-var lapackImpl lapackgo.Implementation
+// lapackImpl is gonum's LAPACK with recursive LU and Cholesky (lapack_recursive.go).
+var lapackImpl fastLAPACK
 
 func laUplo(lower bool) blas.Uplo {
 	if lower {
@@ -151,12 +151,11 @@ func signLogDet(a []float64, n int) (sign, logAbs float64) {
 }
 
 // detKernel: the determinant (sign * exp(log|det|), as MXNet computes it); logDet
-// instead writes the sign into out[0] and log|det| into out[1] (slogdet).
+// instead writes the sign into out[0] and log|det| into out[1] (slogdet). The LU
+// overwrites the input, laRun's own copy.
 func detKernel(n int, logDet bool) matKernel {
 	return func(in, out [][]float64) error {
-		a := make([]float64, n*n)
-		copy(a, in[0])
-		sign, logAbs := signLogDet(a, n)
+		sign, logAbs := signLogDet(in[0], n)
 		if logDet {
 			out[0][0], out[1][0] = sign, logAbs
 		} else {
