@@ -239,8 +239,9 @@ func TestArithSIMDNaNPayloads(t *testing.T) {
 }
 
 // Through the operators: contiguous arrays (one row, split across cores when long),
-// in place, and a broadcast row (the scalar form with the array's value as c), the
-// same bits with the C kernels on and off.
+// in place, a column broadcast along rows (the scalar form with the array's value as
+// c) and a row broadcast over rows (several rows a call), the same bits with the C
+// kernels on and off.
 func TestArithSIMDOperators(t *testing.T) {
 	checkLeaks(t)
 	arithSIMDOn(t)
@@ -262,6 +263,21 @@ func TestArithSIMDOperators(t *testing.T) {
 						out2 := empty(t, dt, 3, n/3)
 						require.NoError(t, elemwise.Binary(op, out2, col, a2))
 						res = append(res, simdArrayBits(t, out2))
+						require.NoError(t, elemwise.Binary(op, out2, a2, col)) // and each row against its value
+						res = append(res, simdArrayBits(t, out2))
+						// rows of 150 (R, 150) against one row (150,), both orders, and (2, R/2, 150)
+						// against (R/2, 150): several rows a call into C (arithSIMDRows)
+						r := n / 150 / 2 * 2
+						row, a3 := fromValues(t, dt, yv[:150], 150), fromValues(t, dt, xv[:r*150], r, 150)
+						out3 := empty(t, dt, r, 150)
+						require.NoError(t, elemwise.Binary(op, out3, a3, row))
+						res = append(res, simdArrayBits(t, out3))
+						require.NoError(t, elemwise.Binary(op, out3, row, a3))
+						res = append(res, simdArrayBits(t, out3))
+						half := fromValues(t, dt, yv[:r/2*150], r/2, 150)
+						a4, out4 := fromValues(t, dt, xv[:r*150], 2, r/2, 150), empty(t, dt, 2, r/2, 150)
+						require.NoError(t, elemwise.Binary(op, out4, a4, half))
+						res = append(res, simdArrayBits(t, out4))
 						require.NoError(t, elemwise.Binary(op, a, a, b)) // in place
 						res = append(res, simdArrayBits(t, a))
 					})

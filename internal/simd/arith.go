@@ -70,3 +70,39 @@ func ArithScalar[T float32 | float64](op Op, o, x []T, c T, reverse bool) bool {
 	}
 	return true
 }
+
+// RowsMode is how ArithRows reads its operands: both rows (RowsArrays), or one number a
+// row from y (x op y[r], RowsYScalar) or from x (x[r] op y, RowsXScalar, computed as
+// ArithScalar's reverse is).
+type RowsMode int
+
+// The modes.
+const (
+	RowsArrays  RowsMode = C.MXGO_ROWS_ARRAYS
+	RowsYScalar RowsMode = C.MXGO_ROWS_Y_SCALAR
+	RowsXScalar RowsMode = C.MXGO_ROWS_X_SCALAR
+)
+
+// ArithRowsOK reports whether ArithRows runs rows of n elements of esize bytes (4 or 8)
+// from o, x and y: where Arith would (n >= ArithMin, aligned, kernels on).
+func ArithRowsOK(esize uintptr, n int, o, x, y unsafe.Pointer) bool {
+	return n >= ArithMin && arith.enabled() && !Misaligned(esize, o, x, y)
+}
+
+// ArithRows is Arith (or ArithScalar) on rows rows of n elements of esize bytes (4:
+// float32, 8: float64), row r of o, x and y starting r*so, r*sx and r*sy elements after
+// them, in one call into C (a broadcast, rows of 1000 plus one row, otherwise pays a cgo
+// call a row), cut into up to parts parts that the pool's threads share (ranges of rows,
+// or of the one row's columns): no part of the loop runs in Go. It reports false, doing
+// nothing, where ArithRowsOK does.
+func ArithRows(op Op, mode RowsMode, esize uintptr, o, x, y unsafe.Pointer, rows, n, so, sx, sy, parts int) bool {
+	if !ArithRowsOK(esize, n, o, x, y) {
+		return false
+	}
+	if rows == 1 {
+		parts = min(parts, n/ArithMin)
+	}
+	C.mxgo_arith_rows_par(C.int(op), C.int(mode), C.long(esize), o, x, y, C.long(rows), C.long(n), C.long(so),
+		C.long(sx), C.long(sy), C.long(max(parts, 1)))
+	return true
+}

@@ -1,4 +1,5 @@
 #include "arith_avx2.h"
+#include "par.h"
 
 #if defined(__x86_64__)
 
@@ -102,6 +103,21 @@ enum { ARRAY, SCALAR, REVERSED };
 			form_##SFX(op, REVERSED, o, x, x, SET1(c), n);                          \
 		else                                                                            \
 			form_##SFX(op, SCALAR, o, x, x, SET1(c), n);                            \
+	}                                                                                       \
+                                                                                                \
+	AVX2 void mxgo_arith_rows_##SFX(int op, int mode, T *o, const T *x, const T *y, long rows, \
+					long n, long so, long sx, long sy) {                    \
+		int rev = op == MXGO_ARITH_SUB || op == MXGO_ARITH_DIV;                         \
+		for (long r = 0; r < rows; r++) {                                               \
+			T *orow = o + r * so;                                                   \
+			const T *xr = x + r * sx, *yr = y + r * sy;                             \
+			if (mode == MXGO_ROWS_ARRAYS)                                           \
+				form_##SFX(op, ARRAY, orow, xr, yr, SET1(0), n);                \
+			else if (mode == MXGO_ROWS_Y_SCALAR)                                    \
+				form_##SFX(op, SCALAR, orow, xr, xr, SET1(*yr), n);             \
+			else                                                                    \
+				form_##SFX(op, rev ? REVERSED : SCALAR, orow, yr, yr, SET1(*xr), n); \
+		}                                                                               \
 	}
 
 KERNELS(float, __m256, 8, f32, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, "vaddps", "vsubps",
@@ -109,12 +125,59 @@ KERNELS(float, __m256, 8, f32, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps
 KERNELS(double, __m256d, 4, f64, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, "vaddpd", "vsubpd",
 	"vmulpd", "vdivpd")
 
+// One part of mxgo_arith_rows_par: a range of rows, or of columns of a single row (the
+// number of a scalar mode stays where it is).
+typedef struct {
+	int op, mode;
+	long esize, rows, n, so, sx, sy, parts;
+	char *o;
+	const char *x, *y;
+} arith_split;
+
+static void arith_part(void *ctx, long t) {
+	const arith_split *s = ctx;
+	long e = s->esize, rows = s->rows, n = s->n;
+	char *o = s->o;
+	const char *x = s->x, *y = s->y;
+	if (rows == 1) {
+		long lo = t * n / s->parts, hi = (t + 1) * n / s->parts;
+		o += lo * e, n = hi - lo;
+		if (s->mode != MXGO_ROWS_X_SCALAR)
+			x += lo * e;
+		if (s->mode != MXGO_ROWS_Y_SCALAR)
+			y += lo * e;
+	} else {
+		long lo = t * rows / s->parts, hi = (t + 1) * rows / s->parts;
+		o += lo * s->so * e, x += lo * s->sx * e, y += lo * s->sy * e, rows = hi - lo;
+	}
+	if (e == 4)
+		mxgo_arith_rows_f32(s->op, s->mode, (float *)o, (const float *)x, (const float *)y, rows, n, s->so,
+				    s->sx, s->sy);
+	else
+		mxgo_arith_rows_f64(s->op, s->mode, (double *)o, (const double *)x, (const double *)y, rows, n,
+				    s->so, s->sx, s->sy);
+}
+
+void mxgo_arith_rows_par(int op, int mode, long esize, void *o, const void *x, const void *y, long rows, long n,
+			 long so, long sx, long sy, long parts) {
+	arith_split s = {op, mode, esize, rows, n, so, sx, sy, parts, o, x, y};
+	if (rows > 1 && parts > rows)
+		s.parts = rows;
+	mxgo_par(s.parts, s.parts, arith_part, &s);
+}
+
 #else
 
+void mxgo_arith_rows_par(int op, int mode, long esize, void *o, const void *x, const void *y, long rows, long n,
+			 long so, long sx, long sy, long parts) {}
 int mxgo_arith_supported(void) { return 0; }
 void mxgo_arith_f32(int op, float *o, const float *x, const float *y, long n) {}
 void mxgo_arith_f64(int op, double *o, const double *x, const double *y, long n) {}
 void mxgo_arith_scalar_f32(int op, float *o, const float *x, float c, int reverse, long n) {}
 void mxgo_arith_scalar_f64(int op, double *o, const double *x, double c, int reverse, long n) {}
+void mxgo_arith_rows_f32(int op, int mode, float *o, const float *x, const float *y, long rows, long n, long so,
+			 long sx, long sy) {}
+void mxgo_arith_rows_f64(int op, int mode, double *o, const double *x, const double *y, long rows, long n,
+			 long so, long sx, long sy) {}
 
 #endif

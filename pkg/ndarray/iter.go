@@ -86,6 +86,10 @@ func flat(shape []int, ops []Operand) (int, bool) {
 	return n, true
 }
 
+// Coalesce is the shape and the operands' strides that Rows walks (coalesce): for
+// kernels that take several rows a call.
+func Coalesce(shape []int, ops []Operand) ([]int, [][]int) { return coalesce(shape, ops) }
+
 // coalesce drops dimensions of length 1 and merges neighbours that are contiguous with
 // each other in every operand.
 func coalesce(shape []int, ops []Operand) ([]int, [][]int) {

@@ -145,10 +145,15 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *ops.Scala
 	if b == nil {
 		var c T
 		s.Store(a.DType(), unsafe.Pointer(&c))
-		if n := out.Size(); n < ndarray.SerialBelow && out.Contiguous() && a.Contiguous() {
-			arithScalarRow(op, unsafe.Slice(ops.ElemAt[T](po, out.Offset()), n), unsafe.Slice(ops.ElemAt[T](pa, a.Offset()), n),
-				c, reverse, integral) // as below, without the walk's allocations
-			return
+		if n := out.Size(); out.Contiguous() && a.Contiguous() {
+			o, x := unsafe.Slice(ops.ElemAt[T](po, out.Offset()), n), unsafe.Slice(ops.ElemAt[T](pa, a.Offset()), n)
+			if arithSIMDFlatScalar(op, o, x, &c, reverse) {
+				return
+			}
+			if n < ndarray.SerialBelow {
+				arithScalarRow(op, o, x, c, reverse, integral) // as below, without the walk's allocations
+				return
+			}
 		}
 		ndarray.ParallelRows(out.Shape(), ops.Operands(out, a), func(offs []int, n int, st []int) {
 			o, x := ops.ElemAt[T](po, offs[0]), ops.ElemAt[T](pa, offs[1])
@@ -169,10 +174,18 @@ func binaryTyped[T number](op BinaryOp, out, a, b *ndarray.NDArray, s *ops.Scala
 		return
 	}
 	pb := b.Storage().Ptr()
-	if n := out.Size(); n < ndarray.SerialBelow && out.Contiguous() && a.Contiguous() && b.Contiguous() {
-		// small and contiguous (same shapes here): one row, without the walk's allocations
-		arithRow(op, unsafe.Slice(ops.ElemAt[T](po, out.Offset()), n), unsafe.Slice(ops.ElemAt[T](pa, a.Offset()), n),
-			unsafe.Slice(ops.ElemAt[T](pb, b.Offset()), n), integral)
+	if n := out.Size(); out.Contiguous() && a.Contiguous() && b.Contiguous() { // same shapes here
+		o, x, y := unsafe.Slice(ops.ElemAt[T](po, out.Offset()), n), unsafe.Slice(ops.ElemAt[T](pa, a.Offset()), n),
+			unsafe.Slice(ops.ElemAt[T](pb, b.Offset()), n)
+		if arithSIMDFlat(op, o, x, y) {
+			return
+		}
+		if n < ndarray.SerialBelow { // one row, without the walk's allocations
+			arithRow(op, o, x, y, integral)
+			return
+		}
+	}
+	if arithSIMDRows[T](op, out, a, b) {
 		return
 	}
 	ndarray.ParallelRows(out.Shape(), ops.Operands(out, a, b), func(offs []int, n int, st []int) {
