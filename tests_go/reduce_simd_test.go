@@ -113,6 +113,34 @@ func reduceSimdRowsMatchGo(t *testing.T, goF32 func([]float32) float64, goF64 fu
 	}
 }
 
+// simd.SumPar (C's split of a row sum across the pool's threads) against the one-piece
+// sum, bit for bit, for any number of parts, lengths around its cuts, and offsets.
+func TestReduceSumParMatchesOnePiece(t *testing.T) {
+	if _, ok := simd.SumF32(make([]float32, simd.SumMin)); !ok {
+		require.False(t, cpuHas("avx2"), "the CPU has AVX2, yet the C sum kernels are off")
+		return
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{simd.SumMin, 2*simd.SumParMin - 1, 2 * simd.SumParMin, 2*simd.SumParMin + 9, 3*simd.SumParMin + 5, 100_013, 200_003} {
+		vals := redSimdValues(rng, n+3, false) // finite: a sum a bit off shows
+		f32 := make([]float32, len(vals))
+		for i, v := range vals {
+			f32[i] = float32(v)
+		}
+		for off := range 3 {
+			w32, _ := simd.SumF32(f32[off : off+n])
+			w64, _ := simd.SumF64(vals[off : off+n])
+			for _, parts := range []int{1, 2, 3, 4, 7, 64, 100} {
+				g32, ok := simd.SumPar(f32[off:off+n], parts)
+				require.True(t, ok)
+				sameSum(t, w32, g32, "float32 n=%d off=%d parts=%d", n, off, parts)
+				g64, _ := simd.SumPar(vals[off:off+n], parts)
+				sameSum(t, w64, g64, "float64 n=%d off=%d parts=%d", n, off, parts)
+			}
+		}
+	}
+}
+
 // TestReduceSumLongRowsExact sums long float32 and float64 arrays (contiguous, several
 // rows, and a view whose rows are not contiguous with each other) under several
 // GOMAXPROCS: the bits must be those of the single-threaded pairwise sum.
@@ -120,7 +148,7 @@ func TestReduceSumLongRowsExact(t *testing.T) {
 	goF32, _, goF64, _ := reduce.PairwiseSumKernels()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{1 << 17, 1<<17 + 13, 1_000_003, 3_000_000 + rng.IntN(1000)} {
+	for _, n := range []int{1 << 15, 1<<15 + 7, 50_001, 1 << 17, 1<<17 + 13, 1_000_003, 3_000_000 + rng.IntN(1000)} {
 		vals := redSimdValues(rng, n, false)
 		for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
 			x := fromValues(t, dt, vals)

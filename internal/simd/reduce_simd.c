@@ -1,4 +1,5 @@
 #include "reduce_simd.h"
+#include "par.h"
 
 // NumPy's pairwise summation (see redPairwiseSum in reduce_kernels.go) with its eight
 // running sums r0..r7 held as two 4-lane double vectors: lane i of lo/hi is r_i /
@@ -67,8 +68,55 @@ AVX2 void mxgo_redsum_rows_f64(const double *v, long rows, long step, long n, do
 		out[r] = mxgo_redsum_f64(v + r * step, n);
 }
 
+// mxgo_redsum_par's pieces: v cut where the pairwise recursion halves it (min > 128, so
+// at cuts the recursion makes), down to one piece a part, each summed on the pool's
+// threads and added as the recursion adds: the bits of one mxgo_redsum.
+enum { PAR_MOST = 64 };
+typedef struct {
+	const char *v;
+	long esize, pieces, min;
+	long off[PAR_MOST], len[PAR_MOST];
+	double sum[PAR_MOST];
+} redsum_split;
+
+static void cut(redsum_split *s, long off, long n, long parts) {
+	if (parts < 2 || n < 2 * s->min) {
+		s->off[s->pieces] = off, s->len[s->pieces] = n, s->pieces++;
+		return;
+	}
+	long h = n / 2;
+	h -= h % 8;
+	cut(s, off, h, parts / 2);
+	cut(s, off + h, n - h, parts - parts / 2);
+}
+
+static double join(const redsum_split *s, long n, long parts, long *next) {
+	if (parts < 2 || n < 2 * s->min) // cut's test
+		return s->sum[(*next)++];
+	long h = n / 2;
+	h -= h % 8;
+	double l = join(s, h, parts / 2, next);
+	return l + join(s, n - h, parts - parts / 2, next);
+}
+
+static void piece(void *ctx, long i) {
+	redsum_split *s = ctx;
+	const char *p = s->v + s->off[i] * s->esize;
+	s->sum[i] = s->esize == 4 ? mxgo_redsum_f32((const float *)p, s->len[i]) : mxgo_redsum_f64((const double *)p, s->len[i]);
+}
+
+double mxgo_redsum_par(const void *v, long esize, long n, long parts, long min) {
+	redsum_split s = {.v = v, .esize = esize, .min = min};
+	parts = parts < PAR_MOST ? parts : PAR_MOST; // at most parts pieces
+	cut(&s, 0, n, parts);
+	mxgo_par(s.pieces, s.pieces, piece, &s);
+	long next = 0;
+	return join(&s, n, parts, &next);
+}
+
 #else
 
+double mxgo_redsum_par(const void *v, long esize, long n, long parts, long min) { return 0; }
 int mxgo_redsum_supported(void) { return 0; }
 double mxgo_redsum_f32(const float *v, long n) { return 0; }
 double mxgo_redsum_f64(const double *v, long n) { return 0; }

@@ -15,4 +15,9 @@ double mxgo_redsum_f64(const double *v, long n);
 void mxgo_redsum_rows_f32(const float *v, long rows, long step, long n, double *out);
 void mxgo_redsum_rows_f64(const double *v, long rows, long step, long n, double *out);
 
+// mxgo_redsum_par is mxgo_redsum_f32 (esize 4) or mxgo_redsum_f64 (8) of v[0..n), the
+// same bits, computed in up to parts pieces of at least min (> 128) elements on the
+// pool's threads (par.h).
+double mxgo_redsum_par(const void *v, long esize, long n, long parts, long min);
+
 #endif

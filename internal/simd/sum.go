@@ -32,6 +32,22 @@ func SumF64(v []float64) (float64, bool) {
 	return sumF64(v), true
 }
 
+// SumParMin is the shortest piece SumPar cuts a row into.
+const SumParMin = 1 << 14
+
+// SumPar is SumF32 or SumF64 (T's) of v, the same bits, computed in up to parts pieces
+// of at least SumParMin elements, cut where the pairwise sum halves v, on the pool's
+// threads in C: a row sum splits without calls into Go. It reports false where SumF32
+// would.
+func SumPar[T float32 | float64](v []T, parts int) (float64, bool) {
+	var z T
+	if !sumOK || len(v) < SumMin || Misaligned(unsafe.Sizeof(z), unsafe.Pointer(&v[0]), nil, nil) {
+		return 0, false
+	}
+	return float64(C.mxgo_redsum_par(unsafe.Pointer(&v[0]), C.long(unsafe.Sizeof(z)), C.long(len(v)), C.long(parts),
+		SumParMin)), true
+}
+
 func sumF32(v []float32) float64 {
 	return float64(C.mxgo_redsum_f32((*C.float)(unsafe.SliceData(v)), C.long(len(v))))
 }

@@ -580,8 +580,8 @@ func redFloatIO(dt ndarray.DType) redIO[float64] {
 // redF32IO and redF64IO are the same sums with the AVX2 kernels of internal/simd
 // (reduce_sum.go), made once: redRowSumBy's closure was an allocation a call.
 var (
-	redF32IO = redIO[float64]{redLoadConv[float32, float64], redRowSumBy(redSumF32), redVecSum[float32, float64], redRowsSum[float32]}
-	redF64IO = redIO[float64]{redLoadSame[float64], redRowSumBy(redSumF64), redVecSum[float64, float64], redRowsSum[float64]}
+	redF32IO = redIO[float64]{redLoadConv[float32, float64], redRowSumC(redSumF32), redVecSum[float32, float64], redRowsSum[float32]}
+	redF64IO = redIO[float64]{redLoadSame[float64], redRowSumC(redSumF64), redVecSum[float64, float64], redRowsSum[float64]}
 )
 
 func redComplexIO(dt ndarray.DType) redIO[complex128] {

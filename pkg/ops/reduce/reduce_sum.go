@@ -93,6 +93,24 @@ func redRowSumBy[T any, A redOrdered](sum func([]T) A) redRowFn[A] {
 	}
 }
 
+// redRowSumC is redRowSumBy(sum) for float32 and float64 rows, whose long rows C splits
+// across the cores itself (simd.SumPar, the same bits): from two pieces of
+// simd.SumParMin elements, one a core, each core finding its piece in its own L2 from
+// the call before, where redPairwisePar's split (from redParRowMin) waits on the
+// helpers' calls into Go.
+func redRowSumC[T float32 | float64](sum func([]T) float64) redRowFn[float64] {
+	rest := redRowSumBy(sum)
+	return func(acc []float64, aoff int, p unsafe.Pointer, n int) {
+		if n >= 2*simd.SumParMin {
+			if s, ok := simd.SumPar(unsafe.Slice((*T)(p), n), ndarray.Cores()); ok {
+				acc[aoff] += s
+				return
+			}
+		}
+		rest(acc, aoff, p, n)
+	}
+}
+
 // redRowsFn adds to acc[aoff+i*astep] the sum of row i, the n elements from p + i*xstep
 // elements, for i < rows (rows shorter than redParRowMin).
 type redRowsFn[A any] func(acc []A, aoff, astep int, p unsafe.Pointer, rows, xstep, n int)
