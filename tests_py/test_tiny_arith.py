@@ -1,8 +1,9 @@
 """Arithmetic, comparisons, sqrt, abs, negative, square, whole sums, means and extrema, and
 x[i] for integer arrays i on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
 the same bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
-call it must not take (recording, the engine busy, broadcasting, views, mixed dtypes,
-overlapping out, read-only out, large arrays) left to the registry's path."""
+call it must not take (recording, the engine busy, broadcasting other than a repeated
+trailing block, views, mixed dtypes, overlapping out, read-only out, large arrays) left to
+the registry's path."""
 import gc
 import operator
 
@@ -336,6 +337,8 @@ def test_calls_it_declines_take_the_registry_path():
     x, y = mx.nd.array(a), mx.nd.array(b)
     cases = {
         "broadcast": (lambda: x + mx.nd.array([2.0]), a + np.float32(2)),
+        "column": (lambda: x.reshape(2, 4) + y[:2].reshape(2, 1), a.reshape(2, 4) + b[:2].reshape(2, 1)),
+        "more dimensions": (lambda: x.reshape(2, 4) + y[:4].reshape(1, 1, 4), a.reshape(2, 4) + b[:4].reshape(1, 1, 4)),
         "view": (lambda: x[::2] + y[::2], a[::2] + b[::2]),
         "float16": (lambda: x.astype("float16") + y.astype("float16"), (a + b).astype("float16")),
         "large": (lambda: mx.nd.ones(20000) + mx.nd.ones(20000), np.full(20000, 2, np.float32)),
@@ -348,6 +351,52 @@ def test_calls_it_declines_take_the_registry_path():
         np.testing.assert_array_equal(r.asnumpy(), want, err_msg=name)
     r, went_to_go = _through_go(lambda: x + y)
     assert not went_to_go
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("shapes", [((3, 4), (4,)), ((4,), (3, 4)), ((1, 5), (5,)), ((5,), (1, 5)),
+                                    ((2, 3, 4), (3, 4)), ((2, 3, 4), (1, 4)), ((3, 1, 4), (1, 4)), ((2, 64), (64,))],
+                         ids=str)
+def test_a_repeated_trailing_block_broadcasts_in_c(dtype, shapes):
+    """x op y where one operand, less its leading 1s, ends the other's shape (a bias row
+    against a batch): computed in C a repeat at a time, NumPy's bits, without Go; out= on
+    the larger operand's shape, in place or apart."""
+    rng = np.random.default_rng(11)
+    a, _ = _operands(dtype, shapes[0], rng)
+    _, b = _operands(dtype, shapes[1], rng)
+    x, y = mx.nd.array(a, dtype=dtype), mx.nd.array(b, dtype=dtype)
+    for name, fn in OPS.items():
+        if name == "divide" and dtype.startswith("int"):
+            continue
+        with np.errstate(all="ignore"):
+            want = fn(a, b).astype(dtype)
+        r, went_to_go = _through_go(lambda: fn(x, y))
+        assert not went_to_go, name
+        _same_bits(r.asnumpy(), want)
+        out = mx.nd.zeros(want.shape, dtype=dtype)
+        assert getattr(mx.nd, name)(x, y, out=out) is out
+        _same_bits(out.asnumpy(), want)
+        big = x if a.size >= b.size and a.ndim >= b.ndim else y
+        inplace = big.copy()
+        getattr(mx.nd, name)(*((inplace, y) if big is x else (x, inplace)), out=inplace)
+        _same_bits(inplace.asnumpy(), want)
+    for ns in (mx.nd, mx.np):
+        xs, ys = ns.array(a, dtype=dtype), ns.array(b, dtype=dtype)
+        with np.errstate(all="ignore"):
+            want = (a > b).astype(dtype if ns is mx.nd else bool)
+        r, went_to_go = _through_go(lambda: xs > ys)
+        assert not went_to_go
+        np.testing.assert_array_equal(r.asnumpy(), want)
+        assert r.asnumpy().dtype == want.dtype
+
+
+def test_a_broadcast_out_over_the_repeated_operand_is_left_to_go():
+    row = mx.nd.array(np.arange(8, dtype=np.float32))
+    m = mx.nd.array(np.ones((2, 8), np.float32))
+    flat = row.reshape(2, 4)  # out shares the repeated row's memory: the registry copies first
+    want = np.ones((2, 4), np.float32) + np.arange(8, dtype=np.float32).reshape(2, 4)[0]
+    mx.nd.add(m[:, :4], row[:4], out=flat)
+    np.testing.assert_array_equal(flat.asnumpy(), want)
 
 
 def test_recording_takes_the_registry_path():

@@ -6,7 +6,8 @@
 // Go's (the same IEEE operation per element, wrapping integers) and nothing can be
 // ordered before it: the engine idle (no operation pending anywhere, no error held),
 // the thread not recording, and every operand an mxgo host array, C-contiguous, of one
-// shape and dtype. Anything else returns "declined" and takes the registry's path.
+// dtype and of one shape, or one repeating along the other (tiny_broadcast). Anything
+// else returns "declined" and takes the registry's path.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <errno.h>
@@ -287,6 +288,58 @@ static int partly_overlap(const char* p, const char* q, int64_t n) {
 	return p != q && p < q + n && q < p + n;
 }
 
+// Whether small's shape, less its leading 1s, is the end of big's, small having no more
+// dimensions than big: then small broadcasts against big by repeating, and the result
+// has big's shape (NumPy's rule, and MXNet's broadcast_* operators').
+static int suffix_of(PyObject* big, PyObject* small) {
+	PyObject *b = mxgo_array_shape(big), *s = mxgo_array_shape(small);
+	Py_ssize_t nb = PyTuple_GET_SIZE(b), ns = PyTuple_GET_SIZE(s), lead = 0;
+	if (ns > nb) return 0;
+	while (lead < ns && PyLong_AsLongLong(PyTuple_GET_ITEM(s, lead)) == 1) lead++;
+	for (Py_ssize_t i = lead; i < ns; i++)
+		if (PyLong_AsLongLong(PyTuple_GET_ITEM(s, i)) != PyLong_AsLongLong(PyTuple_GET_ITEM(b, nb - ns + i))) return 0;
+	return 1;
+}
+
+// x op y where one operand repeats along the other (suffix_of: a bias row against a
+// batch, (1, n) against (n,)), computed a repeat at a time; NULL to decline. With out=, out
+// must be the larger operand's shape, in place on it or apart from both.
+static PyObject* tiny_broadcast(const mxgo_tiny_entry* e, DLDataType t, mxgo_flat x, mxgo_flat y, PyObject* out,
+				PyTypeObject* cls) {
+	int x_big = x.size > y.size || (x.size == y.size && mxgo_array_ndim(x.obj) >= mxgo_array_ndim(y.obj));
+	mxgo_flat big = x_big ? x : y, small = x_big ? y : x;
+	// m = 1 is a number against an array, where Go's walk computes x + y as y + x (the
+	// same value; the NaN payload of NaN + NaN is the first operand's): left to Go.
+	if (small.size == 1 || !suffix_of(big.obj, small.obj)) return NULL;
+	int64_t m = small.size, esize = t.bits / 8, zsize = e->bool_out ? 1 : esize; // bool_out declines out=
+	PyObject* owner = NULL;
+	char* z;
+	if (out != Py_None) {
+		mxgo_flat o;
+		if (e->bool_out || !mxgo_array_flat(out, &o) || o.dtype != big.dtype || o.size != big.size || !o.writable ||
+				!mxgo_same_shape(out, big.obj) || partly_overlap(o.data, big.data, big.size * esize) ||
+				((char*)o.data < (char*)small.data + m * esize && (char*)small.data < (char*)o.data + o.size * esize))
+			return NULL;
+		z = o.data;
+	} else {
+		owner = PyByteArray_FromStringAndSize(NULL, big.size * zsize);
+		if (!owner) return NULL;
+		z = PyByteArray_AS_STRING(owner);
+	}
+	for (int64_t r = 0; r < big.size / m; r++) { // compute declines for the first or none (by op and dtype)
+		operand a = {.a = (const char*)x.data + (x_big ? r * m * esize : 0)};
+		operand b = {.a = (const char*)y.data + (x_big ? 0 : r * m * esize)};
+		if (!compute(e->op, e->bool_out, t, a, b, z + r * m * zsize, m)) {
+			Py_XDECREF(owner);
+			return NULL;
+		}
+	}
+	if (!owner) Py_RETURN_NONE;
+	PyObject* res = mxgo_new_flat_array(cls, big.obj, e->bool_out ? mxgo_tiny_bool : -1, z, owner, NULL);
+	Py_DECREF(owner); // the array holds it
+	return res;
+}
+
 PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize_t alen, PyObject* out, PyTypeObject* cls) {
 	const mxgo_tiny_entry* e = entry_of(op_id);
 	if (!e || __atomic_load_n(&mxgo_engine_busy, __ATOMIC_ACQUIRE) != 0 || (mxgo_ag_mode() & MXGO_AG_RECORDING)) return NULL;
@@ -308,9 +361,11 @@ PyObject* mxgo_tiny_arith(long op_id, PyObject* arrays, const char* at, Py_ssize
 			a = b, b = swap;
 		}
 		y = x;
-	} else if (alen != 0 || !mxgo_array_flat(PyTuple_GET_ITEM(arrays, 1), &y) || y.dtype != x.dtype || y.size != x.size ||
-			!mxgo_same_shape(x.obj, y.obj)) {
+	} else if (alen != 0 || !mxgo_array_flat(PyTuple_GET_ITEM(arrays, 1), &y) || y.dtype != x.dtype || y.size == 0 ||
+			y.size > MOST) {
 		return NULL;
+	} else if (!mxgo_same_shape(x.obj, y.obj)) {
+		return tiny_broadcast(e, t, x, y, out, cls);
 	} else {
 		b.a = y.data;
 	}
