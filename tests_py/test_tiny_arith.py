@@ -370,7 +370,7 @@ def test_a_repeated_trailing_block_broadcasts_in_c(dtype, shapes):
             continue
         with np.errstate(all="ignore"):
             want = fn(a, b).astype(dtype)
-        r, went_to_go = _through_go(lambda: fn(x, y))
+        r, went_to_go = _through_go(lambda fn=fn: fn(x, y))
         assert not went_to_go, name
         _same_bits(r.asnumpy(), want)
         out = mx.nd.zeros(want.shape, dtype=dtype)
@@ -384,7 +384,7 @@ def test_a_repeated_trailing_block_broadcasts_in_c(dtype, shapes):
         xs, ys = ns.array(a, dtype=dtype), ns.array(b, dtype=dtype)
         with np.errstate(all="ignore"):
             want = (a > b).astype(dtype if ns is mx.nd else bool)
-        r, went_to_go = _through_go(lambda: xs > ys)
+        r, went_to_go = _through_go(lambda xs=xs, ys=ys: xs > ys)
         assert not went_to_go
         np.testing.assert_array_equal(r.asnumpy(), want)
         assert r.asnumpy().dtype == want.dtype
