@@ -99,8 +99,10 @@ func ArithRows(op Op, mode RowsMode, esize uintptr, o, x, y unsafe.Pointer, rows
 	if !ArithRowsOK(esize, n, o, x, y) {
 		return false
 	}
-	if rows == 1 {
+	if rows == 1 { // parts of at least ArithMin columns, else of at least one row
 		parts = min(parts, n/ArithMin)
+	} else {
+		parts = min(parts, rows)
 	}
 	C.mxgo_arith_rows_par(C.int(op), C.int(mode), C.long(esize), o, x, y, C.long(rows), C.long(n), C.long(so),
 		C.long(sx), C.long(sy), C.long(max(parts, 1)))

@@ -161,9 +161,7 @@ static void arith_part(void *ctx, long t) {
 void mxgo_arith_rows_par(int op, int mode, long esize, void *o, const void *x, const void *y, long rows, long n,
 			 long so, long sx, long sy, long parts) {
 	arith_split s = {op, mode, esize, rows, n, so, sx, sy, parts, o, x, y};
-	if (rows > 1 && parts > rows)
-		s.parts = rows;
-	mxgo_par(s.parts, s.parts, arith_part, &s);
+	mxgo_par(parts, parts, arith_part, &s);
 }
 
 #else

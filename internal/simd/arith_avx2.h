@@ -33,8 +33,8 @@ void mxgo_arith_rows_f64(int op, int mode, double *o, const double *x, const dou
 			 long so, long sx, long sy);
 
 // mxgo_arith_rows_par is mxgo_arith_rows on elements of esize bytes (4: float32, 8:
-// float64) cut into parts parts run on the pool's threads (par.h): ranges of rows, or
-// of one row's columns when rows is 1 (each part at least 8 elements long).
+// float64) cut into parts parts run on the pool's threads (par.h): ranges of rows (parts
+// <= rows), or of one row's columns when rows is 1 (parts <= n / 8).
 void mxgo_arith_rows_par(int op, int mode, long esize, void *o, const void *x, const void *y, long rows, long n,
 			 long so, long sx, long sy, long parts);
 

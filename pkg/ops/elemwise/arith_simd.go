@@ -71,7 +71,7 @@ func as[E, T any](s []T) []E { return unsafe.Slice((*E)(unsafe.Pointer(unsafe.Sl
 // split across the cores in C (arithParts).
 func arithSIMDRows[T number](op BinaryOp, out, a, b *ndarray.NDArray) bool {
 	var z T
-	if !simdFloat[T]() || uint(op) > uint(Div) {
+	if !simdFloat[T]() || uint(op) > uint(Div) || out.Size() < simd.ArithMin { // before Coalesce's allocations
 		return false
 	}
 	args := ops.Operands(out, a, b)

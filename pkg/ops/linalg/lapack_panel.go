@@ -17,11 +17,7 @@ func panelLU(m, n int, a []float64, lda int, ipiv []int) (ok bool) {
 	buf := getScratch(n * m)
 	defer putScratch(buf)
 	t := *buf // column c of the panel is t[c*m : (c+1)*m]
-	for i := range m {
-		for c, v := range a[i*lda : i*lda+n] {
-			t[c*m+i] = v
-		}
-	}
+	transpose(t, m, a, lda, m, n)
 	ok = true
 	for j := range n {
 		col := t[j*m : (j+1)*m]
@@ -47,13 +43,18 @@ func panelLU(m, n int, a []float64, lda int, ipiv []int) (ok bool) {
 			bi.Daxpy(m-j-1, -t[c*m+j], col[j+1:], 1, t[c*m+j+1:(c+1)*m], 1)
 		}
 	}
-	for i := range m {
-		row := a[i*lda : i*lda+n]
-		for c := range row {
-			row[c] = t[c*m+i]
+	transpose(a, lda, t, m, n, m)
+	return ok
+}
+
+// transpose sets dst (rows ldd apart) to the transpose of the rows x cols matrix src
+// (rows lds apart): the copies in and out of panelLU's and rightByLeft's scratch.
+func transpose(dst []float64, ldd int, src []float64, lds, rows, cols int) {
+	for i := range rows {
+		for j, v := range src[i*lds : i*lds+cols] {
+			dst[j*ldd+i] = v
 		}
 	}
-	return ok
 }
 
 // scratch holds the transposed copies of panelLU and rightByLeft between calls: they

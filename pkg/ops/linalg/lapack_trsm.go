@@ -22,8 +22,7 @@ func (f fastBLAS) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Dia
 		f.Implementation.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
-	h := k / 2
-	h -= h % 8
+	h := half(k)
 	a11, a22 := a, a[h*lda+h:]
 	// op(A)'s off-diagonal block below (a21) or right of (a12) the leading triangle, as
 	// a Dgemm operand with tA: A's own block, or the transposed one for op = transpose.
@@ -72,16 +71,7 @@ func (f fastBLAS) rightByLeft(ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n
 	buf := getScratch(n * m)
 	defer putScratch(buf)
 	bt := *buf
-	for i := range m {
-		for j, v := range b[i*ldb : i*ldb+n] {
-			bt[j*m+i] = v
-		}
-	}
+	transpose(bt, m, b, ldb, m, n)
 	f.Implementation.Dtrsm(blas.Left, ul, flip(tA), d, n, m, alpha, a, lda, bt, m)
-	for i := range m {
-		row := b[i*ldb : i*ldb+n]
-		for j := range row {
-			row[j] = bt[j*m+i]
-		}
-	}
+	transpose(b, ldb, bt, m, n, m)
 }
