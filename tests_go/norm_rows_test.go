@@ -102,7 +102,7 @@ func normCalls(t *testing.T, rng *rand.Rand, dt ndarray.DType, x *ndarray.NDArra
 func TestNormRowsCMatchGo(t *testing.T) {
 	checkLeaks(t)
 	rng := rand.New(rand.NewPCG(17, 3))
-	shapes := [][]int{{64, 32, 16}, {16, 64, 1}} // BatchNorm's whole-tensor kernels on every core
+	shapes := [][]int{{64, 32, 16}, {16, 64, 1}, {8, 64, 196}} // whole-tensor kernels (BatchNorm's, global pooling's) on every core
 	for _, n := range normRowLens {
 		shapes = append(shapes, []int{1, 1, n}, []int{2, 3, n})
 	}

@@ -44,10 +44,6 @@ AVX2 double mxgo_sum16_f32(const float *x, long n) {
 	return sum16(x, n);
 }
 
-AVX2 void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out) {
-	for (long r = 0; r < rows; r++)
-		out[r] = sum16(x + r * n, n);
-}
 
 AVX2 static inline __m256d sqdev(__m256d a, const float *x, __m256d m) {
 	__m256d d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x)), m);
@@ -288,6 +284,12 @@ AVX2 static void bn_affine_block(void *ctx, long t) {
 	}
 }
 
+AVX2 static void rowmean_block(void *ctx, long t) {
+	const bn_job *b = ctx;
+	for (long r = t * b->chunk; r < lmin2((t + 1) * b->chunk, b->outer); r++)
+		b->y[r] = (float)(sum16(b->x + r * b->inner, b->inner) / b->eps);
+}
+
 static void bn_run(bn_job *b, long items, long width, void (*fn)(void *, long)) {
 	if (items <= 0)
 		return;
@@ -295,6 +297,11 @@ static void bn_run(bn_job *b, long items, long width, void (*fn)(void *, long)) 
 		width = 1;
 	b->chunk = (items + width - 1) / width;
 	mxgo_par((items + b->chunk - 1) / b->chunk, width, fn, b);
+}
+
+void mxgo_rowmean16_f32(float *y, const float *x, long rows, long n, double div, long width) {
+	bn_job b = {.x = x, .y = y, .outer = rows, .inner = n, .eps = div};
+	bn_run(&b, rows, width, rowmean_block);
 }
 
 void mxgo_bn_stats_f32(const float *x, long outer, long c, long inner, double *mean, double *var, long width) {
@@ -327,7 +334,7 @@ void mxgo_bn_affine_f32(float *y, const float *x, long outer, long c, long inner
 int mxgo_moments_supported(void) { return 0; }
 double mxgo_sum16_f32(const float *x, long n) { (void)x, (void)n; return 0; }
 double mxgo_sqdev16_f32(const float *x, long n, double m) { (void)x, (void)n, (void)m; return 0; }
-void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out) { (void)x, (void)rows, (void)n, (void)out; }
+void mxgo_rowmean16_f32(float *y, const float *x, long rows, long n, double div, long width) {}
 void mxgo_bnsums_f32(const float *x, const float *g, long n, double m, double *out) {
 	(void)x, (void)g, (void)n, (void)m, (void)out;
 }

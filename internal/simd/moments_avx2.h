@@ -9,8 +9,9 @@ int mxgo_moments_supported(void);
 double mxgo_sum16_f32(const float *x, long n);
 double mxgo_sqdev16_f32(const float *x, long n, double m);
 
-// out[r] = the sum of row r of x (rows of n), as mxgo_sum16_f32: one call for many short rows.
-void mxgo_rowsum16_f32(const float *x, long rows, long n, double *out);
+// y[r] = (float)(the sum of row r of x (rows of n), as mxgo_sum16_f32, / div), for many
+// short rows (global pooling), split over up to width threads.
+void mxgo_rowmean16_f32(float *y, const float *x, long rows, long n, double div, long width);
 
 // BatchNorm's gradient sums of a row: out[0] += sum (x-m)^2, out[1] += sum g, out[2] +=
 // sum g*(x-m), each in eight running sums (lane i % 8, combined as fold16's last steps,

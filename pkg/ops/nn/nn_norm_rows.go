@@ -30,17 +30,6 @@ func nnSum16[T nnFloat](row []T) float64 {
 	return t
 }
 
-// nnRowSums16 sets out[r] to nnSum16 of row r of x (rows of n): for many short rows, one
-// call into C.
-func nnRowSums16[T nnFloat](x []T, n int, out []float64) {
-	if r, ok := any(x).([]float32); ok && simd.RowSums16(r, n, out) {
-		return
-	}
-	for i := range out {
-		out[i] = nnSum16(x[i*n : (i+1)*n])
-	}
-}
-
 // nnSqDev16 is the sum of (row[j] - m)^2 in float64 (the order above).
 func nnSqDev16[T nnFloat](row []T, m float64) float64 {
 	if r, ok := any(row).([]float32); ok {

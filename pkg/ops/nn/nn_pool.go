@@ -3,7 +3,9 @@ package nn
 import (
 	"math"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -172,18 +174,21 @@ func poolPlane[T nnFloat](g *poolGeom, x, y []T, lowest T) {
 	forWindows(&g.convGeom, func(i int, lo, hi, padded [3]int) { y[i] = poolWindow(g, x, lo, hi, padded, lowest) })
 }
 
-// globalSum is global avg or sum pooling: each plane's sum in float64 (nnRowSums16: a
-// float32 chain of dependent adds ran at a quarter of the speed), rounded once.
+// globalSum is global avg or sum pooling: each plane's sum in float64 (nnSum16: a
+// float32 chain of dependent adds ran at a quarter of the speed), divided and rounded
+// once. float32 planes are summed in C on the pool's threads, with these bits.
 func globalSum[T nnFloat](g *poolGeom, x, y []T) {
-	in := g.inVol()
-	nnParallel(g.n*g.c, in, func(lo, hi int) {
-		sums := make([]float64, hi-lo)
-		nnRowSums16(x[lo*in:hi*in], in, sums)
-		for i, s := range sums {
-			if g.kind == "avg" {
-				s /= float64(in)
-			}
-			y[lo+i] = T(s)
+	in, div := g.inVol(), 1.0
+	if g.kind == "avg" {
+		div = float64(in)
+	}
+	planes := g.n * g.c
+	if ys, ok := any(y).([]float32); ok && simd.RowMeans16(ys, any(x).([]float32), in, div, gemm.PoolTasks(planes, in)) {
+		return
+	}
+	nnParallel(planes, in, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			y[p] = T(nnSum16(x[p*in:(p+1)*in]) / div)
 		}
 	})
 }
