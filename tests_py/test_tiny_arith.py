@@ -1,5 +1,5 @@
-"""Arithmetic, comparisons, sqrt, abs, negative, square, whole sums, means and extrema, and
-x[i] for integer arrays i on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
+"""Arithmetic, comparisons, sqrt, abs, negative, square, float32 exp, sigmoid and tanh,
+whole sums, means and extrema, and x[i] for integer arrays i on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
 the same bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
 call it must not take (recording, the engine busy, broadcasting other than a repeated
 trailing block, views, mixed dtypes, overlapping out, read-only out, large arrays) left to
@@ -153,6 +153,39 @@ def test_unary_operations_have_the_registry_bits(ns, dtype, no_gc):
         if name in ("sqrt", "negative", "square"):
             assert getattr(mod, name)(x, out=out) is out
             np.testing.assert_array_equal(out.asnumpy().view(ints), want.view(ints), err_msg=name)
+
+
+KERNELS = {"nd": ("exp", "sigmoid", "tanh"), "np": ("exp", "tanh")}
+
+
+@pytest.mark.parametrize("ns", ["nd", "np"])
+@pytest.mark.parametrize("n", [1, 7, 31, 32, 45, 16384])
+def test_float32_kernels_have_the_go_bits(ns, n, no_gc):
+    """float32 exp, sigmoid and tanh in C (internal/simd's kernels) at every length: the
+    bits of the registry's path, whose rows under 32 elements run Go's loops (recording
+    makes tiny.c decline), out= included; float64 is left to Go."""
+    a = np.random.default_rng(n).standard_normal(n).astype(np.float32) * 30
+    a[:min(n, 8)] = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.8, -104.0, 1e-45][:min(n, 8)]
+    mod = getattr(mx, ns)
+    x = mod.array(a, dtype="float32")
+    for name in KERNELS[ns]:
+        fn = getattr(mod, name)
+        got = want = None
+        mx.nd.waitall()
+        live = live_counts()
+        got = fn(x)
+        assert live_counts() == live, name  # computed in C
+        with mx.autograd.record():
+            want = fn(x)
+        _same_bits(got.asnumpy(), want.asnumpy())
+        out = mod.zeros(a.shape, dtype="float32")
+        assert fn(x, out=out) is out
+        _same_bits(out.asnumpy(), want.asnumpy())
+        same = mod.array(a, dtype="float32")
+        fn(same, out=same)  # in place
+        _same_bits(same.asnumpy(), want.asnumpy())
+    d = mod.array(a.astype(np.float64), dtype="float64")
+    np.testing.assert_allclose(mod.exp(d).asnumpy(), np.exp(a.astype(np.float64)), rtol=1e-15)
 
 
 def test_unary_operations_decline_what_they_do_not_compute():

@@ -43,6 +43,20 @@ func SetUnary32(on bool) (was bool) { return unary32.set(on) }
 // off (the 8-lane form runs) and returns whether it was on: a hook for tests of the two.
 func SetUnary32AVX512(on bool) (was bool) { return unary512.set(on) }
 
+// Unary32CFunc returns the C function of Unary32's kernels (void f(int fn, float *dst,
+// const float *src, long n), for any n and alignment, dst may be src), the 16-lane form
+// where the CPU has it, for the C of other packages (pybridge's tiny.c); or nil on a CPU
+// without AVX2. Its bits are the Go kernels' (exp32.go) at every length.
+func Unary32CFunc() unsafe.Pointer {
+	switch {
+	case !unary32.ok:
+		return nil
+	case unary512.ok:
+		return unsafe.Pointer(C.mxgo_f32_unary512)
+	}
+	return unsafe.Pointer(C.mxgo_f32_unary)
+}
+
 // Unary32 sets dst[i] = fn(src[i]) in C and reports true, or reports false (doing
 // nothing): rows shorter than Unary32Min, misaligned operands, kernels off. dst may be
 // src; len(dst) >= len(src).

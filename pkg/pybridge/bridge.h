@@ -90,7 +90,8 @@ extern uint64_t mxgo_gather_codes;
 // operation, whether it is the scalar form (x op number), and whether its result is
 // bool (mx.np's comparisons; mx.nd's give 1 or 0 in the operands' dtype). The
 // operations from MXGO_TINY_SQRT on take one array (floats only: IEEE's exactly
-// rounded operations, the bits of Go's kernels); from MXGO_TINY_SUM on, they reduce it
+// rounded operations, the bits of Go's kernels; from MXGO_TINY_EXP, float32 only,
+// internal/simd's kernels, which give the Go kernels' bits); from MXGO_TINY_SUM on, they reduce it
 // whole; MXGO_TINY_GATHER is x[i] (_gather_leading) of an integer array i.
 #define MXGO_TINY_ADD 0
 #define MXGO_TINY_SUBTRACT 1
@@ -106,11 +107,14 @@ extern uint64_t mxgo_gather_codes;
 #define MXGO_TINY_ABS 11
 #define MXGO_TINY_NEGATIVE 12
 #define MXGO_TINY_SQUARE 13
-#define MXGO_TINY_SUM 14
-#define MXGO_TINY_MEAN 15
-#define MXGO_TINY_MAX 16
-#define MXGO_TINY_MIN 17
-#define MXGO_TINY_GATHER 18
+#define MXGO_TINY_EXP 14
+#define MXGO_TINY_SIGMOID 15
+#define MXGO_TINY_TANH 16
+#define MXGO_TINY_SUM 17
+#define MXGO_TINY_MEAN 18
+#define MXGO_TINY_MAX 19
+#define MXGO_TINY_MIN 20
+#define MXGO_TINY_GATHER 21
 #define MXGO_TINY_MOST 48
 typedef struct {
 	int32_t id;
@@ -123,6 +127,10 @@ typedef double (*mxgo_sum_f32_fn)(const float*, long);
 typedef double (*mxgo_sum_f64_fn)(const double*, long);
 extern mxgo_sum_f32_fn mxgo_tiny_sum_f32;
 extern mxgo_sum_f64_fn mxgo_tiny_sum_f64;
+// internal/simd's float32 exp, sigmoid and tanh (void f(int fn, float* dst, const float*
+// src, long n), fn 0, 1, 2 in that order, any n and alignment), or NULL without AVX2.
+typedef void (*mxgo_unary_f32_fn)(int, float*, const float*, long);
+extern mxgo_unary_f32_fn mxgo_tiny_unary_f32;
 extern mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
 extern int32_t mxgo_tiny_count;
 extern int32_t mxgo_tiny_bool; // the dtype code of bool

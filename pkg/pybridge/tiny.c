@@ -1,13 +1,14 @@
-// Elementwise arithmetic, comparisons, a few exactly rounded unary operations, whole
-// sums, means and extrema, and x[i] for an integer array i on tiny host arrays, in C
-// alone: the commonest small operations (x + y, x > y, sqrt(x), x.sum(), x[i] on a few
-// elements) cost no more than NumPy's, where a
-// trip through Go's registry costs three times as much. It runs only where the result cannot differ from
-// Go's (the same IEEE operation per element, wrapping integers) and nothing can be
-// ordered before it: the engine idle (no operation pending anywhere, no error held),
-// the thread not recording, and every operand an mxgo host array, C-contiguous, of one
-// dtype and of one shape, or one repeating along the other (tiny_broadcast). Anything
-// else returns "declined" and takes the registry's path.
+// Elementwise arithmetic, comparisons, a few exactly rounded unary operations, float32
+// exp, sigmoid and tanh, whole sums, means and extrema, and x[i] for an integer array i
+// on tiny host arrays, in C alone: the commonest small operations (x + y, x > y,
+// sqrt(x), exp(x), x.sum(), x[i] on a few elements) cost no more than NumPy's, where a
+// trip through Go's registry costs three times as much. It runs only where the result
+// cannot differ from Go's (the same IEEE operation per element, wrapping integers, or
+// the very kernels Go calls) and nothing can be ordered before it: the engine idle (no
+// operation pending anywhere, no error held), the thread not recording, and every
+// operand an mxgo host array, C-contiguous, of one dtype and of one shape, or one
+// repeating along the other (tiny_broadcast). Anything else returns "declined" and
+// takes the registry's path.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <errno.h>
@@ -20,6 +21,7 @@ mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
 int32_t mxgo_tiny_count;
 int32_t mxgo_tiny_bool;
 mxgo_sum_f32_fn mxgo_tiny_sum_f32;
+mxgo_unary_f32_fn mxgo_tiny_unary_f32;
 mxgo_sum_f64_fn mxgo_tiny_sum_f64;
 
 enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2 };
@@ -117,6 +119,11 @@ typedef struct {
 // bool_out; 0 when it has no kernel for t and op. Elements in place (z is x's or y's memory, of x's dtype) are read before they are
 // written.
 static int compute(int op, int bool_out, DLDataType t, operand x, operand y, void* z, int64_t n) {
+	if (op >= MXGO_TINY_EXP) {
+		if (t.code != DL_FLOAT || t.bits != 32 || !mxgo_tiny_unary_f32) return 0;
+		mxgo_tiny_unary_f32(op - MXGO_TINY_EXP, z, x.a, n); // in place too: each vector is read before it is written
+		return 1;
+	}
 	if (op >= MXGO_TINY_SQRT) {
 		if (t.code == DL_FLOAT && t.bits == 32) UNARY_OPS(float, sqrtf, fabsf)
 		if (t.code == DL_FLOAT && t.bits == 64) UNARY_OPS(double, sqrt, fabs)

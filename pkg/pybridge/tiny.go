@@ -13,7 +13,8 @@ import (
 // Go side of tiny.c: the table of the operators it computes, by registry id, so that C
 // recognises a call without a string: the arithmetic operators, mx.nd's comparisons (1 or
 // 0 in the operands' dtype) and mx.np's (bool), each with its scalar form, and the unary
-// sqrt, abs, negative and square (mx.nd's and mx.np's: the same operators), and the whole
+// sqrt, abs, negative and square (mx.nd's and mx.np's: the same operators), float32's
+// exp, sigmoid and tanh, and the whole
 // sum, mean, max and min (mx.nd's and mx.np's _np_ forms), and x[i]'s gather.
 func init() {
 	ops := []struct {
@@ -48,6 +49,12 @@ func init() {
 	}
 	for i, name := range []string{"sqrt", "abs", "negative", "square"} {
 		add(opID(name), C.MXGO_TINY_SQRT+i, 0, 0, 0)
+	}
+	if f := simd.Unary32CFunc(); f != nil {
+		C.mxgo_tiny_unary_f32 = C.mxgo_unary_f32_fn(f)
+		for i, name := range []string{"exp", "sigmoid", "tanh"} {
+			add(opID(name), C.MXGO_TINY_EXP+i, 0, 0, 0)
+		}
 	}
 	C.mxgo_tiny_count = C.int32_t(n)
 	C.mxgo_tiny_bool = C.int32_t(ndarray.Bool)
