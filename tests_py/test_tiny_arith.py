@@ -1,5 +1,5 @@
 """Arithmetic, comparisons, sqrt, abs, negative, square, float32 exp, sigmoid and tanh,
-whole sums, means and extrema, and x[i] for integer arrays i on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
+whole sums, means and extrema, x[i] for integer arrays i, and dot of float32 matrices on tiny host arrays run in C without Go (pkg/pybridge/tiny.c):
 the same bits as NumPy (and so as Go's kernels), no Go array made until one is needed, and every
 call it must not take (recording, the engine busy, broadcasting other than a repeated
 trailing block, views, mixed dtypes, overlapping out, read-only out, large arrays) left to
@@ -186,6 +186,57 @@ def test_float32_kernels_have_the_go_bits(ns, n, no_gc):
         _same_bits(same.asnumpy(), want.asnumpy())
     d = mod.array(a.astype(np.float64), dtype="float64")
     np.testing.assert_allclose(mod.exp(d).asnumpy(), np.exp(a.astype(np.float64)), rtol=1e-15)
+
+
+@pytest.mark.parametrize("mnk", [(2, 2, 1), (8, 8, 8), (7, 33, 5), (32, 32, 32), (48, 48, 48), (3, 2, 5000),
+                                 (50, 60, 40)], ids=str)
+def test_float32_dot_has_the_go_bits(mnk, no_gc):
+    """dot of float32 matrices in C (internal/simd's product, one block): the bits of the
+    registry's path (recording makes tiny.c decline), out= included, nothing made in Go;
+    products past tiny.c's limit (50 x 60 x 40) are Go's and agree too."""
+    m, n, k = mnk
+    rng = np.random.default_rng(m * n * k)
+    a, b = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
+    a[0, 0], b[-1, -1] = np.inf, np.nan
+    x, y = mx.nd.array(a), mx.nd.array(b)
+    mx.nd.waitall()
+    live = live_counts()
+    got = mx.nd.dot(x, y)
+    if m * n * k <= 1 << 17:
+        assert live_counts() == live  # computed in C
+    with mx.autograd.record():
+        want = mx.nd.dot(x, y)
+    assert got.shape == (m, n) and got.dtype == np.float32
+    _same_bits(got.asnumpy(), want.asnumpy())
+    with np.errstate(invalid="ignore"):  # inf * 0 in row 0
+        ref = a.astype(np.float64) @ b
+    np.testing.assert_allclose(got.asnumpy()[1:, :-1], ref[1:, :-1], rtol=1e-4, atol=1e-3)
+    out = mx.nd.zeros((m, n))
+    assert mx.nd.dot(x, y, out=out) is out
+    _same_bits(out.asnumpy(), want.asnumpy())
+
+
+def test_dot_declines_what_it_does_not_compute():
+    """Vectors (another kernel in Go), transposes, float64, views, and an out= over an
+    operand take the registry's path, with its results."""
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((6, 6)).astype(np.float32), rng.standard_normal((6, 6)).astype(np.float32)
+    x, y = mx.nd.array(a), mx.nd.array(b)
+    close = {"rtol": 1e-5, "atol": 1e-5}
+    np.testing.assert_allclose(mx.nd.dot(x[:1], y).asnumpy(), a[:1] @ b, **close)
+    np.testing.assert_allclose(mx.nd.dot(x, y[:, :1]).asnumpy(), a @ b[:, :1], **close)
+    np.testing.assert_allclose(mx.nd.dot(x, y, transpose_a=True).asnumpy(), a.T @ b, **close)
+    np.testing.assert_allclose(mx.nd.dot(x, y, transpose_b=True).asnumpy(), a @ b.T, **close)
+    d = mx.nd.dot(x.astype("float64"), y.astype("float64"))
+    assert d.dtype == np.float64
+    np.testing.assert_allclose(d.asnumpy(), a.astype(np.float64) @ b, rtol=1e-12)
+    np.testing.assert_allclose(mx.nd.dot(x.T, y).asnumpy(), a.T @ b, **close)
+    mx.nd.dot(x, y, out=x)  # out over lhs: Go's path computes into a separate buffer first
+    np.testing.assert_allclose(x.asnumpy(), a @ b, **close)
+    with pytest.raises(ValueError):
+        mx.nd.dot(mx.nd.array(a[:, :5]), y)
+    with pytest.raises(ValueError):
+        mx.nd.dot(x, y, out=mx.nd.zeros((6, 5)))
 
 
 def test_unary_operations_decline_what_they_do_not_compute():

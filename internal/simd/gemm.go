@@ -65,6 +65,16 @@ func Sgemm(tasks, m, n, k int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer,
 	w.put()
 }
 
+// SgemmCFuncs returns mxgo_sgemm and mxgo_sgemm_work (gemm_f32.h), one block of Sgemm
+// with its bits, for the C of other packages (pybridge's tiny.c), or nils where the CPU
+// lacks the kernels.
+func SgemmCFuncs() (gemm, work unsafe.Pointer) {
+	if !SgemmSupported {
+		return nil, nil
+	}
+	return unsafe.Pointer(C.mxgo_sgemm), unsafe.Pointer(C.mxgo_sgemm_work)
+}
+
 // split cuts an m x n result into blocks of chunk rows (rows) or columns, tasks of them
 // at most, bm x bn elements each.
 func split(tasks, m, n int) (rows int, chunk, bm, bn int) {

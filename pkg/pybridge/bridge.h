@@ -92,7 +92,8 @@ extern uint64_t mxgo_gather_codes;
 // operations from MXGO_TINY_SQRT on take one array (floats only: IEEE's exactly
 // rounded operations, the bits of Go's kernels; from MXGO_TINY_EXP, float32 only,
 // internal/simd's kernels, which give the Go kernels' bits); from MXGO_TINY_SUM on, they reduce it
-// whole; MXGO_TINY_GATHER is x[i] (_gather_leading) of an integer array i.
+// whole; MXGO_TINY_GATHER is x[i] (_gather_leading) of an integer array i, and
+// MXGO_TINY_DOT the product of two float32 matrices.
 #define MXGO_TINY_ADD 0
 #define MXGO_TINY_SUBTRACT 1
 #define MXGO_TINY_MULTIPLY 2
@@ -115,7 +116,8 @@ extern uint64_t mxgo_gather_codes;
 #define MXGO_TINY_MAX 19
 #define MXGO_TINY_MIN 20
 #define MXGO_TINY_GATHER 21
-#define MXGO_TINY_MOST 48
+#define MXGO_TINY_DOT 22
+#define MXGO_TINY_MOST 64
 typedef struct {
 	int32_t id;
 	int8_t op, scalar, bool_out;
@@ -131,6 +133,13 @@ extern mxgo_sum_f64_fn mxgo_tiny_sum_f64;
 // src, long n), fn 0, 1, 2 in that order, any n and alignment), or NULL without AVX2.
 typedef void (*mxgo_unary_f32_fn)(int, float*, const float*, long);
 extern mxgo_unary_f32_fn mxgo_tiny_unary_f32;
+// internal/simd's float32 product (gemm_f32.h's mxgo_sgemm, the Go path's bits) and the
+// size of its work buffer in floats, or NULL without the kernels.
+typedef void (*mxgo_sgemm_fn)(long, long, long, const float*, long, long, const float*, long, long, float*, long,
+			      float*);
+typedef long (*mxgo_sgemm_work_fn)(long, long, long);
+extern mxgo_sgemm_fn mxgo_tiny_sgemm;
+extern mxgo_sgemm_work_fn mxgo_tiny_sgemm_work;
 extern mxgo_tiny_entry mxgo_tiny_ops[MXGO_TINY_MOST];
 extern int32_t mxgo_tiny_count;
 extern int32_t mxgo_tiny_bool; // the dtype code of bool

@@ -15,7 +15,8 @@ import (
 // 0 in the operands' dtype) and mx.np's (bool), each with its scalar form, and the unary
 // sqrt, abs, negative and square (mx.nd's and mx.np's: the same operators), float32's
 // exp, sigmoid and tanh, and the whole
-// sum, mean, max and min (mx.nd's and mx.np's _np_ forms), and x[i]'s gather.
+// sum, mean, max and min (mx.nd's and mx.np's _np_ forms), x[i]'s gather, and dot of
+// float32 matrices.
 func init() {
 	ops := []struct {
 		names   []string
@@ -37,6 +38,10 @@ func init() {
 		add(opID(name), C.MXGO_TINY_SUM+i, 0, 0, 1)        // mx.nd's (1,)
 	}
 	add(opID("_gather_leading"), C.MXGO_TINY_GATHER, 0, 0, 0)
+	if gemm, work := simd.SgemmCFuncs(); gemm != nil {
+		C.mxgo_tiny_sgemm, C.mxgo_tiny_sgemm_work = C.mxgo_sgemm_fn(gemm), C.mxgo_sgemm_work_fn(work)
+		add(opID("dot"), C.MXGO_TINY_DOT, 0, 0, 0)
+	}
 	if f32, f64 := simd.SumCFuncs(); f32 != nil {
 		C.mxgo_tiny_sum_f32, C.mxgo_tiny_sum_f64 = C.mxgo_sum_f32_fn(f32), C.mxgo_sum_f64_fn(f64)
 	}
