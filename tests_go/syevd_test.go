@@ -20,25 +20,28 @@ import (
 // simd.DrotSeq) against gonum's Dsyev, the path it replaced: eigenvalues within
 // 2 n eps ||A||, eigenvectors (sign-normalised as MXNet's) within n eps ||A|| / gap
 // where the spectrum is separated, and everywhere the residual ||A v - w v|| and the
-// orthogonality of the vectors within n eps ||A||, over sizes from 1 to 130 (both sides
-// of 8-column blocks), batches, float32 and float64, and degenerate spectra.
+// orthogonality of the vectors within n eps ||A||, over sizes from 1 to 256 (both sides
+// of 8-column blocks, rows padded apart), batches, float32 and float64, and degenerate spectra.
 
-// The AVX2 rotation kernel gives DrotSeqGo's bits, column block and tail alike.
+// The AVX2 rotation kernel gives DrotSeqGo's bits, column block and tail alike, in one
+// part or cut into column blocks on the pool's threads.
 func TestDrotSeqMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	for _, n := range []int{1, 3, 7, 8, 9, 16, 21} {
+	for _, n := range []int{1, 3, 7, 8, 9, 16, 21, 44} {
 		for _, span := range [][2]int{{0, 1}, {0, 5}, {2, 4}, {3, 3}} {
-			rows, ld := span[1]+2, n+3
-			z := randomFloats(r, rows*ld)
-			ang := randomFloats(r, rows)
-			c, s := make([]float64, rows), make([]float64, rows)
-			for i, a := range ang {
-				c[i], s[i] = math.Cos(3*a), math.Sin(3*a)
+			for _, parts := range []int{1, 2, 3} {
+				rows, ld := span[1]+2, n+3
+				z := randomFloats(r, rows*ld)
+				ang := randomFloats(r, rows)
+				c, s := make([]float64, rows), make([]float64, rows)
+				for i, a := range ang {
+					c[i], s[i] = math.Cos(3*a), math.Sin(3*a)
+				}
+				want := append([]float64(nil), z...)
+				simd.DrotSeq(z, ld, n, span[0], span[1], c, s, parts)
+				simd.DrotSeqGo(want, ld, n, span[0], span[1], c, s)
+				require.Equal(t, want, z, "n %d rows %v parts %d", n, span, parts)
 			}
-			want := append([]float64(nil), z...)
-			simd.DrotSeq(z, ld, n, span[0], span[1], c, s)
-			simd.DrotSeqGo(want, ld, n, span[0], span[1], c, s)
-			require.Equal(t, want, z, "n %d rows %v", n, span)
 		}
 	}
 }
@@ -126,7 +129,7 @@ func TestSyevdAgainstDsyev(t *testing.T) {
 		spec []float64 // nil: random entries
 	}
 	var probs []problem
-	for _, n := range []int{1, 2, 3, 7, 8, 9, 17, 33, 64, 130} {
+	for _, n := range []int{1, 2, 3, 7, 8, 9, 17, 33, 64, 130, 256} { // 256: rows padded for the sweeps (rotStride)
 		probs = append(probs, problem{"random", n, nil})
 	}
 	spaced := func(n int, f func(i int) float64) []float64 {

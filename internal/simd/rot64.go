@@ -19,7 +19,9 @@ import (
 // kernel (rot_f64.c, where the CPU has AVX2 and FMA) and the Go loop (DrotSeqGo) give
 // the same bits. It is the eigenvector update of one sweep of the tridiagonal QL
 // iteration, with the eigenvectors stored as rows.
-func DrotSeq(z []float64, ld, n, lo, hi int, c, s []float64) {
+//
+// In C it is cut into up to parts blocks of columns that run on the pool's threads.
+func DrotSeq(z []float64, ld, n, lo, hi int, c, s []float64, parts int) {
 	if hi <= lo || n == 0 {
 		return
 	}
@@ -29,8 +31,12 @@ func DrotSeq(z []float64, ld, n, lo, hi int, c, s []float64) {
 		DrotSeqGo(z, ld, n, lo, hi, c, s)
 		return
 	}
-	C.mxgo_drot_seq((*C.double)(unsafe.Pointer(&z[0])), C.long(ld), C.long(n), C.long(lo), C.long(hi),
-		(*C.double)(unsafe.Pointer(&c[0])), (*C.double)(unsafe.Pointer(&s[0])))
+	pz, pc, ps := (*C.double)(unsafe.Pointer(&z[0])), (*C.double)(unsafe.Pointer(&c[0])), (*C.double)(unsafe.Pointer(&s[0]))
+	if parts = min(parts, (n+7)/8); parts > 1 {
+		C.mxgo_drot_seq_par(pz, C.long(ld), C.long(n), C.long(lo), C.long(hi), pc, ps, C.long(parts))
+		return
+	}
+	C.mxgo_drot_seq(pz, C.long(ld), C.long(n), C.long(lo), C.long(hi), pc, ps)
 }
 
 // DrotSeqGo is DrotSeq in Go.

@@ -1,5 +1,7 @@
 #include "rot_f64.h"
 
+#include "par.h"
+
 #if defined(__x86_64__)
 
 #include <immintrin.h>
@@ -37,8 +39,28 @@ AVX2 void mxgo_drot_seq(double *z, long ld, long n, long lo, long hi, const doub
 	}
 }
 
+typedef struct {
+	double *z;
+	const double *c, *s;
+	long ld, n, lo, hi, parts;
+} rot_split;
+
+static void rot_part(void *ctx, long t) {
+	const rot_split *r = ctx;
+	long blocks = (r->n + 7) / 8, b0 = t * blocks / r->parts, b1 = (t + 1) * blocks / r->parts;
+	long j0 = 8 * b0, j1 = 8 * b1 < r->n ? 8 * b1 : r->n;
+	if (j1 > j0)
+		mxgo_drot_seq(r->z + j0, r->ld, j1 - j0, r->lo, r->hi, r->c, r->s);
+}
+
+void mxgo_drot_seq_par(double *z, long ld, long n, long lo, long hi, const double *c, const double *s, long parts) {
+	rot_split r = {z, c, s, ld, n, lo, hi, parts};
+	mxgo_par(parts, parts, rot_part, &r);
+}
+
 #else
 
 void mxgo_drot_seq(double *z, long ld, long n, long lo, long hi, const double *c, const double *s) {}
+void mxgo_drot_seq_par(double *z, long ld, long n, long lo, long hi, const double *c, const double *s, long parts) {}
 
 #endif

@@ -8,4 +8,9 @@
 // row i = fma(-s, row i+1, c * row i), both from the rows before the rotation.
 void mxgo_drot_seq(double *z, long ld, long n, long lo, long hi, const double *c, const double *s);
 
+// mxgo_drot_seq_par is mxgo_drot_seq cut into parts blocks of columns (multiples of 8, the
+// kernel's), run on the pool's threads (par.h): every column is rotated on its own, so
+// the cut changes no bit.
+void mxgo_drot_seq_par(double *z, long ld, long n, long lo, long hi, const double *c, const double *s, long parts);
+
 #endif

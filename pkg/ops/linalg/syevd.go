@@ -35,13 +35,23 @@ func eigSym(a []float64, n int, w, u []float64) bool {
 	})
 	lapackImpl.Dsytrd(blas.Lower, n, a, n, w, e, tau, work, len(work))
 	lapackImpl.Dorgtr(blas.Lower, n, a, n, tau, work, len(work))
-	for i := 0; i < n; i++ { // u = Q^T
+	ld := rotStride(n)
+	q := u
+	if ld != n {
+		q = make([]float64, n*ld)
+	}
+	for i := 0; i < n; i++ { // q = Q^T
 		for j := 0; j < n; j++ {
-			u[i*n+j] = a[j*n+i]
+			q[i*ld+j] = a[j*n+i]
 		}
 	}
-	if !tridiagQL(w, e, u, n) {
+	if !tridiagQL(w, e, q, n, ld) {
 		return false
+	}
+	if ld != n {
+		for i := 0; i < n; i++ {
+			copy(u[i*n:(i+1)*n], q[i*ld:i*ld+n])
+		}
 	}
 	for i := range w {
 		w[i] /= sigma
@@ -81,8 +91,9 @@ func eigScale(a []float64, n int) float64 {
 // tridiagQL diagonalises the symmetric tridiagonal matrix with diagonal d and
 // subdiagonal e[:n-1] (e is destroyed) by the implicit QL iteration, leaving the
 // eigenvalues in d and applying each rotation to the rows of u (the eigenvectors as
-// rows). It reports false when 30 n iterations (LAPACK's dsteqr's budget) do not suffice.
-func tridiagQL(d, e, u []float64, n int) bool {
+// rows, ld apart). It reports false when 30 n iterations (LAPACK's dsteqr's budget) do
+// not suffice.
+func tridiagQL(d, e, u []float64, n, ld int) bool {
 	const eps = 0x1p-53
 	e[n-1] = 0
 	cs, sn := make([]float64, n), make([]float64, n)
@@ -124,7 +135,7 @@ func tridiagQL(d, e, u []float64, n int) bool {
 				g = c*r - b
 				cs[i], sn[i] = c, s
 			}
-			rotateRows(u, n, lo, m, cs, sn)
+			rotateRows(u, n, ld, lo, m, cs, sn)
 			if lo > l {
 				continue
 			}
@@ -135,26 +146,32 @@ func tridiagQL(d, e, u []float64, n int) bool {
 	return true
 }
 
-// rotTaskMin is the number of elements a sweep rotates per core at least when split:
-// a goroutine costs a few microseconds, a sweep of 16384 elements about ten.
+// rotTaskMin is the number of elements a sweep rotates per core at least when split
+// (about 4 µs of work; the pool's helpers start within a microsecond).
 const rotTaskMin = 1 << 14
 
-// rotateRows is simd.DrotSeq on the n x n u, split by columns across the cores for
-// matrices of 128 and more (a batch of smaller ones already fills them): every column is
-// rotated on its own, so the split changes no bit.
-func rotateRows(u []float64, n, lo, hi int, c, s []float64) {
+// rotateRows is simd.DrotSeq on the n x n u (rows ld apart), split by columns across
+// the cores for matrices of 128 and more (a batch of smaller ones already fills them):
+// every column is rotated on its own, so the split changes no bit.
+func rotateRows(u []float64, n, ld, lo, hi int, c, s []float64) {
 	tasks := 1
 	if n >= 128 {
 		tasks = min(ndarray.Cores(), (hi-lo)*n/rotTaskMin)
 	}
-	if tasks <= 1 {
-		simd.DrotSeq(u, n, n, lo, hi, c, s)
-		return
+	simd.DrotSeq(u, ld, n, lo, hi, c, s, tasks)
+}
+
+// rotStride is the distance between the rows of the eigenvectors during the QL sweeps:
+// n, unless two rows are then a multiple of 4 KiB apart, give or take 256 bytes. A sweep
+// stores row i+1 and next loads row i-1, and a load whose address matches a pending
+// store's in its low 12 bits waits for it: at n = 256 (rows of 2 KiB) the sweeps ran
+// three times slower than over rows 2,112 bytes apart.
+func rotStride(n int) int {
+	ld := n
+	for (2*ld*8+256)%4096 < 512 {
+		ld++
 	}
-	ndarray.ForChunks((n+7)/8, tasks, func(b0, b1 int) { // in blocks of 8 columns, the kernel's
-		j0, j1 := 8*b0, min(8*b1, n)
-		simd.DrotSeq(u[j0:], n, j1-j0, lo, hi, c, s)
-	})
+	return ld
 }
 
 // sortEigen sorts the eigenvalues w ascending, moving the rows of u with them.
