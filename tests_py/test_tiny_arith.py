@@ -217,8 +217,8 @@ def test_float32_dot_has_the_go_bits(mnk, no_gc):
 
 
 def test_dot_declines_what_it_does_not_compute():
-    """Vectors (another kernel in Go), transposes, float64, views, and an out= over an
-    operand take the registry's path, with its results."""
+    """Vectors (another kernel in Go), transposes, float64, views, misaligned memory and an
+    out= over an operand take the registry's path, with its results."""
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal((6, 6)).astype(np.float32), rng.standard_normal((6, 6)).astype(np.float32)
     x, y = mx.nd.array(a), mx.nd.array(b)
@@ -231,6 +231,14 @@ def test_dot_declines_what_it_does_not_compute():
     assert d.dtype == np.float64
     np.testing.assert_allclose(d.asnumpy(), a.astype(np.float64) @ b, rtol=1e-12)
     np.testing.assert_allclose(mx.nd.dot(x.T, y).asnumpy(), a.T @ b, **close)
+    buf = np.zeros(4 * 36 + 1, np.uint8)  # imported memory a byte off its floats' alignment
+    odd = np.frombuffer(buf.data, dtype=np.float32, offset=1, count=36).reshape(6, 6)
+    odd[...] = a
+    xo = mx.nd.from_numpy(odd, zero_copy=True)
+    got = mx.nd.dot(xo, y)
+    with mx.autograd.record():
+        want = mx.nd.dot(x, y)
+    _same_bits(got.asnumpy(), want.asnumpy())  # Go's path copies it aligned: the same kernel, the same bits
     mx.nd.dot(x, y, out=x)  # out over lhs: Go's path computes into a separate buffer first
     np.testing.assert_allclose(x.asnumpy(), a @ b, **close)
     with pytest.raises(ValueError):

@@ -293,6 +293,10 @@ static PyObject* tiny_dot(PyObject* arrays, Py_ssize_t alen, PyObject* out, PyTy
 		if (!(owner = PyByteArray_FromStringAndSize(NULL, m * n * 4))) return NULL;
 		c = (float*)PyByteArray_AS_STRING(owner);
 	}
+	if (((uintptr_t)x.data | (uintptr_t)y.data | (uintptr_t)c) % sizeof(float)) { // imported memory: Go copies it first
+		Py_XDECREF(owner);
+		return NULL;
+	}
 	mxgo_tiny_sgemm(m, n, k, x.data, k, 1, y.data, n, 1, c, n, dot_work);
 	if (!owner) Py_RETURN_NONE;
 	PyObject* shape = Py_BuildValue("(ll)", m, n);
