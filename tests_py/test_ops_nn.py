@@ -246,7 +246,10 @@ def test_embedding_out_and_dtypes():
     wi = mx.nd.array(np.arange(40).reshape(10, 4), dtype="int64")
     assert mx.nd.Embedding(idx.astype("int32"), wi, input_dim=10, output_dim=4).asnumpy().tolist() == \
         np.arange(40).reshape(10, 4)[np.clip(np.trunc(idx).astype(int), 0, 9)].tolist()
-    # large enough (2^20 elements) that the rows are copied in chunks on several cores
+    odd = np.array([np.nan, np.inf, -np.inf, -0.5, 9.99, 1e30], np.float32)  # MXNet's clip: NaN takes row 0
+    assert np.array_equal(mx.nd.Embedding(mx.nd.array(odd), mx.nd.array(w), input_dim=10, output_dim=4).asnumpy(),
+                          w[[0, 9, 0, 0, 9, 9]])
+    # large enough (2^20 elements) that the rows are copied in parts on several cores
     big = np.random.default_rng(3).integers(-5, 3005, (4099,)).astype(np.float32)
     table = rand(3000, 256)
     got = mx.nd.Embedding(mx.nd.array(big), mx.nd.array(table), input_dim=3000, output_dim=256).asnumpy()

@@ -4,7 +4,9 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/gemm"
 
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
@@ -124,12 +126,7 @@ func embeddingKernel(in, out []*ndarray.NDArray, at ops.Attrs) error {
 	src := unsafe.Slice((*byte)(w.Data()), rows*rowBytes)
 	dst := unsafe.Slice((*byte)(y.Data()), y.Size()*y.DType().Size())
 	ids := nnSlice[float64](idx)
-	nnParallel(len(ids), rowBytes/4, func(lo, hi int) { // memory-bound: both cores' bandwidth
-		for i, v := range ids[lo:hi] {
-			r, i := embedRow(v, rows), lo+i
-			copy(dst[i*rowBytes:(i+1)*rowBytes], src[r*rowBytes:(r+1)*rowBytes])
-		}
-	})
+	simd.GatherRows(dst, src, ids, rows, rowBytes, gemm.PoolTasks(len(ids), rowBytes/4)) // embedRow's rows
 	if !direct {
 		return ndarray.CopyInto(out[0], y)
 	}
