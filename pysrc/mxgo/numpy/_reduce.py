@@ -79,6 +79,11 @@ _KEEP = {"sum": _FLOATS | _codes("int64", "uint64"), "mean": _FLOATS,
 _KEEP["prod"], _KEEP["min"] = _KEEP["sum"], _KEEP["max"]
 
 
+#: the wire form of one small axis, keepdims or not (formatting it was a tenth of a
+#: small reduction's call; a tiny one's result is computed in C in about as long)
+_AXIS_ATTRS = {(a, k): "axis=%d;keepdims=%d" % (a, k) for a in range(-8, 8) for k in (False, True)}
+
+
 def _one_call(op):
     """The one-call path of ``op(x, axis, keepdims=...)`` for an mxgo array x reduced whole or
     along one int axis (no dtype or out): the registry's NumPy-shaped form (_np_<op>, whose
@@ -92,7 +97,7 @@ def _one_call(op):
         if axis is None:
             attrs = "keepdims=1" if keepdims else ""
         elif type(axis) is int and -x.ndim <= axis < x.ndim:
-            attrs = "axis=%d;keepdims=%d" % (axis, bool(keepdims))
+            attrs = _AXIS_ATTRS.get((axis, keepdims)) or "axis=%d;keepdims=%d" % (axis, bool(keepdims))
         else:
             return None
         r = invoke_c(op_id, (x,), None, attrs, _class[0])
