@@ -139,15 +139,16 @@ static void arith_part(void *ctx, long t) {
 	long e = s->esize, rows = s->rows, n = s->n;
 	char *o = s->o;
 	const char *x = s->x, *y = s->y;
+	long lo, hi;
 	if (rows == 1) {
-		long lo = t * n / s->parts, hi = (t + 1) * n / s->parts;
+		mxgo_part(t, s->parts, n, &lo, &hi);
 		o += lo * e, n = hi - lo;
 		if (s->mode != MXGO_ROWS_X_SCALAR)
 			x += lo * e;
 		if (s->mode != MXGO_ROWS_Y_SCALAR)
 			y += lo * e;
 	} else {
-		long lo = t * rows / s->parts, hi = (t + 1) * rows / s->parts;
+		mxgo_part(t, s->parts, rows, &lo, &hi);
 		o += lo * s->so * e, x += lo * s->sx * e, y += lo * s->sy * e, rows = hi - lo;
 	}
 	if (e == 4)

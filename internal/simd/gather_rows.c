@@ -29,7 +29,8 @@ enum { AHEAD = 4, PREFETCH_MOST = 4096 };
 
 static void gather_part(void *ctx, long t) {
 	const gather_job *g = ctx;
-	long lo = t * g->n / g->parts, hi = (t + 1) * g->n / g->parts;
+	long lo, hi;
+	mxgo_part(t, g->parts, g->n, &lo, &hi);
 	long reach = g->row_bytes < PREFETCH_MOST ? g->row_bytes : PREFETCH_MOST;
 	for (long i = lo; i < hi; i++) {
 		if (i + AHEAD < hi) {
@@ -43,9 +44,5 @@ static void gather_part(void *ctx, long t) {
 
 void mxgo_gather_rows(char *dst, const char *src, const double *ids, long n, long rows, long row_bytes, long parts) {
 	gather_job g = {dst, src, ids, n, rows, row_bytes, parts < 1 ? 1 : parts};
-	if (g.parts == 1) {
-		gather_part(&g, 0);
-		return;
-	}
-	mxgo_par(g.parts, g.parts, gather_part, &g);
+	mxgo_par(g.parts, g.parts, gather_part, &g); // one part runs here, without the pool
 }

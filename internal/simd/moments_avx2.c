@@ -44,7 +44,6 @@ AVX2 double mxgo_sum16_f32(const float *x, long n) {
 	return sum16(x, n);
 }
 
-
 AVX2 static inline __m256d sqdev(__m256d a, const float *x, __m256d m) {
 	__m256d d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x)), m);
 	return _mm256_add_pd(a, _mm256_mul_pd(d, d));
@@ -173,7 +172,7 @@ typedef struct {
 	float *y;
 	double *mean, *var;
 	long outer, c, inner, chunk;
-	double eps;
+	double eps, div; // div: rowmean's divisor
 	int fix_gamma;
 } bn_job;
 
@@ -287,7 +286,7 @@ AVX2 static void bn_affine_block(void *ctx, long t) {
 AVX2 static void rowmean_block(void *ctx, long t) {
 	const bn_job *b = ctx;
 	for (long r = t * b->chunk; r < lmin2((t + 1) * b->chunk, b->outer); r++)
-		b->y[r] = (float)(sum16(b->x + r * b->inner, b->inner) / b->eps);
+		b->y[r] = (float)(sum16(b->x + r * b->inner, b->inner) / b->div);
 }
 
 static void bn_run(bn_job *b, long items, long width, void (*fn)(void *, long)) {
@@ -300,7 +299,7 @@ static void bn_run(bn_job *b, long items, long width, void (*fn)(void *, long)) 
 }
 
 void mxgo_rowmean16_f32(float *y, const float *x, long rows, long n, double div, long width) {
-	bn_job b = {.x = x, .y = y, .outer = rows, .inner = n, .eps = div};
+	bn_job b = {.x = x, .y = y, .outer = rows, .inner = n, .div = div};
 	bn_run(&b, rows, width, rowmean_block);
 }
 

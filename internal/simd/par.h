@@ -10,6 +10,13 @@
 // thread's), the calls run on the caller alone, in order.
 void mxgo_par(long n, long width, void (*fn)(void *ctx, long i), void *ctx);
 
+// mxgo_part sets [*lo, *hi) to part t of [0, n) cut into parts nearly equal parts: the
+// range of a call of an mxgo_par split into parts calls.
+static inline void mxgo_part(long t, long parts, long n, long *lo, long *hi) {
+	*lo = t * n / parts;
+	*hi = (t + 1) * n / parts;
+}
+
 // The pool's other client is a loop of Go code (pkg/ndarray's ForChunks), which helpers
 // join by calling the runner set once by mxgo_par_set_runner (a cgo export that takes the
 // current loop's chunks until none is left, and returns at once when there is no loop):

@@ -31,12 +31,9 @@ func DrotSeq(z []float64, ld, n, lo, hi int, c, s []float64, parts int) {
 		DrotSeqGo(z, ld, n, lo, hi, c, s)
 		return
 	}
-	pz, pc, ps := (*C.double)(unsafe.Pointer(&z[0])), (*C.double)(unsafe.Pointer(&c[0])), (*C.double)(unsafe.Pointer(&s[0]))
-	if parts = min(parts, (n+7)/8); parts > 1 {
-		C.mxgo_drot_seq_par(pz, C.long(ld), C.long(n), C.long(lo), C.long(hi), pc, ps, C.long(parts))
-		return
-	}
-	C.mxgo_drot_seq(pz, C.long(ld), C.long(n), C.long(lo), C.long(hi), pc, ps)
+	parts = max(1, min(parts, (n+7)/8)) // one part runs on the caller, without the pool
+	C.mxgo_drot_seq_par((*C.double)(unsafe.Pointer(&z[0])), C.long(ld), C.long(n), C.long(lo), C.long(hi),
+		(*C.double)(unsafe.Pointer(&c[0])), (*C.double)(unsafe.Pointer(&s[0])), C.long(parts))
 }
 
 // DrotSeqGo is DrotSeq in Go.

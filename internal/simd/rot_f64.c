@@ -47,7 +47,8 @@ typedef struct {
 
 static void rot_part(void *ctx, long t) {
 	const rot_split *r = ctx;
-	long blocks = (r->n + 7) / 8, b0 = t * blocks / r->parts, b1 = (t + 1) * blocks / r->parts;
+	long b0, b1;
+	mxgo_part(t, r->parts, (r->n + 7) / 8, &b0, &b1);
 	long j0 = 8 * b0, j1 = 8 * b1 < r->n ? 8 * b1 : r->n;
 	if (j1 > j0)
 		mxgo_drot_seq(r->z + j0, r->ld, j1 - j0, r->lo, r->hi, r->c, r->s);

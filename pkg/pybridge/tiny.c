@@ -216,7 +216,7 @@ static PyObject* tiny_broadcast(const mxgo_tiny_entry* e, DLDataType t, mxgo_fla
 		mxgo_flat o;
 		if (e->bool_out || !mxgo_array_flat(out, &o) || o.dtype != big.dtype || o.size != big.size || !o.writable ||
 				!mxgo_same_shape(out, big.obj) || partly_overlap(o.data, big.data, big.size * esize) ||
-				((char*)o.data < (char*)small.data + m * esize && (char*)small.data < (char*)o.data + o.size * esize))
+				overlap(&o, &small, esize))
 			return NULL;
 		z = o.data;
 	} else {

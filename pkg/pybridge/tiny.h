@@ -14,6 +14,12 @@ enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2 };
 // held (it must be: another thread's operation could otherwise write an operand).
 enum { MOST = 1 << 14 };
 
+// Whether arrays f and g, of elements of esize bytes, share any byte.
+static inline int overlap(const mxgo_flat* f, const mxgo_flat* g, int64_t esize) {
+	const char *p = f->data, *q = g->data;
+	return p < q + g->size * esize && q < p + f->size * esize;
+}
+
 // x.sum(), x.mean(), x.max(), x.min() of a float array, and sum and mean over one axis
 // (at: the attrs, alen long).
 PyObject* mxgo_tiny_reduce(const mxgo_tiny_entry* e, PyObject* arrays, Py_ssize_t alen, PyObject* out, PyTypeObject* cls,

@@ -24,6 +24,11 @@
 		*(T*)z = m;                          \
 	} while (0)
 
+// The pairwise sum of the n float elements (bits: 32 or 64) at x, internal/simd's.
+static inline double pairwise(int bits, const void* x, int64_t n) {
+	return bits == 32 ? mxgo_tiny_sum_f32(x, n) : mxgo_tiny_sum_f64(x, n);
+}
+
 // Sets *z to the whole reduction op of the n float elements (bits: 32 or 64) at x, as
 // pkg/ops/reduce computes it: a sum is the pairwise sum in double added to a zero
 // accumulator (-0.0 sums to 0.0 there), a mean that divided by n, stored in the dtype;
@@ -41,7 +46,7 @@ static int reduce_whole(int op, int bits, const void* x, int64_t n, void* z) {
 	}
 	if (!mxgo_tiny_sum_f32) return 0; // tiny.go sets both or neither
 	double s = 0.0;
-	s += bits == 32 ? mxgo_tiny_sum_f32(x, n) : mxgo_tiny_sum_f64(x, n);
+	s += pairwise(bits, x, n);
 	if (op == MXGO_TINY_MEAN) s /= (double)n;
 	if (bits == 32) *(float*)z = (float)s;
 	else *(double*)z = s;
@@ -117,7 +122,7 @@ static PyObject* reduce_axis(const mxgo_tiny_entry* e, mxgo_flat x, int bits, co
 		double* acc = reduce_acc; // inner <= MOST
 		for (int64_t j = 0; j < inner; j++) acc[j] = 0.0;
 		if (rows) {
-			acc[0] += bits == 32 ? mxgo_tiny_sum_f32((const float*)p, r) : mxgo_tiny_sum_f64((const double*)p, r);
+			acc[0] += pairwise(bits, p, r);
 		} else if (columns) {
 			for (int64_t j = 0; j < inner; j++)
 				for (int64_t lo = 0; lo < r; lo += block) {

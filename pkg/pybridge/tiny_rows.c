@@ -60,12 +60,6 @@ PyObject* mxgo_tiny_gather(PyObject* arrays, Py_ssize_t alen, PyObject* out, PyT
 enum { DOT_WORK = 1 << 16, DOT_MOST = 1 << 17 };
 static float dot_work[DOT_WORK] __attribute__((aligned(64)));
 
-// Whether arrays f and g share any byte.
-static int overlap(const mxgo_flat* f, const mxgo_flat* g, int64_t esize) {
-	const char *p = f->data, *q = g->data;
-	return p < q + g->size * esize && q < p + f->size * esize;
-}
-
 // dot(x, y) of float32 matrices (m x k by k x n, m and n at least 2: Go computes a
 // product with a vector by another kernel), by the kernel Go's path calls with the same
 // arguments (gemm.Direct2D: one block, whose bits do not depend on the split); out=

@@ -38,7 +38,9 @@ func eigSym(a []float64, n int, w, u []float64) bool {
 	ld := rotStride(n)
 	q := u
 	if ld != n {
-		q = make([]float64, n*ld)
+		buf := getScratch(n * ld)
+		defer putScratch(buf)
+		q = *buf
 	}
 	for i := 0; i < n; i++ { // q = Q^T
 		for j := 0; j < n; j++ {
