@@ -245,13 +245,15 @@ func TestMathHypot(t *testing.T) {
 }
 
 // TestMathMvecMatchesGo: the float32 rows of arccos ... erf, log, sin, cos and power go to glibc's libmvec where
-// it loads (glibc 2.35+ with AVX2); its results stay within 4 ulp of the Go kernels'
-// (float64 functions rounded) and agree on every special value.
+// it loads (glibc 2.35+ with AVX2), power to internal/simd's AVX-512 kernel where the CPU
+// runs it; their results stay within 4 ulp of the Go kernels' (float64 functions
+// rounded) and agree on every special value.
 func TestMathMvecMatchesGo(t *testing.T) {
 	checkLeaks(t)
 	require.NoError(t, ops.WaitAll())
 	was := libmvecLoads(t)
 	defer simd.SetMvec(was)
+	defer simd.SetPow512(simd.SetPow512(true))
 	vals := mathStream(4000)
 	for i := range vals { // every domain: small and large magnitudes, both signs, [-1, 1]
 		if i%3 == 0 {
@@ -274,6 +276,7 @@ func TestMathMvecMatchesGo(t *testing.T) {
 		for _, on := range []bool{true, false} {
 			require.NoError(t, ops.WaitAll())
 			simd.SetMvec(on)
+			simd.SetPow512(on)
 			got[on] = rawValues[float32](ewInvoke(t, name, nil, in...))
 		}
 		for i, g := range got[false] {

@@ -84,6 +84,9 @@ func libmvecLoads(t *testing.T) bool {
 		xs := []float32{1, 2}
 		require.False(t, simd.Mvec(simd.MvLog, make([]float32, 2), xs))
 		require.False(t, simd.MvecPow(make([]float32, 2), xs, xs))
+		was := simd.SetPow512(false)
+		require.False(t, simd.Pow32(make([]float32, 2), xs, xs))
+		simd.SetPow512(was)
 	}
 	return loads
 }
@@ -123,11 +126,9 @@ func TestMvecULPBounds(t *testing.T) {
 
 // TestMvecPowULPBound: powf (at most 1 ulp) over bases of every 65521st bit pattern and of
 // both signs against exponents that are integers (odd and even, negative), halves and
-// arbitrary values, plus C99's special cases.
+// arbitrary values, plus C99's special cases: the AVX-512 kernel where the CPU runs it,
+// and libmvec's.
 func TestMvecPowULPBound(t *testing.T) {
-	if !libmvecLoads(t) {
-		return
-	}
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	var xs, ys []float32
 	for _, y := range []float32{0, 1, 2, 3, -1, -2, -3, 0.5, -0.5, 1.5, 7.25, -13.7, 100, 1e-3, 0.333} {
@@ -142,16 +143,32 @@ func TestMvecPowULPBound(t *testing.T) {
 			xs, ys = append(xs, x), append(ys, y)
 		}
 	}
-	got := make([]float32, len(xs))
-	mvecWidths(t, func(wide bool) {
-		require.True(t, simd.MvecPow(got, xs, ys))
+	powKernels(t, func(kernel string) {
+		got := make([]float32, len(xs))
+		require.True(t, simd.Pow32(got, xs, ys))
 		worst, at := 0.0, 0
 		for i := range xs {
 			if e := ulpErr(got[i], math.Pow(float64(xs[i]), float64(ys[i]))); e > worst {
 				worst, at = e, i
 			}
 		}
-		t.Logf("pow (AVX-512 %v): at most %.2f ulp", wide, worst)
+		t.Logf("pow (%s): at most %.2f ulp (pow(%g, %g))", kernel, worst, xs[at], ys[at])
 		require.LessOrEqual(t, worst, 1.0, "pow(%g, %g) = %g", xs[at], ys[at], got[at])
 	})
+}
+
+// powKernels runs f with each float32 power kernel this machine has: the AVX-512 one
+// (which must run where the CPU has AVX-512F) and libmvec's 8 lanes (where it loads).
+func powKernels(t *testing.T, f func(kernel string)) {
+	t.Helper()
+	wide := simd.SetPow512(true)
+	defer simd.SetPow512(wide)
+	require.Equal(t, cpuHas("avx512f"), wide, "the AVX-512 power kernel runs where the CPU has AVX-512F")
+	if wide {
+		f("AVX-512")
+	}
+	simd.SetPow512(false)
+	if libmvecLoads(t) {
+		f("libmvec")
+	}
 }

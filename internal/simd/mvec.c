@@ -17,12 +17,10 @@
 typedef __m256 (*vec8)(__m256);
 typedef __m512 (*vec16)(__m512);
 typedef __m256 (*vec8x2)(__m256, __m256); // two arguments ("_ZGVdN8vv_")
-typedef __m512 (*vec16x2)(__m512, __m512);
 
 static vec8 fns8[MXGO_MV_COUNT];
 static vec16 fns16[MXGO_MV_COUNT];
-static vec8x2 pow8;
-static vec16x2 pow16;
+static vec8x2 pow8; // AVX-512 CPUs have powf_avx512.c's, faster than libmvec's 16 lanes
 static int use16; // the CPU runs AVX-512 and libmvec has every 16-lane function
 static int have16; // use16 as loaded (mxgo_mvec_wide turns use16 off and back)
 
@@ -54,7 +52,6 @@ int mxgo_mvec_load(void) {
 		if (!(fns16[i] = (vec16)dlsym(lib, name))) use16 = 0;
 	}
 	if (!(pow8 = (vec8x2)dlsym(lib, "_ZGVdN8vv_powf"))) return 0;
-	if (!(pow16 = (vec16x2)dlsym(lib, "_ZGVeN16vv_powf"))) use16 = 0;
 	have16 = use16;
 	return 1;
 }
@@ -95,16 +92,8 @@ AVX2 void mxgo_mvec(int fn, float *dst, const float *src, long n) {
 	}
 }
 
-AVX512 static long pow_rows16(float *dst, const float *a, const float *b, long n) {
-	long i = 0;
-	for (; i + 16 <= n; i += 16) {
-		_mm512_storeu_ps(dst + i, pow16(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
-	}
-	return i;
-}
-
 AVX2 void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n) {
-	long i = use16 ? pow_rows16(dst, a, b, n) : 0;
+	long i = 0;
 	for (; i + 8 <= n; i += 8) {
 		_mm256_storeu_ps(dst + i, pow8(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
 	}

@@ -42,8 +42,8 @@ void mxgo_mvec(int fn, float *dst, const float *src, long n);
 // AVX2 ones for every row, and returns whether they were on: a hook for tests.
 int mxgo_mvec_wide(int on);
 
-// mxgo_mvec_pow sets dst[i] = powf(a[i], b[i]) for i < n (libmvec's, C99's special
-// cases); dst may be a or b (not otherwise overlapping).
+// mxgo_mvec_pow sets dst[i] = powf(a[i], b[i]) for i < n (libmvec's 8 lanes, C99's
+// special cases); dst may be a or b (not otherwise overlapping).
 void mxgo_mvec_pow(float *dst, const float *a, const float *b, long n);
 
 #endif

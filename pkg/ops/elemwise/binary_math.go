@@ -230,12 +230,13 @@ func ipow[T ops.IntElem](x, y T) T {
 	return ops.CToInt[T](float64(float32(math.Pow(float64(float32(x)), float64(float32(y))))))
 }
 
-// pow32Rows is float32 power over rows: glibc's libmvec powf (internal/simd, within 1
-// ulp, tests_go/ops_mvec_ulp_test.go) for rows of 32 and more where it loads, else the
-// general path's float64 power rounded (correctly rounded but for double rounding). The
-// special cases are C99's in both, which are Go's (pow(1, NaN) = pow(x, ±0) = 1).
+// pow32Rows is float32 power over rows: internal/simd's AVX-512 powf, or glibc's
+// libmvec one on AVX2 CPUs (both within 1 ulp, tests_go/ops_mvec_ulp_test.go), for rows
+// of 32 and more, else the general path's float64 power rounded (correctly rounded but
+// for double rounding). The special cases are C99's in all, which are Go's
+// (pow(1, NaN) = pow(x, ±0) = 1).
 func pow32Rows(o, x, y []float32) {
-	if simd.MvecPow(o, x, y) {
+	if simd.Pow32(o, x, y) {
 		return
 	}
 	x, y = x[:len(o)], y[:len(o)]
