@@ -96,8 +96,9 @@ static PyObject* import_plain(void* mt, int versioned) {
 		else mxgo_dl_call_legacy_deleter(mt);
 		return NULL;
 	}
-	mxgo_desc d = {.src = {.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = MXGO_DEVICE_CPU,
-		.dev_id = t->device.device_id, .data = (void*)q.first}};
+	mxgo_desc d; // shape and strides past ndim stay unset: zeroing them costs 1 KiB of stores
+	d.src = (mxgo_dl_src){.dtype = q.dtype, .ndim = t->ndim, .writable = q.writable, .dev_type = MXGO_DEVICE_CPU,
+		.dev_id = t->device.device_id, .data = (void*)q.first};
 	for (int i = 0; i < t->ndim; i++) {
 		d.shape[i] = t->shape[i];
 		d.strides[i] = q.strides[i];

@@ -146,8 +146,9 @@ static PyObject* view(PyObject* obj, int lock_it) {
 	if (!lock_it && !own_writable) Py_RETURN_NOTIMPLEMENTED; // NumPy < 2.1 refuses these: let it say so
 	int writable = own_writable;
 	if (lock_it && !writable && (writable = is_locked(obj)) < 0) return NULL;
-	mxgo_desc desc = {.src = {.dtype = code_of_type[t] - 1, .ndim = a->nd, .writable = writable,
-		.dev_type = MXGO_DEVICE_CPU, .data = a->data}};
+	mxgo_desc desc; // shape and strides past nd stay unset, as in capsule.c
+	desc.src = (mxgo_dl_src){.dtype = code_of_type[t] - 1, .ndim = a->nd, .writable = writable,
+		.dev_type = MXGO_DEVICE_CPU, .data = a->data};
 	int64_t acc = 1;
 	for (int i = a->nd - 1; i >= 0; i--) { // contiguous element strides, as Go's ContiguousStrides
 		desc.shape[i] = a->dimensions[i];
