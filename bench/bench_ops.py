@@ -43,15 +43,18 @@ FRAMEWORKS = ("mxgo", "NumPy", "PyTorch")
 # ---- timing ------------------------------------------------------------------------------
 
 SLICES = 5
+SETTLE = 0.15  # seconds of sleep before each turn of the tables that call OpenBLAS (best_times)
 
 
-def best_times(fns, min_time, repeat=3, max_calls=10_000, slices=SLICES):
+def best_times(fns, min_time, repeat=3, max_calls=10_000, slices=SLICES, settle=0.0):
     """Best per-call time in seconds of each callable in ``fns`` (name -> callable): after a
     warm-up call, ``repeat`` rounds in which every callable in turn runs enough calls to
     last ``min_time``, timed in ``slices`` parts, the fastest part counting. Interleaving
     the frameworks spreads any background noise over all; the parts keep one framework's
     turn from paying for the previous one's threads, which spin on after their last call
-    (OpenBLAS's for about 2^28 cycles, a tenth of a second) and take a core from it."""
+    (OpenBLAS's for about 2^28 cycles, a tenth of a second) and take a core from it. Where a
+    turn is shorter than that spinning (a matrix product of 256), parts do not reach past
+    it: ``settle`` seconds of sleep before each turn let the spinning threads go idle."""
     numbers = {}
     for name, fn in fns.items():
         fn()  # warm-up (first-touch page faults, thread pools, lazy initialisation)
@@ -62,6 +65,7 @@ def best_times(fns, min_time, repeat=3, max_calls=10_000, slices=SLICES):
     best = dict.fromkeys(fns, float("inf"))
     for _ in range(repeat):
         for name, fn in fns.items():
+            time.sleep(settle)
             parts = min(slices, numbers[name])
             number = numbers[name] // parts
             for _ in range(parts):
@@ -86,15 +90,18 @@ def machine_info():
 TIMING = ("Timing (best_times): the frameworks take turns; each turn's calls are timed in %d parts "
           "and the fastest part counts, so a turn does not pay for the previous framework's threads "
           "still spinning on the other core." % SLICES)
+SETTLED = (" Each turn starts after %.2g s of sleep, so that OpenBLAS's threads, which spin for about "
+           "a tenth of a second after its last call, are idle." % SETTLE)
 
 
-def write_report(name, title, rows):
-    """Writes bench/results/<name>: the title, the machine, how it was timed, and the
-    table rows."""
+def write_report(name, title, rows, settled=False):
+    """Writes bench/results/<name>: the title, the machine, how it was timed (settled: with
+    SETTLE before each turn), and the table rows."""
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
     os.makedirs(folder, exist_ok=True)
+    timing = TIMING + (SETTLED if settled else "")
     with open(os.path.join(folder, name), "w") as f:
-        f.write("# %s\n\n%s\n\n%s\n\n%s\n" % (title, machine_info(), TIMING, "\n".join(rows)))
+        f.write("# %s\n\n%s\n\n%s\n\n%s\n" % (title, machine_info(), timing, "\n".join(rows)))
 
 
 def load_average():
@@ -341,7 +348,7 @@ def main(argv=None):
         flops, fns = make_dot(n, rng)
         row = {"n": n, "t": {}, "gflops": {}}
         times = best_times({fw: fn for fw, fn in fns.items() if fn is not None}, min_time,
-                           repeat=args.repeat if n <= 1024 else 2)
+                           repeat=args.repeat if n <= 1024 else 2, settle=SETTLE)
         for fw, t in times.items():
             row["t"][fw], row["gflops"][fw] = t, flops / t / 1e9
         dots.append(row)
@@ -361,7 +368,8 @@ def main(argv=None):
         "waiting for the result. Best of %d rounds (2 for n = 1e8 and dot n > 1024), the frameworks taking turns, "
         "each of enough calls to last %.2g s. GB/s = bytes read + "
         "written per second; ratio = time / NumPy's time (below 1: faster than NumPy)." % (args.repeat, min_time),
-        "", TIMING, "",
+        "", TIMING + " The dot rows' turns start after %.2g s of sleep (OpenBLAS's threads spin for about "
+        "a tenth of a second after its last call)." % SETTLE, "",
         "Copy bandwidth (the ceiling for memory-bound operations; `np.copyto` of 100 MB, read + written): "
         "**%.1f GB/s** (mxgo's `copyto` of the same: %.1f GB/s)." % (copy_gbs, mx_copy_gbs),
         "",
