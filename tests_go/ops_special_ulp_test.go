@@ -18,10 +18,11 @@ import (
 // side of lgamma's roots 1 and 2 and of the poles 0, -1, -2, -7, -33, with the Go
 // kernels' NaN, ±inf and ±0 exactly; and through the operators, the C and Go paths
 // (simd.SetSpecial32(false)) agree to the same bound on every row length around the
-// 4-lane loop and its 32-element minimum, and on misaligned rows (Go's).
+// 4- and 16-lane loops and the 32-element minimum, and on misaligned rows (Go's).
+// erfinv runs both its AVX-512 form, where the CPU has AVX-512F, and its AVX2 one.
 
-// specialULP is the bound the test holds all three to; measured maxima: erfinv 0.501,
-// gammaln 1.067 (next to 2), gamma 1.000 (see the test log).
+// specialULP is the bound the test holds all three to; measured maxima: erfinv 0.501 (0.593
+// in AVX-512), gammaln 1.067 (next to 2), gamma 1.000 (see the test log).
 const specialULP = 2
 
 var specialRefs = []struct {
@@ -70,25 +71,41 @@ func TestSpecial32ULPBounds(t *testing.T) {
 	}
 	xs := specialSample()
 	got := make([]float32, len(xs))
-	for _, c := range specialRefs {
-		require.True(t, simd.Special32(c.op, got, xs))
-		worst, at := 0.0, float32(0)
-		for i, x := range xs {
-			want := c.f(float64(x))
-			if want != want || math.IsInf(want, 0) || want == 0 { // exactly Go's (NaN: any NaN)
-				g := float64(got[i])
-				if same := g != g && want != want || math.Float64bits(g) == math.Float64bits(want); !same {
-					require.Failf(t, "special value", "%s(%g) = %g, want %g", c.name, x, g, want)
+	specialWidths(t, func(wide string) {
+		for _, c := range specialRefs {
+			require.True(t, simd.Special32(c.op, got, xs))
+			worst, at := 0.0, float32(0)
+			for i, x := range xs {
+				want := c.f(float64(x))
+				if want != want || math.IsInf(want, 0) || want == 0 { // exactly Go's (NaN: any NaN)
+					g := float64(got[i])
+					if same := g != g && want != want || math.Float64bits(g) == math.Float64bits(want); !same {
+						require.Failf(t, "special value", "%s (%s)(%g) = %g, want %g", c.name, wide, x, g, want)
+					}
+					continue
 				}
-				continue
+				if e := ulpErr(got[i], want); e > worst {
+					worst, at = e, x
+				}
 			}
-			if e := ulpErr(got[i], want); e > worst {
-				worst, at = e, x
-			}
+			t.Logf("%s (%s): at most %.3f ulp (at %g)", c.name, wide, worst, at)
+			require.LessOrEqual(t, worst, float64(specialULP), "%s (%s)(%g) = %g", c.name, wide, at, c.f(float64(at)))
 		}
-		t.Logf("%s: at most %.3f ulp (at %g)", c.name, worst, at)
-		require.LessOrEqual(t, worst, float64(specialULP), "%s(%g) = %g", c.name, at, c.f(float64(at)))
+	})
+}
+
+// specialWidths runs f with the AVX-512 forms, which must run where the CPU has
+// AVX-512F, and with the AVX2 ones.
+func specialWidths(t *testing.T, f func(wide string)) {
+	t.Helper()
+	wide := simd.SetSpecial512(true)
+	defer simd.SetSpecial512(wide)
+	require.Equal(t, cpuHas("avx512f", "avx2", "fma"), wide, "the AVX-512 erfinv runs where the CPU has AVX-512F")
+	if wide {
+		f("AVX-512")
 	}
+	simd.SetSpecial512(false)
+	f("AVX2")
 }
 
 // TestSpecial32RowsMatchGo runs the operators on rows of every length around the
@@ -98,7 +115,7 @@ func TestSpecial32RowsMatchGo(t *testing.T) {
 	checkLeaks(t)
 	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 2, -2, 0.5, -0.5,
 		0.9999999, -0.3, 1e-40, -1e-40, 3.7, -3.7, 35.5, -40.25, 1e30, 7, 0.25}
-	for _, n := range []int{1, 3, 4, 5, 31, 32, 33, 35, 36, 37, 100} {
+	for _, n := range []int{1, 3, 4, 5, 31, 32, 33, 35, 36, 37, 47, 48, 49, 100} {
 		xs := make([]float64, n)
 		for i := range xs {
 			xs[i] = vals[(i*7+n)%len(vals)]
@@ -108,10 +125,12 @@ func TestSpecial32RowsMatchGo(t *testing.T) {
 			was := simd.SetSpecial32(false)
 			goOut := values(t, ewInvoke(t, c.name, nil, in))
 			simd.SetSpecial32(was)
-			cOut := values(t, ewInvoke(t, c.name, nil, in))
-			for i, x := range xs {
-				require.LessOrEqual(t, ulpErr(float32(cOut[i]), goOut[i]), float64(specialULP), "%s(%g), n %d", c.name, x, n)
-			}
+			specialWidths(t, func(wide string) {
+				cOut := values(t, ewInvoke(t, c.name, nil, in))
+				for i, x := range xs {
+					require.LessOrEqual(t, ulpErr(float32(cOut[i]), goOut[i]), float64(specialULP), "%s (%s)(%g), n %d", c.name, wide, x, n)
+				}
+			})
 		}
 	}
 	// misaligned rows: Special32 declines them

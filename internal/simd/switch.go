@@ -30,7 +30,7 @@ func Misaligned(size uintptr, a, b, c unsafe.Pointer) bool {
 }
 
 // Running reports, by family, whether the kernels run on this machine (and have not been
-// turned off by a test): "arith", "unary32", "unary512", "maxmin", "sum", "sgemm", "gemm512", "sort32" and "pow512".
+// turned off by a test): "arith", "unary32", "unary512", "maxmin", "sum", "sgemm", "gemm512", "sort32", "pow512" and "special512".
 func Running() map[string]bool {
-	return map[string]bool{"arith": arith.enabled(), "unary32": unary32.enabled(), "unary512": unary512.enabled(), "maxmin": maxmin.enabled(), "sum": sumOK, "sgemm": SgemmSupported, "gemm512": gemm512.enabled(), "sort32": sort32.enabled(), "pow512": pow512.enabled()}
+	return map[string]bool{"arith": arith.enabled(), "unary32": unary32.enabled(), "unary512": unary512.enabled(), "maxmin": maxmin.enabled(), "sum": sumOK, "sgemm": SgemmSupported, "gemm512": gemm512.enabled(), "sort32": sort32.enabled(), "pow512": pow512.enabled(), "special512": special512.enabled()}
 }
