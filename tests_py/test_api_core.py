@@ -401,7 +401,8 @@ def test_c_kernels_run_where_the_cpu_has_avx2():
     # The kernels are chosen at run time; a build whose CPU detection fails (zig cc's
     # __builtin_cpu_supports answers 0) would silently run everything in Go.
     running = json.loads(core.Kernels())
-    assert set(running) == {"arith", "unary32", "unary512", "maxmin", "sum", "sgemm", "gemm512", "sort32"}
+    assert set(running) == {"arith", "unary32", "unary512", "maxmin", "sum", "sgemm", "gemm512", "sort32", "pow512",
+                            "special512"}
     if platform.machine() != "x86_64":
         # The C kernels are x86-64 code (#if defined(__x86_64__)); elsewhere (the aarch64
         # wheel) Go runs everything. Not /proc/cpuinfo: under qemu-user it is the host's.
@@ -417,10 +418,11 @@ def test_c_kernels_run_where_the_cpu_has_avx2():
         assert running["arith"] and running["unary32"] and running["maxmin"] and running["sum"], running
     if {"avx2", "fma"} <= flags:
         assert running["sgemm"], running
-    # the products' AVX-512 tiles, exp's 16 lanes and the sorts: where the CPU has AVX-512F
-    # (the OS saving ZMM state is assumed, as every Linux that runs such a CPU does)
+    # the products' AVX-512 tiles, exp's 16 lanes, the sorts, power and erfinv: where the CPU
+    # has AVX-512F (the OS saving ZMM state is assumed, as every Linux that runs such a CPU does)
     avx512 = {"avx2", "fma", "avx512f"} <= flags
-    assert running["gemm512"] == avx512 and running["unary512"] == avx512 and running["sort32"] == avx512, running
+    for family in ("gemm512", "unary512", "sort32", "pow512", "special512"):
+        assert running[family] == avx512, (family, running)
 
 
 def test_compiled_operator_functions_take_every_path():
