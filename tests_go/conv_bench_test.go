@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mxgo/mxgo/internal/simd"
 	"github.com/mxgo/mxgo/pkg/device"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
@@ -120,6 +121,30 @@ func BenchmarkResNetConvs(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkConv3x3 times the 3x3 convolutions of a ResNet's stages (batch 8, padding 1)
+// by Winograd and by the direct paths, for the choice of winoMinChannels.
+func BenchmarkConv3x3(b *testing.B) {
+	for _, l := range []struct{ c, hw int }{{32, 56}, {64, 56}, {128, 28}, {256, 14}, {512, 7}} {
+		const n = 8
+		x, w, bias, y := filledF32(b, n, l.c, l.hw, l.hw), filledF32(b, l.c, l.c, 3, 3), filledF32(b, l.c), filledF32(b, n, l.c, l.hw, l.hw)
+		op, err := ops.Lookup("Convolution")
+		require.NoError(b, err)
+		at, err := ops.ParseAttrs(op, fmt.Sprintf("kernel=3,3;pad=1,1;num_filter=%d", l.c))
+		require.NoError(b, err)
+		for _, wino := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dx%dx%d/winograd=%v", l.c, l.hw, l.hw, wino), func(b *testing.B) {
+				defer simd.SetWinograd(simd.SetWinograd(wino))
+				for range b.N {
+					_, err := op.InvokeAll([]*ndarray.NDArray{x, w, bias}, []*ndarray.NDArray{y}, at)
+					require.NoError(b, err)
+					require.NoError(b, ops.WaitToRead(y))
+				}
+				b.ReportMetric(float64(2*n*l.c*l.c*9*l.hw*l.hw)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+			})
 		}
 	}
 }

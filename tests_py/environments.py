@@ -142,6 +142,7 @@ WHOLE = {
     "test_properties.py": {PEERS, GLUE},          # round trips with NumPy and PyTorch
     "test_run_async.py": {PEERS, PYTHON, GLUE},   # callbacks that take the GIL, PyTorch views in them
     "test_threads.py": {PEERS, PYTHON, GLUE},     # deleters and buffer releases without the GIL
+    "test_conv_winograd.py": {GLUE},              # Winograd's transforms in C (winograd.c), under ASan too
     "test_tiny_arith.py": {GLUE},                 # operations computed in C on the arrays' memory, broadcasts
     "test_tvm_bridge.py": {PEERS, PYTHON},        # TVM-FFI's C ABI, kernels compiled at test time
     "test_tvm_global.py": {PEERS, PYTHON},        # ... and a C program against the interpreter

@@ -187,6 +187,9 @@ func convForward[T nnFloat](g *convGeom, x [][]T, y []T) {
 	cg, fg := g.c/g.group, g.f/g.group
 	rows, cols := cg*g.kernelVol(), g.outVol()
 	w := x[1]
+	if convForwardWinograd(g, x, y) {
+		return
+	}
 	if taps := windowTaps(g); taps != nil {
 		windowForward(g, x[0], w, y, taps)
 		if len(x) == 3 {
