@@ -2,6 +2,7 @@ package mxgotest
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,6 +55,34 @@ func TestScatterAxesLastWriteWinsInPlace(t *testing.T) {
 	assert.Equal(t, []float64{0, 1, -2, 3, 4, 5, 6, 7, -3, 9, 10, 11}, values(t, a))
 	_, err = runOp(t, "_scatter_axes", []*ndarray.NDArray{v, idx, fromValues(t, ndarray.Int32, []float64{1, 2}, 2)}, v, "axis=0")
 	requireKind(t, err, mxerr.Value, "shape")
+}
+
+// TestScatterAxesRowBandsAcrossCores: x[rows] = v of whole rows large enough to split
+// across the cores by bands of columns, rows repeated: every element is the last write's,
+// as with one core.
+func TestScatterAxesRowBandsAcrossCores(t *testing.T) {
+	checkLeaks(t)
+	defer runtime.GOMAXPROCS(useCores(2))
+	const rows, cols, n = 40, 5000, 120 // 2.4 MB of values
+	idx := make([]float64, n)
+	for j := range idx {
+		idx[j] = float64((j * 7) % rows) // each row written three times, in a known order
+	}
+	vals := make([]float64, n*cols)
+	for i := range vals {
+		vals[i] = float64(i)
+	}
+	want := make([]float64, rows*cols)
+	for j, r := range idx {
+		copy(want[int(r)*cols:(int(r)+1)*cols], vals[j*cols:(j+1)*cols])
+	}
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		a := fromValues(t, dt, make([]float64, rows*cols), rows, cols)
+		_, err := runOp(t, "_scatter_axes", []*ndarray.NDArray{a, fromValues(t, ndarray.Int64, idx, 1, n),
+			fromValues(t, dt, vals, n, cols)}, a, "axis=0")
+		require.NoError(t, err)
+		require.Equal(t, want, values(t, a), "%s", dt)
+	}
 }
 
 func TestDensitiesAgainstClosedForms(t *testing.T) {

@@ -157,13 +157,28 @@ func scatterT[T any](j scatterJob) {
 	size := int(unsafe.Sizeof(zero))
 	q := len(j.post)
 	src := unsafe.Slice((*T)(j.src), len(j.pre)*len(j.rows)*q)
+	if j.postRun {
+		// Whole rows: the cores take a band of columns each, every row in order, so that
+		// the last of repeated rows still wins everywhere.
+		cols := func(lo, hi int) {
+			i := 0
+			for _, p := range j.pre {
+				for _, r := range j.rows {
+					copy(unsafe.Slice((*T)(unsafe.Add(j.dst, (p+r+lo)*size)), hi-lo), src[i+lo:i+hi])
+					i += q
+				}
+			}
+		}
+		if bands := min(ndarray.Cores(), q*size/scatterBand); bands > 1 && len(src)*size >= scatterSplit {
+			ndarray.ForChunks(q, bands, cols)
+		} else {
+			cols(0, q)
+		}
+		return
+	}
 	i := 0
 	for _, p := range j.pre {
 		for _, r := range j.rows {
-			if j.postRun {
-				i += copy(unsafe.Slice((*T)(unsafe.Add(j.dst, (p+r)*size)), q), src[i:i+q])
-				continue
-			}
 			for _, o := range j.post {
 				*(*T)(unsafe.Add(j.dst, (p+r+o)*size)) = src[i]
 				i++
@@ -171,3 +186,10 @@ func scatterT[T any](j scatterJob) {
 		}
 	}
 }
+
+const (
+	// scatterSplit is the fewest bytes a scatter of whole rows splits across the cores;
+	// scatterBand the narrowest band of a row a core takes.
+	scatterSplit = 1 << 20
+	scatterBand  = 1 << 10
+)
