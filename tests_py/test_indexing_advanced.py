@@ -202,10 +202,11 @@ def test_leading_index_arrays_match_the_general_path(dtype, idtype, view, k, ish
 
 
 @pytest.mark.parametrize("cls", ["nd", "np"])
-def test_one_integer_array_key_takes_c(cls, monkeypatch):
-    """x[i] with i one non-empty integer mxgo array of at least one axis (not uint64) is one
-    _gather_leading call from C (pkg/pybridge/view.c); other array keys reach the class's
-    _getitem. Both give the same values, shape and class."""
+def test_integer_array_keys_take_c(cls, monkeypatch):
+    """x[i] and x[i, j] with i (and j) non-empty integer mxgo arrays of at least one axis,
+    of one dtype (not uint64) and one shape, are one _gather_leading call from C
+    (pkg/pybridge/view.c); other array keys reach the class's _getitem. Both give the same
+    values, shape and class."""
     n = np.arange(24.0).reshape(4, 6)
     x = mx.nd.array(n) if cls == "nd" else mx.np.array(n)
     slow = type(x)._getitem
@@ -214,16 +215,26 @@ def test_one_integer_array_key_takes_c(cls, monkeypatch):
     for idtype in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"]:
         for shape in [(3,), (2, 2)]:
             i = mx.nd.array(np.arange(int(np.prod(shape))).reshape(shape) % 4, dtype=idtype)
-            for k in (i, mx.np.array(i)):
+            j = mx.nd.array((np.arange(int(np.prod(shape))).reshape(shape) * 5) % 6, dtype=idtype)
+            for k, nk in [(i, i.asnumpy()), (mx.np.array(i), i.asnumpy()), ((i,), (i.asnumpy(),)),
+                          ((i, j), (i.asnumpy(), j.asnumpy())), ((i, mx.np.array(j)), (i.asnumpy(), j.asnumpy()))]:
                 got, want = x[k], slow(x, k)
                 assert type(got) is type(want) is type(x) and got.shape == want.shape
-                np.testing.assert_array_equal(got.asnumpy(), n[i.asnumpy()])
+                np.testing.assert_array_equal(got.asnumpy(), n[nk])
     assert calls == []
+    i2, i3 = mx.nd.array([1, 2], dtype="int64"), mx.nd.array([1, 2, 3], dtype="int64")
     others = [(mx.nd.array([1, 2], dtype="uint64"), [1, 2]), (mx.nd.array([1, 3]), [1, 3]),  # uint64, MXNet's floats
-              (mx.nd.array(2, dtype="int64"), 2), ((mx.nd.array([1], dtype="int64"), 2), ([1], 2))]  # 0-d, a tuple
+              (mx.nd.array(2, dtype="int64"), 2), ((mx.nd.array([1], dtype="int64"), 2), ([1], 2)),  # 0-d, an int beside
+              ((i2, mx.nd.array([0, 5], dtype="int32")), ([1, 2], [0, 5])),  # two dtypes
+              ((i2, mx.nd.array([[0], [5]], dtype="int64")), ([1, 2], [[0], [5]])),  # two shapes (broadcast)
+              ((i3, i3, i3), None)]  # more arrays than axes
     for k, nk in others:
+        if nk is None:
+            with pytest.raises(IndexError):
+                x[k]
+            continue
         np.testing.assert_array_equal(x[k].asnumpy().reshape(-1), n[nk].reshape(-1))
-    assert len(calls) == 4
+    assert len(calls) == len(others)
 
 
 def test_index_array_gradient_accumulates():

@@ -1,9 +1,9 @@
 // x[key] and x.reshape(...) in C. x[key] is NDArrayBase's subscript (and, for
 // iteration, its sequence item) slot. Basic keys, whose parts are exact ints, slices of
 // exact ints or None, None and Ellipsis, are encoded here and indexed by Go in one call
-// (view.go); an integer mxgo array is one gather (mxgo_invoke); anything else (other
-// arrays, lists, NumPy integers, bools, ints beyond 64 bits) goes to the class's
-// _getitem, Python's own path. A key that C takes gives what _getitem would: the same
+// (view.go); integer mxgo arrays of one dtype and shape for the leading axes are one
+// gather (mxgo_invoke); anything else (other arrays, lists, NumPy integers, bools, ints
+// beyond 64 bits) goes to the class's _getitem, Python's own path. A key that C takes gives what _getitem would: the same
 // view, errors and autograd record, with mx.nd's rules for NDArray and NumPy's for
 // instances of the class set_np_class registers (mx.np.ndarray). reshape likewise takes
 // shapes of exact ints in one call (mxgoFastReshape).
@@ -66,17 +66,35 @@ static PyObject* gather_id; // mxgo_gather_op as an int, for mxgo_invoke (made o
                             // after Go's init has set it)
 static PyObject* no_attrs;  // ""
 
-// x[i] with i a non-empty integer mxgo array of at least one axis: one gather on x's
-// first axis (the operator op.py's path calls for it too), or NULL with no exception
-// when the key is something else.
-static PyObject* gather(PyObject* x, PyObject* i, int numpy) {
-	int code = mxgo_array_dtype(i);
-	if (mxgo_gather_op < 0 || code < 0 || code > 63 || !(mxgo_gather_codes >> code & 1) || mxgo_array_ndim(i) == 0 ||
-	    mxgo_array_size(i) == 0 || mxgo_array_ndim(x) == 0)
+// x[i] or x[i, j, ...] with i (j, ...) non-empty integer mxgo arrays of one dtype and
+// shape, no more than x has axes: one gather of x's leading axes (the operator
+// indexing.py's path calls for it too), or NULL with no exception when the key is
+// something else.
+static PyObject* gather(PyObject* x, PyObject* key, int numpy) {
+	int tuple = PyTuple_CheckExact(key);
+	Py_ssize_t k = tuple ? PyTuple_GET_SIZE(key) : 1;
+	PyObject* first = !tuple ? key : k ? PyTuple_GET_ITEM(key, 0) : NULL;
+	int code = first ? mxgo_array_dtype(first) : -1;
+	if (mxgo_gather_op < 0 || code < 0 || code > 63 || !(mxgo_gather_codes >> code & 1) || mxgo_array_ndim(first) == 0 ||
+	    mxgo_array_size(first) == 0 || mxgo_array_ndim(x) < k)
 		return NULL;
-	if (!gather_id && !(gather_id = PyLong_FromLong(mxgo_gather_op))) return NULL;
-	PyObject* arrays = PyTuple_Pack(2, x, i);
+	PyObject* arrays = PyTuple_New(k + 1);
 	if (!arrays) return NULL;
+	PyTuple_SET_ITEM(arrays, 0, Py_NewRef(x));
+	for (Py_ssize_t j = 0; j < k; j++) {
+		PyObject* a = tuple ? PyTuple_GET_ITEM(key, j) : key;
+		PyTuple_SET_ITEM(arrays, j + 1, Py_NewRef(a));
+		// the others: first's dtype and shape (tuples of ints: the comparison cannot fail)
+		if (j && (mxgo_array_dtype(a) != code ||
+			  PyObject_RichCompareBool(mxgo_array_shape(a), mxgo_array_shape(first), Py_EQ) != 1)) {
+			Py_DECREF(arrays);
+			return NULL;
+		}
+	}
+	if (!gather_id && !(gather_id = PyLong_FromLong(mxgo_gather_op))) {
+		Py_DECREF(arrays);
+		return NULL;
+	}
 	PyObject* args[5] = {gather_id, arrays, Py_None, no_attrs, (PyObject*)(numpy ? np_class : mxgo_array_class)};
 	PyObject* r = mxgo_invoke(NULL, args, 5);
 	Py_DECREF(arrays);
