@@ -9,8 +9,8 @@ import "C"
 // float32 erfinv, lgamma and gamma in AVX2 and FMA lanes (special32_avx2.c), computed in
 // double and rounded once: not the Go kernels' bits (Go's float64 functions rounded to
 // float32), but within 2 ulp of the true value, as tests_go/ops_special_ulp_test.go
-// measures, with the same NaN, inf and zero results. erfinv has an AVX-512 form too
-// (special32_avx512.c), twice as fast, where the CPU runs it.
+// measures, with the same NaN, inf and zero results. Each has an AVX-512 form too
+// (special32_avx512.c: no divisions; erfinv twice as fast), where the CPU runs it.
 
 // SpecialOp is a function with a C kernel; its values are C's MXGO_SP_*.
 type SpecialOp int
@@ -45,8 +45,8 @@ func Special32(fn SpecialOp, dst, src []float32) bool {
 	if !ok {
 		return false
 	}
-	if fn == Erfinv && special512.enabled() {
-		C.mxgo_erfinv16((*C.float)(pd), (*C.float)(ps), C.long(len(src)))
+	if special512.enabled() {
+		C.mxgo_special16(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
 		return true
 	}
 	C.mxgo_special32(C.int(fn), (*C.float)(pd), (*C.float)(ps), C.long(len(src)))
