@@ -3,6 +3,7 @@ package mxgotest
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/mxgo/mxgo/pkg/mxerr"
 	"github.com/mxgo/mxgo/pkg/ndarray"
 	"github.com/mxgo/mxgo/pkg/ops"
+	"github.com/mxgo/mxgo/pkg/ops/random"
 )
 
 // The samplers of pkg/ops/random/random_dist.go and random_int.go: sample moments against each
@@ -164,5 +166,37 @@ func TestSeededBlocksIndependentOfCoresAndLayout(t *testing.T) {
 		require.NoError(t, err)
 		t.Cleanup(view.Release)
 		assert.Equal(t, one, draw(c.op, c.attrs, shape, 2, view), "%s: a strided out=", c.op)
+	}
+}
+
+// TestUint64NIsTheStandardLibrarys: randint's draws (random.Uint64N, math/rand/v2's
+// algorithm without its interface call) are Rand.Uint64N's, for powers of two, small and
+// huge spans and the widest, so that a seed gives the same integers as before.
+func TestUint64NIsTheStandardLibrarys(t *testing.T) {
+	for _, n := range []uint64{1, 2, 3, 7, 1000, 1 << 20, 1<<31 + 1, 1<<63 + 12345, math.MaxUint64} {
+		for seed := range uint64(4) {
+			g, r := rand.NewPCG(seed, 9), rand.New(rand.NewPCG(seed, 9))
+			for i := range 2000 {
+				require.Equal(t, r.Uint64N(n), random.Uint64N(g, n), "n %d, seed %d, draw %d", n, seed, i)
+			}
+		}
+	}
+}
+
+// TestExponentialFillIsTheGeneralPaths: random_exponential's own fill (ops.FillExponential)
+// gives the values of the per-element path it replaced, ops.FillSeeded with
+// r.ExpFloat64() / lam, in float32 and float64, across several seed blocks.
+func TestExponentialFillIsTheGeneralPaths(t *testing.T) {
+	checkLeaks(t)
+	const n = 3*ops.SeedBlock + 17
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		ops.Seed(21)
+		seed := ops.DrawSeed()
+		want := empty(t, dt, n)
+		ops.FillSeeded(want, seed, func(r *rand.Rand) float64 { return r.ExpFloat64() / 2.5 })
+		ops.Seed(21)
+		got := mustOp(t, "random_exponential", fmt.Sprintf("lam=2.5;shape=%d;dtype=%s", n, dt))
+		require.NoError(t, ops.WaitToRead(got))
+		require.Equal(t, values(t, want), values(t, got), "%s", dt)
 	}
 }

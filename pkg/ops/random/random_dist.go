@@ -28,7 +28,8 @@ type distribution struct {
 
 // fills give some distributions' sample values faster, without a call per element.
 var fills = map[string]func(a *ndarray.NDArray, seed [2]uint64, p []float64){
-	"uniform": func(a *ndarray.NDArray, seed [2]uint64, p []float64) { ops.FillUniform(a, seed, p[0], p[1]) },
+	"uniform":     func(a *ndarray.NDArray, seed [2]uint64, p []float64) { ops.FillUniform(a, seed, p[0], p[1]) },
+	"exponential": func(a *ndarray.NDArray, seed [2]uint64, p []float64) { ops.FillExponential(a, seed, p[0]) },
 }
 
 var distributions = []distribution{
