@@ -89,18 +89,7 @@ ROWS(erfinv_rows, erfinv_lanes)
 ROWS(lgamma_rows, lgamma_lanes)
 ROWS(gamma_rows, gamma_lanes)
 
-void mxgo_special32(int op, float *dst, const float *src, long n) {
-	switch (op) {
-	case MXGO_SP_ERFINV:
-		erfinv_rows(dst, src, n);
-		break;
-	case MXGO_SP_LGAMMA:
-		lgamma_rows(dst, src, n);
-		break;
-	default:
-		gamma_rows(dst, src, n);
-	}
-}
+SPECIAL_ENTRY(mxgo_special32)
 
 #else
 

@@ -117,18 +117,7 @@ ROWS16(erfinv_rows, erfinv_fast)
 ROWS16(lgamma_rows, lgamma_lanes)
 ROWS16(gamma_rows, gamma_lanes)
 
-void mxgo_special16(int op, float *dst, const float *src, long n) {
-	switch (op) {
-	case MXGO_SP_ERFINV:
-		erfinv_rows(dst, src, n);
-		break;
-	case MXGO_SP_LGAMMA:
-		lgamma_rows(dst, src, n);
-		break;
-	default:
-		gamma_rows(dst, src, n);
-	}
-}
+SPECIAL_ENTRY(mxgo_special16)
 
 #else
 

@@ -187,3 +187,19 @@ KERNEL INLINE D gamma_lanes(D x) {
 	D out = BLEND(BLEND(sx, SET1(__builtin_nan("")), nan_out), x, CMP(x, x, _CMP_UNORD_Q));
 	return BLEND(y, out, special);
 }
+
+// SPECIAL_ENTRY defines the entry point name(op, dst, src, n) over the file's row loops
+// erfinv_rows, lgamma_rows and gamma_rows (MXGO_SP_* picks one).
+#define SPECIAL_ENTRY(name)                                          \
+	void name(int op, float *dst, const float *src, long n) {    \
+		switch (op) {                                        \
+		case MXGO_SP_ERFINV:                                 \
+			erfinv_rows(dst, src, n);                    \
+			break;                                       \
+		case MXGO_SP_LGAMMA:                                 \
+			lgamma_rows(dst, src, n);                    \
+			break;                                       \
+		default:                                             \
+			gamma_rows(dst, src, n);                     \
+		}                                                    \
+	}

@@ -31,4 +31,3 @@ func DtrsmRight(lower, trans, unit bool, m, k int, alpha float64, a []float64, l
 		(*C.double)(unsafe.Pointer(&a[0])), C.long(lda), (*C.double)(unsafe.Pointer(&b[0])), C.long(ldb),
 		(*C.double)(unsafe.Pointer(&work[0])))
 }
-
