@@ -10,7 +10,9 @@
 //	cmp.go     comparisons of float32/float64 rows into 1 and 0; a value's first index (cmp_avx2.c)
 //	mvec.go    float32 log, sin, pow, arccos ... by glibc's libmvec, loaded at run time (mvec.c)
 //	pow32.go   float32 power in AVX-512 double lanes, tables in registers (powf_avx512.c); else libmvec's
-//	special32.go float32 erfinv, lgamma and gamma, in double lanes (special32_avx2.c; erfinv's AVX-512 form in special32_avx512.c)
+//	special32.go float32 erfinv, lgamma and gamma, in double lanes (special32_body.h, in AVX2 and AVX-512 files)
+//	winograd.go the transforms of Winograd's F(2x2, 3x3) convolution (winograd.c)
+//	trsm64.go  small triangular solves with many right-hand sides, the recursive Dtrsm's base (trsm_f64.c)
 //	gemm.go    the packed float32 matrix product and matrix-vector product (gemm_f32.c)
 //	par.c      the helper threads that run a product's blocks of the result across cores
 //	sgd.go     SGD's float32 update, with or without momentum (sgd_avx2.c)
