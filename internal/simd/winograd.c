@@ -53,6 +53,14 @@ INLINE void filters(const mxgo_wino *g, float *u, long ldu, const float *w, long
 	}
 }
 
+// tile_run finds tile t's image and tile row, and the run of that row's tiles from t up
+// to tile end (or the row's last): tx in [*tx0, *tx1).
+INLINE void tile_run(const mxgo_wino *g, long t, long end, long *img, long *ty, long *tx0, long *tx1) {
+	long tiles = g->th * g->tw;
+	*img = t / tiles, *ty = t % tiles / g->tw, *tx0 = t % g->tw, *tx1 = g->tw;
+	if (end - t < *tx1 - *tx0) *tx1 = *tx0 + (end - t);
+}
+
 // CL channels are transformed at a time, one in each lane: their 4 input rows under a
 // tile row are first turned channel-minor (p[row][column][lane], zero in the padding and
 // in lanes past the last channel), so that every step of a tile's transform is one
@@ -76,27 +84,24 @@ INLINE void gather_rows(const mxgo_wino *g, float *restrict p, long pwid, const 
 }
 
 INLINE void inputs(const mxgo_wino *g, float *v, const float *x, long t0, long t1, long c0, long c1) {
-	long nt = t1 - t0, ldxi = g->c * nt, tiles = g->th * g->tw, tw = g->tw, pwid = 2 * tw + 2;
+	long nt = t1 - t0, ldxi = g->c * nt, pwid = 2 * g->tw + 2;
 	float *p = malloc((size_t)(4 * pwid * CL) * sizeof(float));
 	if (!p) abort(); // 4 rows of at most 2 MXGO_WINO_MAX_TW + 2 columns
 	for (long cb = c0; cb < c1; cb += CL) {
 		long nl = c1 - cb < CL ? c1 - cb : CL;
 		for (long t = t0; t < t1;) {
-			long img = t / tiles, ty = t % tiles / tw, tx0 = t % tw, tx1 = tw;
-			if (t1 - t < tx1 - tx0) tx1 = tx0 + (t1 - t);
+			long img, ty, tx0, tx1;
+			tile_run(g, t, t1, &img, &ty, &tx0, &tx1);
 			gather_rows(g, p, pwid, x, img, ty, cb, nl);
 			for (long tx = tx0; tx < tx1; tx++) {
 				const float *d = p + 2 * tx * CL; // d[(i pwid + j) CL + l]: row i, column j of the tile
-				float vt[16][CL];
-				for (int j = 0; j < 4; j++) { // B' d, then B: a column at a time
-					float s[4][CL];
+				float vt[16][CL]; // B' d: row i of it, column j, at vt[4 i + j]
+				for (int j = 0; j < 4; j++) {
 					for (long l = 0; l < CL; l++) {
 						float d0 = d[j * CL + l], d1 = d[(pwid + j) * CL + l], d2 = d[(2 * pwid + j) * CL + l],
 						      d3 = d[(3 * pwid + j) * CL + l];
-						s[0][l] = d0 - d2, s[1][l] = d1 + d2, s[2][l] = d2 - d1, s[3][l] = d1 - d3;
+						vt[j][l] = d0 - d2, vt[4 + j][l] = d1 + d2, vt[8 + j][l] = d2 - d1, vt[12 + j][l] = d1 - d3;
 					}
-					for (int i = 0; i < 4; i++)
-						for (long l = 0; l < CL; l++) vt[4 * i + j][l] = s[i][l];
 				}
 				float *out = v + (t - t0 + tx - tx0) * g->c + cb;
 				for (int i = 0; i < 4; i++) {
@@ -121,7 +126,7 @@ enum { OB = 256 };
 
 INLINE void outputs(const mxgo_wino *g, float *y, const float *m, const float *bias, long t0, long t1, long f0,
 		    long f1) {
-	long nt = t1 - t0, ldxi = g->f * nt, tiles = g->th * g->tw, tw = g->tw;
+	long nt = t1 - t0, ldxi = g->f * nt;
 	float q[4][OB]; // q[2a + b][t]: output (a, b) of tile t
 	for (long f = f0; f < f1; f++) {
 		float b0 = bias ? bias[f] : 0;
@@ -140,8 +145,8 @@ INLINE void outputs(const mxgo_wino *g, float *y, const float *m, const float *b
 				q[3][k] = u11 - u12 - u13 + b0;
 			}
 			for (long t = s0; t < s1;) { // written out a tile row at a time
-				long img = t / tiles, ty = t % tiles / tw, tx0 = t % tw, tx1 = tw;
-				if (s1 - t < tx1 - tx0) tx1 = tx0 + (s1 - t);
+				long img, ty, tx0, tx1;
+				tile_run(g, t, s1, &img, &ty, &tx0, &tx1);
 				float *plane = y + (img * g->f + f) * g->oh * g->ow;
 				long full = tx1, k0 = t - s0 - tx0; // full: tiles whose two columns are both inside
 				if (2 * full > g->ow) full = g->ow / 2;

@@ -10,8 +10,9 @@ import (
 // recursion on the triangle: its leading and trailing halves are solved separately and
 // the block between them is a Dgemm update of the other half's right-hand sides, so the
 // O(n^2 m) work runs on the packed product kernel; triangles of at most trsmBase rows
-// are the base case (smallTrsm in C, or gonum's loops). The blocked LU, Cholesky and the inverse of the triangles spend
-// about half their time here (inverse, potrf of 256 x 256: 40%).
+// are the base case (smallTrsm in C, or gonum's loops). The blocked LU, Cholesky and the
+// inverse of the triangles spend about half their time here (inverse, potrf of 256 x
+// 256: 40%).
 func (f fastBLAS) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64,
 	a []float64, lda int, b []float64, ldb int) {
 	k := m // the triangle's order
